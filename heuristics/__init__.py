@@ -1,0 +1,1 @@
+"""Polynomial-time algorithms and simulators, one module per family (resilsched.heuristics)."""

@@ -1,0 +1,1 @@
+"""Instance types, generators, readers and presets, one module per family (resilsched.instances)."""

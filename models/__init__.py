@@ -1,0 +1,1 @@
+"""Exact formulations, optimal or certified, one module per family (resilsched.models)."""

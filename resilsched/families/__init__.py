@@ -1,0 +1,1 @@
+"""Family registrations: one module per family builds its `resilsched.registry.Family`."""

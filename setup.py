@@ -1,0 +1,19 @@
+"""Package layout: the role folders at the repository root are mapped into `resilsched`.
+
+`models/`, `heuristics/`, `bounds/` and `instances/` sit at the top of the repository (see
+docs/architecture.md, "Layout") and install as `resilsched.models`, ... . Subpackages are found
+automatically, so adding `heuristics/foo/` needs no edit here. Everything else is in pyproject.toml.
+"""
+
+from setuptools import find_packages, setup
+
+ROLES = ("models", "heuristics", "bounds", "instances")
+
+packages = find_packages(include=["resilsched", "resilsched.*"])
+for role in ROLES:
+    packages += [f"resilsched.{name}" for name in find_packages(include=[role, f"{role}.*"])]
+
+setup(
+    packages=packages,
+    package_dir={"resilsched": "resilsched", **{f"resilsched.{role}": role for role in ROLES}},
+)
