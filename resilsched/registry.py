@@ -10,6 +10,7 @@ Family modules are imported lazily, so ``resilsched --help`` does not pay for im
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -1,0 +1,380 @@
+"""The ``resilsched`` command (docs/architecture.md, "Contracts users script against").
+
+Subcommands: ``list``, ``generate``, ``solve``, ``simulate``, ``gap``, ``check``. Every command
+accepts ``--json`` and then prints exactly one JSON object on standard output. Bad input gives a
+one-line ``error: <field>=<value> <rule>`` on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from resilsched import __version__
+from resilsched.errors import InvalidInstance
+from resilsched.registry import UnknownName
+
+
+class UsageError(Exception):
+    """Bad command-line input: one line, exit status 2."""
+
+
+def _examples(text: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
+
+
+def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
+    if as_json:
+        print(json.dumps(obj, indent=None if len(json.dumps(obj)) < 200 else 1))
+    else:
+        print(text)
+
+
+def _family(name: str):
+    from resilsched.registry import get_family
+
+    return get_family(name)
+
+
+def _pick(instances: list[Any], index: int, path: str) -> Any:
+    if not 0 <= index < len(instances):
+        raise UsageError(f"--index={index} is out of range: {path} holds {len(instances)} instance(s)")
+    return instances[index]
+
+
+def _load(args: argparse.Namespace):
+    from resilsched.io import read_instances
+
+    options = {}
+    if getattr(args, "P", None) is not None:
+        options["P"] = args.P
+    if getattr(args, "cores_per_node", None) is not None:
+        options["cores_per_node"] = args.cores_per_node
+    fam, instances = read_instances(args.file, **options)
+    return fam, _pick(instances, args.index, args.file)
+
+
+def _scenario(fam, instance, args: argparse.Namespace):
+    if fam.scenario is None:
+        if args.failures is not None or args.qbar is not None:
+            raise UsageError(f"--failures/--qbar: family {fam.name!r} has no failure scenarios")
+        return None
+    if args.failures is not None and args.qbar is not None:
+        raise UsageError("--failures and --qbar are exclusive: give the scenario or how to draw it")
+    if args.qbar is not None:
+        return fam.sample_scenario(instance, args.qbar, args.seed)
+    return fam.scenario(instance, args.failures)
+
+
+# --- list -----------------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> int:
+    from resilsched.registry import available_families
+
+    names = [args.family] if args.family else available_families()
+    out: dict[str, Any] = {}
+    lines = []
+    for name in names:
+        fam = _family(name)
+        out[name] = {
+            "spec": fam.spec, "sense": fam.sense, "objective": fam.objective_name,
+            "default_exact": fam.default_exact,
+            "heuristics": {h.name: {"priorities": list(h.priorities), "description": h.description}
+                           for h in fam.heuristics.values()},
+            "exact": {m.name: m.description for m in fam.exact.values()},
+            "bounds": {b.name: b.description for b in fam.bounds.values()},
+            "generators": {g.name: g.description for g in fam.generators.values()},
+            "readers": sorted(fam.readers),
+        }
+        lines.append(f"{name} (spec {fam.spec}, {fam.sense}imise {fam.objective_name})")
+        for h in fam.heuristics.values():
+            prios = f" [priorities: {', '.join(h.priorities)}]" if h.priorities else ""
+            lines.append(f"  heuristic {h.name}: {h.description}{prios}")
+        for m in fam.exact.values():
+            star = " (gap reference)" if m.name == fam.default_exact else ""
+            lines.append(f"  exact     {m.name}: {m.description}{star}")
+        for b in fam.bounds.values():
+            lines.append(f"  bound     {b.name}: {b.description}")
+        for g in fam.generators.values():
+            lines.append(f"  preset    {g.name}: {g.description}")
+    _emit({"families": out}, args.json, "\n".join(lines))
+    return 0
+
+
+# --- generate -------------------------------------------------------------------------------
+def cmd_generate(args: argparse.Namespace) -> int:
+    import numpy
+
+    from resilsched.registry import generator
+
+    fam = _family(args.family)
+    gen = generator(fam, args.preset)
+    if args.count is not None and args.count < 1:
+        raise UsageError(f"--count={args.count} must be >= 1")
+    instances = gen.generate(args.seed, args.count)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for i, inst in enumerate(instances):
+        fname = f"{args.preset}-{args.seed}-{i:04d}.json"
+        text = json.dumps(inst.to_dict(), indent=1) + "\n"
+        (out / fname).write_text(text)
+        files.append({"file": fname, "name": getattr(inst, "name", ""),
+                      "sha256": hashlib.sha256(text.encode()).hexdigest()})
+    manifest = {
+        "family": fam.name, "preset": gen.name, "seed": args.seed, "count": len(files),
+        "resilsched": __version__, "numpy": numpy.__version__, "python": platform.python_version(),
+        "files": files,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    _emit(manifest, args.json, f"wrote {len(files)} {fam.name} instances ({gen.name}, seed {args.seed}) "
+          f"and manifest.json to {out}")
+    return 0
+
+
+# --- solve ----------------------------------------------------------------------------------
+def cmd_solve(args: argparse.Namespace) -> int:
+    from resilsched.registry import exact_model
+
+    fam, instance = _load(args)
+    model = exact_model(fam, args.method or fam.default_exact)
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError(f"--time-limit={args.time_limit} must be > 0")
+    scenario = _scenario(fam, instance, args)
+    sol = model.solve(instance, scenario, args.time_limit if args.time_limit is not None else 60.0)
+    d = sol.to_dict()
+    d["family"] = fam.name
+    if scenario is not None and hasattr(scenario, "to_list"):
+        d["failures"] = scenario.to_list()
+    text = (f"{fam.name} / {model.name}: {fam.objective_name} {d['objective']} "
+            f"(status {d['status']}, bound {d['bound']}, {sol.wall_time:.2f} s"
+            + (f", times scaled x{sol.scale}" if sol.scale != 1 else "")
+            + ("" if sol.exact_scaling else ", APPROXIMATE: times were rounded") + ")")
+    summary = _payload_summary(d.get("solution"))
+    _emit(d, args.json, text + ("\n" + summary if summary else ""))
+    return 0
+
+
+def _payload_summary(payload: Any) -> str:
+    """A readable rendering of a solution payload for the text output."""
+    if not isinstance(payload, dict):
+        return ""
+    if "packs" in payload:
+        return "\n".join(f"  pack {i}: {json.dumps(p)}" for i, p in enumerate(payload["packs"]))
+    if "attempts" in payload:
+        rows = sorted(payload["attempts"], key=lambda a: (str(a["start"]), a["job"]))
+        return "\n".join(f"  job {a['job']} attempt {a['k']}: [{a['start']}, {a['end']}) on {a['p']}"
+                         + (" failed" if a["failed"] else "") for a in rows)
+    return "  " + json.dumps(payload)
+
+
+# --- simulate -------------------------------------------------------------------------------
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from resilsched.registry import heuristic
+
+    fam, instance = _load(args)
+    h = heuristic(fam, args.heuristic)
+    prio = args.priority
+    if h.priorities:
+        prio = prio or h.default_priority
+        folded = {p.lower(): p for p in h.priorities}
+        if prio.lower() not in folded:
+            raise UsageError(f"--priority={prio!r} is unknown for {h.name} (choose from {', '.join(h.priorities)})")
+        prio = folded[prio.lower()]
+    elif prio is not None:
+        raise UsageError(f"--priority: {h.name} takes no priority rule")
+    scenario = _scenario(fam, instance, args)
+    res = h.run(instance, scenario, prio, args.seed)
+    d = res.to_dict()
+    d["family"] = fam.name
+    if scenario is not None and hasattr(scenario, "to_list"):
+        d["failures"] = scenario.to_list()
+    label = h.name + (f"/{prio}" if prio else "")
+    summary = _payload_summary(d.get("solution"))
+    _emit(d, args.json, f"{fam.name} / {label}: {fam.objective_name} {d['objective']}"
+          + ("\n" + summary if summary and args.verbose else ""))
+    return 0
+
+
+# --- gap and check --------------------------------------------------------------------------
+def _run_gap(args: argparse.Namespace):
+    from resilsched.gap import run_gap, stderr_progress
+    from resilsched.registry import available_families
+
+    if args.time_limit <= 0:
+        raise UsageError(f"--time-limit={args.time_limit} must be > 0")
+    names = [args.family] if args.family else available_families()
+    fams = [_family(n) for n in names]
+    return run_gap(fams, args.time_limit, progress=None if args.quiet else stderr_progress)
+
+
+def cmd_gap(args: argparse.Namespace) -> int:
+    from resilsched.gap import format_report
+
+    report = _run_gap(args)
+    _emit(report.to_dict(), args.json, format_report(report))
+    return 0
+
+
+def _load_thresholds(path: str | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    from resilsched.io import _read_json
+
+    data = _read_json(Path(path))
+    if not isinstance(data, dict):
+        raise InvalidInstance(path, "must hold a JSON object of thresholds")
+
+    def walk(d: dict[str, Any], where: str) -> None:
+        for k, v in d.items():
+            if k in ("max_gap", "mean_gap"):
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+                    raise InvalidInstance(f"{where}{k}", f"{v!r} must be a number >= 0")
+            elif isinstance(v, dict):
+                walk(v, f"{where}{k}.")
+            else:
+                raise InvalidInstance(f"{where}{k}", "must be max_gap, mean_gap or a nested object")
+
+    walk(data, "")
+    return data
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from resilsched.gap import check_thresholds, format_report
+
+    thresholds = _load_thresholds(args.thresholds)
+    report = _run_gap(args)
+    failures = check_thresholds(report, thresholds)
+    d = report.to_dict()
+    d["passed"] = not failures
+    d["failures"] = failures
+    text = format_report(report) + "\n" + ("check passed" if not failures else
+                                           "check FAILED:\n" + "\n".join(f"  {f}" for f in failures))
+    _emit(d, args.json, text)
+    return 0 if not failures else 1
+
+
+# --- parser ---------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="resilsched", formatter_class=fmt,
+        description="Resilient scheduling: exact formulations beside heuristics, and the gaps between them.",
+        epilog=_examples("""
+resilsched gap                       # the main job: gap report on the built-in smoke suite
+resilsched list --family rigid       # what is registered
+resilsched solve inst.json --json    # exact optimum of an instance
+resilsched simulate inst.json --heuristic R-LIST-0 --priority LA --failures 0,2,1
+"""))
+    parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--json", action="store_true", help="print one JSON object on standard output")
+
+    p = sub.add_parser("list", help="list the registered families, heuristics, models, bounds, presets",
+                       formatter_class=fmt, epilog=_examples("resilsched list\nresilsched list --family rigid --json"))
+    p.add_argument("--family", help="only this family")
+    common(p)
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("generate", help="generate an instance library with a manifest of seeds and hashes",
+                       formatter_class=fmt,
+                       description="Write the instances of a preset as JSON files plus manifest.json "
+                                   "(preset, seed, versions, sha256 of every file). The same seed always "
+                                   "gives byte-identical files.",
+                       epilog=_examples("resilsched generate --family rigid --preset paper-default --seed 1 --out lib/\n"
+                                        "resilsched generate --family rigid --preset smoke --seed 0 --count 3 --out smoke/"))
+    p.add_argument("--family", required=True)
+    p.add_argument("--preset", required=True, help="generator name (see `resilsched list`)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--count", type=int, default=None, help="number of instances (preset default if omitted)")
+    p.add_argument("--out", required=True, help="output directory")
+    common(p)
+    p.set_defaults(func=cmd_generate)
+
+    def instance_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("file", help="instance file: JSON (with \"family\"), or a trace such as .swf")
+        p.add_argument("--index", type=int, default=0,
+                       help="which instance of a multi-instance file (an SWF trace holds one per day)")
+        p.add_argument("--failures", help="failure scenario: failures per job, e.g. 0,2,1 "
+                                          "(default: the instance's \"failures\", else none)")
+        p.add_argument("--qbar", type=float, help="draw the scenario at average failure probability q-bar")
+        p.add_argument("--seed", type=int, default=0, help="seed for --qbar draws and random priorities")
+        p.add_argument("--P", type=int, help="processor count for trace files (default: the trace header)")
+        p.add_argument("--cores-per-node", type=int, help="trace files: divide processors by this to count nodes")
+
+    p = sub.add_parser("solve", help="solve an instance with an exact model", formatter_class=fmt,
+                       description="Solve an instance exactly (within --time-limit). The status is honest: "
+                                   "'optimal' only when proven, otherwise 'feasible' with the proven bound.",
+                       epilog=_examples("resilsched solve inst.json\n"
+                                        "resilsched solve inst.json --method cpsat-scenario --failures 0,2,1 --json\n"
+                                        "resilsched solve trace.swf --index 3 --time-limit 30"))
+    instance_args(p)
+    p.add_argument("--method", help="exact model name (default: the family's reference model)")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds (default 60)")
+    common(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("simulate", help="run one heuristic on an instance", formatter_class=fmt,
+                       epilog=_examples("resilsched simulate inst.json --heuristic R-LIST-0 --priority LA\n"
+                                        "resilsched simulate inst.json --heuristic R-SHELF-B --qbar 0.3 --seed 7 --json"))
+    instance_args(p)
+    p.add_argument("--heuristic", required=True)
+    p.add_argument("--priority", help="priority rule, for heuristics that take one")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print the schedule")
+    common(p)
+    p.set_defaults(func=cmd_simulate)
+
+    def gap_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--family", help="only this family (default: all)")
+        p.add_argument("--time-limit", type=float, default=10.0, help="seconds per exact solve (default 10)")
+        p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on standard error")
+        common(p)
+
+    p = sub.add_parser("gap", help="gap report: every heuristic against the exact optimum (the main job)",
+                       formatter_class=fmt,
+                       description="Runs every registered heuristic (and priority rule) on the built-in smoke "
+                                   "suite, solves each case exactly, and reports per heuristic the mean and "
+                                   "worst gap to the optimum (or to the proven bound when optimality was not "
+                                   "proven) and every violation of a proven guarantee.",
+                       epilog=_examples("resilsched gap\nresilsched gap --family rigid --json"))
+    gap_args(p)
+    p.set_defaults(func=cmd_gap)
+
+    p = sub.add_parser("check", help="CI form of gap: exit 1 on a violation or a gap above a threshold",
+                       formatter_class=fmt,
+                       description="Like gap, then exit status 1 when a guarantee is violated or a gap exceeds "
+                                   "its threshold. Threshold file: {\"max_gap\": 1.0, \"rigid\": {\"R-LIST-0\": "
+                                   "{\"max_gap\": 0.5}, \"R-LIST-0/LA\": {\"mean_gap\": 0.1}}}; the most "
+                                   "specific entry wins.",
+                       epilog=_examples("resilsched check\nresilsched check --thresholds ci/thresholds.json --json"))
+    gap_args(p)
+    p.add_argument("--thresholds", help="JSON file of max_gap/mean_gap thresholds")
+    p.set_defaults(func=cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (InvalidInstance, UnknownName, UsageError) as exc:
+        msg = exc.args[0] if isinstance(exc, UnknownName) and exc.args else str(exc)
+        print(f"error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

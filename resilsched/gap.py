@@ -1,0 +1,263 @@
+"""The gap harness: every registered heuristic against the exact models (docs/architecture.md,
+"The main job: gap reports").
+
+For each case the family's default exact model is solved within a time limit. Its proven optimum
+is the reference; when optimality was not proven the reference is the solver's proven bound (the
+gap is then an over-estimate, and the report says how many references are bounds). For each
+heuristic (and each priority rule it accepts):
+
+- gap = (h - ref) / ref when minimising, (ref - h) / ref when maximising;
+- a *violation* is a certain breach of a proven fact: an invalid schedule, a heuristic beating a
+  proven bound, a bound exceeding the optimum, or a guarantee h <= c * OPT broken (checked against
+  the incumbent, which is >= OPT, so a flagged breach is never a false alarm).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from resilsched.registry import Case, Family
+from resilsched.solution import Solution, Status
+
+REL_TOL = 1e-9
+
+
+def _exact(*xs: Any) -> bool:
+    return all(isinstance(x, (int, Fraction)) for x in xs)
+
+
+def _gt(a: Any, b: Any) -> bool:
+    """a > b beyond numerical noise (exact for ints and Fractions)."""
+    if _exact(a, b):
+        return a > b
+    a, b = float(a), float(b)
+    return a > b + REL_TOL * max(1.0, abs(a), abs(b))
+
+
+def relative_gap(value: Any, reference: Any, sense: str) -> float:
+    """(value - ref) / ref for minimisation, (ref - value) / ref for maximisation."""
+    diff = value - reference if sense == "min" else reference - value
+    if reference == 0:
+        return 0.0 if diff == 0 else math.inf
+    return float(Fraction(diff) / Fraction(reference)) if _exact(diff, reference) else float(diff) / float(reference)
+
+
+@dataclass
+class HeuristicStats:
+    """Gaps of one heuristic (with one priority rule) over the cases of a family."""
+
+    family: str
+    heuristic: str
+    priority: str | None
+    gaps: list[float] = field(default_factory=list)
+    worst_case: str | None = None
+    violations: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.heuristic if self.priority is None else f"{self.heuristic}/{self.priority}"
+
+    def add(self, case: str, gap: float) -> None:
+        if not self.gaps or gap > max(self.gaps):
+            self.worst_case = case
+        self.gaps.append(gap)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "family": self.family,
+            "heuristic": self.heuristic,
+            "priority": self.priority,
+            "cases": len(self.gaps),
+            "mean_gap": sum(self.gaps) / len(self.gaps) if self.gaps else None,
+            "max_gap": max(self.gaps) if self.gaps else None,
+            "worst_case": self.worst_case,
+            "violations": len(self.violations),
+            "violation_details": self.violations,
+        }
+
+
+@dataclass
+class GapReport:
+    families: list[str]
+    time_limit: float
+    cases: list[dict[str, Any]] = field(default_factory=list)
+    heuristics: list[HeuristicStats] = field(default_factory=list)
+    bounds: list[dict[str, Any]] = field(default_factory=list)
+    wall_time: float = 0.0
+
+    @property
+    def violations(self) -> int:
+        return sum(len(h.violations) for h in self.heuristics) + sum(b["violations"] for b in self.bounds)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "families": self.families,
+            "time_limit": self.time_limit,
+            "wall_time": round(self.wall_time, 3),
+            "violations": self.violations,
+            "heuristics": [h.to_dict() for h in self.heuristics],
+            "bounds": self.bounds,
+            "cases": self.cases,
+        }
+
+
+def _reference(sol: Solution) -> tuple[Any, str]:
+    """The value heuristics are scored against and what kind of value it is."""
+    if sol.status is Status.OPTIMAL:
+        return sol.objective, "optimal"
+    if sol.bound is not None:
+        return sol.bound, "bound"
+    return None, "none"
+
+
+def _num(x: Any) -> Any:
+    return float(x) if isinstance(x, Fraction) else x
+
+
+def run_family(
+    family: Family,
+    cases: Iterable[Case],
+    time_limit: float,
+    report: GapReport,
+    progress: Callable[[str], None] | None = None,
+) -> None:
+    """Score every heuristic of `family` on `cases` and append the results to `report`."""
+    sense = family.sense
+    cases = list(cases)
+    exact = family.exact[family.default_exact]
+    stats: dict[tuple[str, str | None], HeuristicStats] = {}
+    for h in family.heuristics.values():
+        for prio in h.priorities or (None,):
+            stats[(h.name, prio)] = HeuristicStats(family.name, h.name, prio)
+    bound_rows = {name: {"family": family.name, "bound": name, "cases": 0, "violations": 0,
+                         "mean_ratio": 0.0, "violation_details": []} for name in family.bounds}
+    for index, case in enumerate(cases, 1):
+        t0 = time.perf_counter()
+        sol = exact.solve(case.instance, case.scenario, time_limit)
+        ref, kind = _reference(sol)
+        incumbent = sol.objective
+        report.cases.append({
+            "family": family.name, "case": case.name, "reference": kind, "method": exact.name,
+            "status": sol.status.value, "objective": _num(sol.objective), "bound": _num(sol.bound),
+            "wall_time": round(sol.wall_time, 4),
+        })
+        for name, bound in family.bounds.items():
+            value = bound.compute(case.instance, case.scenario)
+            row = bound_rows[name]
+            row["cases"] += 1
+            if incumbent is not None and (_gt(value, incumbent) if sense == "min" else _gt(incumbent, value)):
+                row["violations"] += 1
+                row["violation_details"].append(f"{case.name}: bound {value} beyond the optimum's incumbent {incumbent}")
+            if ref:
+                row["mean_ratio"] += float(value) / float(ref)
+        for (hname, prio), st in stats.items():
+            h = family.heuristics[hname]
+            res = h.run(case.instance, case.scenario, prio, index)
+            value = res.objective
+            if family.validate is not None:
+                try:
+                    family.validate(case, res)
+                except AssertionError as exc:
+                    st.violations.append(f"{case.name}: invalid solution: {exc}")
+            if ref is not None:
+                st.add(case.name, relative_gap(value, ref, sense))
+                beats = _gt(ref, value) if sense == "min" else _gt(value, ref)
+                if beats:
+                    st.violations.append(f"{case.name}: objective {value} beats the proven {kind} {ref}")
+            if h.guarantee is not None and incumbent is not None:
+                c = h.guarantee(case.instance, prio)
+                if c is not None:
+                    limit = c * incumbent
+                    if _gt(value, limit) if sense == "min" else _gt(limit, value):
+                        st.violations.append(f"{case.name}: objective {value} breaks the guarantee {c} x OPT ({incumbent})")
+        if progress is not None:
+            progress(f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {_num(ref)} "
+                     f"({sol.status.value}, {time.perf_counter() - t0:.2f} s)")
+    for row in bound_rows.values():
+        if row["cases"]:
+            row["mean_ratio"] /= row["cases"]
+        report.bounds.append(row)
+    report.heuristics.extend(stats.values())
+
+
+def run_gap(
+    families: list[Family],
+    time_limit: float = 10.0,
+    cases: dict[str, list[Case]] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> GapReport:
+    """Run the gap report on the given families (their smoke suites unless `cases` is given)."""
+    report = GapReport([f.name for f in families], time_limit)
+    t0 = time.perf_counter()
+    for fam in families:
+        fam_cases = cases[fam.name] if cases and fam.name in cases else fam.smoke_suite()
+        run_family(fam, fam_cases, time_limit, report, progress)
+    report.wall_time = time.perf_counter() - t0
+    return report
+
+
+def format_report(report: GapReport) -> str:
+    """The aligned text table printed by ``resilsched gap``."""
+    lines = []
+    for fam in report.families:
+        cases = [c for c in report.cases if c["family"] == fam]
+        n_opt = sum(c["reference"] == "optimal" for c in cases)
+        lines.append(f"family {fam}: {len(cases)} cases, reference = optimum on {n_opt}, "
+                     f"best bound on {len(cases) - n_opt}")
+        rows = [h for h in report.heuristics if h.family == fam]
+        width = max([len(h.label) for h in rows] + [9])
+        lines.append(f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}  {'violations':>10}  worst case")
+        for h in rows:
+            d = h.to_dict()
+            mean = "-" if d["mean_gap"] is None else f"{100 * d['mean_gap']:8.2f}%"
+            mx = "-" if d["max_gap"] is None else f"{100 * d['max_gap']:8.2f}%"
+            flag = f"{d['violations']:>10}" + ("  <-- VIOLATION" if d["violations"] else "")
+            lines.append(f"  {h.label:<{width}}  {mean:>9}  {mx:>9}  {flag}  {d['worst_case'] or ''}")
+        for b in (b for b in report.bounds if b["family"] == fam):
+            lines.append(f"  bound {b['bound']}: mean bound/reference {b['mean_ratio']:.4f}, "
+                         f"violations {b['violations']}")
+        for h in rows:
+            for v in h.violations:
+                lines.append(f"  VIOLATION {h.label}: {v}")
+        for b in (b for b in report.bounds if b["family"] == fam):
+            for v in b["violation_details"]:
+                lines.append(f"  VIOLATION bound {b['bound']}: {v}")
+    lines.append(f"total violations: {report.violations}; wall time {report.wall_time:.1f} s")
+    return "\n".join(lines)
+
+
+def check_thresholds(report: GapReport, thresholds: dict[str, Any]) -> list[str]:
+    """Failures of a ``resilsched check`` run: every violation and every gap above its threshold.
+
+    `thresholds` maps ``max_gap``/``mean_gap`` at the top level (all heuristics), under a family
+    name, under ``family -> heuristic`` or under ``family -> "heuristic/priority"``; the most
+    specific entry wins.
+    """
+    failures = [f"{h.family} {h.label}: {v}" for h in report.heuristics for v in h.violations]
+    failures += [f"{b['family']} bound {b['bound']}: {v}" for b in report.bounds for v in b["violation_details"]]
+    for h in report.heuristics:
+        d = h.to_dict()
+        for key in ("max_gap", "mean_gap"):
+            limit = _threshold(thresholds, h, key)
+            if limit is not None and d[key] is not None and d[key] > limit + REL_TOL:
+                failures.append(f"{h.family} {h.label}: {key} {d[key]:.6g} exceeds the threshold {limit}")
+    return failures
+
+
+def _threshold(thresholds: dict[str, Any], h: HeuristicStats, key: str) -> float | None:
+    fam = thresholds.get(h.family, {}) if isinstance(thresholds.get(h.family), dict) else {}
+    for scope in (fam.get(h.label), fam.get(h.heuristic), fam, thresholds):
+        if isinstance(scope, dict) and key in scope:
+            return float(scope[key])
+    return None
+
+
+def stderr_progress(message: str) -> None:
+    """Progress lines for long runs, on standard error (standard output stays clean for --json)."""
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,28 @@
+import json
+
+import pytest
+
+from resilsched.cli import main
+
+
+@pytest.fixture
+def run(capsys):
+    """Run the CLI in-process: returns (exit status, stdout, stderr)."""
+
+    def _run(*argv):
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return _run
+
+
+@pytest.fixture
+def rigid_file(tmp_path):
+    path = tmp_path / "inst.json"
+    path.write_text(json.dumps({
+        "family": "rigid", "format_version": 1, "P": 4,
+        "jobs": [{"p": 2, "t": 3}, {"p": 1, "t": "5/2"}, {"p": 4, "t": 1}, {"p": 3, "t": 2}],
+        "failures": [0, 2, 1, 0],
+    }))
+    return path

@@ -1,0 +1,68 @@
+"""Failure model of spec 002 §1.2 and §8.3: calibration, sampling, exact scenario probabilities."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from resilsched.errors import InvalidInstance
+from resilsched.instances.failures import (
+    Scenario,
+    enumerate_scenarios,
+    expected_failures,
+    failure_probabilities,
+    lambda_from_qbar,
+    q_from_qbar,
+    sample_failures,
+    scenario_probability,
+    truncated_mass,
+)
+
+
+def test_lambda_qbar_round_trip_and_closed_form():
+    areas = [10.0, 200.0, 3000.0, 45.5]
+    qbar = 0.3
+    lam = lambda_from_qbar(qbar, areas)
+    abar = sum(areas) / len(areas)
+    assert math.isclose(1 - math.exp(-lam * abar), qbar, rel_tol=1e-12)
+    q = q_from_qbar(areas, qbar)
+    expected = [1 - (1 - qbar) ** (a / abar) for a in areas]
+    assert np.allclose(q, expected, rtol=1e-12)
+    assert np.allclose(expected_failures(q), np.exp(lam * np.array(areas)) - 1, rtol=1e-10)
+
+
+def test_qbar_zero_gives_no_failures():
+    q = q_from_qbar([1.0, 5.0], 0.0)
+    assert np.all(q == 0)
+    assert np.all(sample_failures(q, 100, 1) == 0)
+
+
+def test_sampling_is_deterministic_and_unbiased():
+    q = failure_probabilities([1.0, 2.0, 4.0], 0.2)
+    a = sample_failures(q, 20000, np.random.default_rng(42))
+    b = sample_failures(q, 20000, 42)
+    assert np.array_equal(a, b)
+    mean = a.mean(axis=0)
+    se = a.std(axis=0) / math.sqrt(len(a))
+    assert np.all(np.abs(mean - expected_failures(q)) < 4 * se)
+
+
+def test_exact_scenario_probabilities_sum_to_one_minus_truncated_mass():
+    q = [Fraction(1, 3), Fraction(1, 5)]
+    total = sum(p for _, p in enumerate_scenarios(q, 6))
+    assert total + truncated_mass(q, 6) == 1
+    # closed form of the mass with sum f <= 0: (1 - q1)(1 - q2)
+    assert scenario_probability(q, [0, 0]) == Fraction(2, 3) * Fraction(4, 5)
+    scen = [s.failures for s, _ in enumerate_scenarios(q, 2)]
+    assert scen == [(0, 0), (0, 1), (1, 0), (0, 2), (1, 1), (2, 0)]
+
+
+def test_scenario_parsing_errors_name_the_field():
+    assert Scenario.parse("0, 2,1", 3).failures == (0, 2, 1)
+    with pytest.raises(InvalidInstance, match=r"failures\[1\]=-2 must be >= 0"):
+        Scenario.parse("0,-2,1", 3)
+    with pytest.raises(InvalidInstance, match=r"failures\[0\]='x' is not an integer"):
+        Scenario.parse("x,1", 2)
+    with pytest.raises(InvalidInstance, match="has 2 entries but the instance has 3 jobs"):
+        Scenario.parse([0, 1], 3)
