@@ -42,7 +42,9 @@ def _check_format(d: dict[str, Any], family: str) -> None:
     if "family" in d and d["family"] != family:
         raise InvalidInstance("family", f"{d['family']!r} is not {family!r}")
     if "format_version" in d and d["format_version"] != FORMAT_VERSION:
-        raise InvalidInstance("format_version", f"{d['format_version']!r} is not supported (expected 1)")
+        raise InvalidInstance(
+            "format_version", f"{d['format_version']!r} is not supported (expected 1)"
+        )
 
 
 def _positive_int(x: object, field: str) -> int:
@@ -93,7 +95,8 @@ class RigidInstance:
         object.__setattr__(self, "jobs", jobs)
         if self.failures is not None and len(self.failures.failures) != len(jobs):
             raise InvalidInstance(
-                "failures", f"has {len(self.failures.failures)} entries but the instance has {len(jobs)} jobs"
+                "failures",
+                f"has {len(self.failures.failures)} entries but the instance has {len(jobs)} jobs",
             )
 
     # -- accessors -----------------------------------------------------------------------
@@ -114,7 +117,7 @@ class RigidInstance:
         return [job.area for job in self.jobs]
 
     def q(self, qbar: float) -> np.ndarray:
-        """Per-attempt failure probabilities calibrated to q-bar for this job set (spec 002 §1.2)."""
+        """Per-attempt failure probabilities calibrated to q-bar for this set (spec 002 §1.2)."""
         return q_from_qbar([float(a) for a in self.areas], qbar)
 
     def scenario(self, failures: Sequence[int] | str | None = None) -> Scenario:
@@ -140,16 +143,19 @@ class RigidInstance:
         P = _positive_int(d["P"], "P")
         raw = d.get("jobs")
         if not isinstance(raw, list) or not raw:
-            raise InvalidInstance("jobs", "must be a non-empty list of {\"p\": int, \"t\": number}")
+            raise InvalidInstance("jobs", 'must be a non-empty list of {"p": int, "t": number}')
         jobs = []
         for j, job in enumerate(raw):
             if not isinstance(job, dict):
-                raise InvalidInstance(f"jobs[{j}]", "must be an object {\"p\": int, \"t\": number}")
+                raise InvalidInstance(f"jobs[{j}]", 'must be an object {"p": int, "t": number}')
             for key in ("p", "t"):
                 if key not in job:
                     raise InvalidInstance(f"jobs[{j}].{key}", "is required")
-            jobs.append(RigidJob(_positive_int(job["p"], f"jobs[{j}].p"),
-                                 parse_number(job["t"], f"jobs[{j}].t")))
+            jobs.append(
+                RigidJob(
+                    _positive_int(job["p"], f"jobs[{j}].p"), parse_number(job["t"], f"jobs[{j}].t")
+                )
+            )
         failures = None
         if d.get("failures") is not None:
             failures = Scenario.parse(d["failures"], len(jobs))

@@ -1,0 +1,99 @@
+"""Lower bounds and proven ratio constants for rigid jobs under silent errors (spec 002 §1.3, §7).
+
+For a failure scenario f (job j runs f_j + 1 attempts of t_j on p_j processors):
+
+- ``t_max(f) = max_j (f_j + 1) t_j``  (Eq. 5: the attempts of one job are sequential);
+- ``A(f) = sum_j (f_j + 1) p_j t_j``  (Eq. 6: T_OPT >= A(f)/P);
+- ``L(f) = max(t_max(f), A(f)/P)``, the normalisation bound of the paper's experiments (§5).
+
+All are exact (int/Fraction) for exact inputs: ``A/P`` is a `Fraction` when P does not divide A.
+`big_jobs_bound` is a stronger, **non-paper** bound [INFERRED] (§7); never use it to reproduce
+the paper's figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from resilsched.instances.failures import Scenario
+from resilsched.instances.rigid import RigidInstance
+
+from resilsched.errors import InvalidInstance
+
+
+def _counts(instance: RigidInstance, scenario: Scenario | Sequence[int] | None) -> list[int]:
+    if scenario is None:
+        return [1] * instance.n
+    f = scenario.failures if isinstance(scenario, Scenario) else tuple(scenario)
+    if len(f) != instance.n:
+        raise InvalidInstance("failures", f"has {len(f)} entries but the instance has "
+                                          f"{instance.n} jobs")
+    return [int(x) + 1 for x in f]
+
+
+def _div(a: Any, P: int) -> Any:
+    if isinstance(a, (int, Fraction)):
+        q = Fraction(a, P) if isinstance(a, int) else a / P
+        return int(q) if q.denominator == 1 else q
+    return a / P
+
+
+def t_max(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None) -> Any:
+    """t_max(f) = max_j (f_j + 1) t_j (Eq. 5); ``scenario=None`` means failure-free."""
+    return max(c * job.t for c, job in zip(_counts(instance, scenario), instance.jobs, strict=True))
+
+
+def total_area(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None) -> Any:
+    """A(f) = sum_j (f_j + 1) p_j t_j (Eq. 6)."""
+    counts = _counts(instance, scenario)
+    return sum(c * job.p * job.t for c, job in zip(counts, instance.jobs, strict=True))
+
+
+def lower_bound(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None) -> Any:
+    """L(f) = max(t_max(f), A(f)/P) <= T_OPT(f) (spec 002 §1.3, §7); exact for exact inputs."""
+    return max(t_max(instance, scenario), _div(total_area(instance, scenario), instance.P))
+
+
+def big_jobs_bound(instance: RigidInstance,
+                   scenario: Scenario | Sequence[int] | None = None) -> Any:
+    """LB_big(f) = sum over jobs with p_j > P/2 of (f_j + 1) t_j  [INFERRED, non-paper, §7].
+
+    Two jobs with p_i + p_j > P never overlap, so all attempts of the "big" jobs (2 p_j > P) run
+    one after the other. Returns 0 when there is no big job. Not used by the paper.
+    """
+    P = instance.P
+    return sum((c * job.t for c, job in zip(_counts(instance, scenario), instance.jobs, strict=True)
+                if 2 * job.p > P), 0)
+
+
+def _check_P(P: int) -> int:
+    if isinstance(P, bool) or not isinstance(P, int) or P < 1:
+        raise InvalidInstance("P", f"{P!r} must be a positive integer")
+    return P
+
+
+def greedy_ratio(P: int) -> Fraction:
+    """2 - 1/P: GREEDY (R-LIST-0), any priority (Proposition 2, Eq. 10)."""
+    return 2 - Fraction(1, _check_P(P))
+
+
+def reservation_ljf_ratio(P: int) -> Fraction:
+    """3 - 4/(P+1): RESERVATION (R-LIST-1, R-LIST-Q) with LJF (Proposition 1, Eq. 9)."""
+    return 3 - Fraction(4, _check_P(P) + 1)
+
+
+def shelf_lb_ratio(P: int) -> Fraction:
+    """H_P = 1 + 1/2 + ... + 1/P: ratio forced on every shelf algorithm (Proposition 3)."""
+    return sum((Fraction(1, k) for k in range(1, _check_P(P) + 1)), Fraction(0))
+
+
+def shelffill_lpt_lb(P: int, eps: Fraction = Fraction(1, 100)) -> Fraction:
+    """P / (1 + (1+eps)(P-1)/P): ratio forced on R-SHELFFILL-LPT by Proposition 4's instance.
+
+    The heuristic makespan is P and the explicit certificate has makespan 1 + (1+eps)(P-1)/P.
+    """
+    P = _check_P(P)
+    eps = Fraction(eps)
+    return Fraction(P) / (1 + (1 + eps) * Fraction(P - 1, P))

@@ -1,0 +1,263 @@
+"""R-LIST: list scheduling with m reservations and backfilling (spec 002 §4, Algorithm 1).
+
+At time 0 and after every batch of completions (spec 002 §2), failed jobs go back into the queue Q
+at their priority rank and one pass runs (spec 002 §4.3):
+
+- *reservation phase*: each of the first m jobs of Q, in order, gets the earliest start
+  ``s >= t`` at which it fits for its whole duration t_j in the availability profile (running
+  attempts plus the reservations already placed); a reservation at ``s = t`` is a start;
+- *backfilling phase*: every later job of Q that fits now for its whole duration, without
+  touching any reservation (A4: profile check over ``[t, t + t_j)``), starts now.
+
+Variants (spec 002 §4.2): m = 0 is GREEDY ("R-LIST-0"; the profile only holds running attempts,
+whose usage never increases, so the test is just ``p_j <= free``: every fitting job starts, no
+break at the first one that does not fit); m = 1 is EASY-style ("R-LIST-1"); m = "Q" gives every
+queued job a reservation, m = |Q| re-evaluated at each pass ("R-LIST-Q", conservative).
+
+Options (ambiguities A2, A3):
+
+- ``classic_easy=False`` (default, position-based, as the paper's pseudocode): the top-m queue
+  *positions* form the reservation set even if some of them start now. ``True``: keep reserving
+  until m jobs hold a *future* reservation (jobs that can start now just start).
+- ``persistent_reservations=False`` (default, the paper's analysis): all reservations are
+  deleted at each event and recomputed. ``True`` ([CODE] behaviour, spec 002 §4.3): reservations
+  survive successful completions and are all cancelled when some attempt fails; at each pass
+  the next m jobs *without* a reservation get one (against the running attempts plus the
+  surviving reservations), so reservations accumulate over the events. With m = "Q" both
+  modes coincide (every job holds a reservation; with exact run times a recomputed reservation
+  never moves), so the option matters for R-LIST-1 only.
+
+Each reservation start is the end of a running attempt or of an earlier reservation, i.e. a
+future event, so a job reserved at s is started by the pass at s.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from resilsched.heuristics.engine import (
+    Decision,
+    EngineState,
+    same_time_function,
+    time_le_function,
+)
+from resilsched.heuristics.rigid.priorities import PriorityQueue
+
+from resilsched.errors import InvalidInstance
+from resilsched.numeric import REL_TOL
+
+
+class Profile:
+    """Processor availability on [t, inf) as a step function (spec 002 §4.3, §11.3).
+
+    ``times[0] = t < times[1] < ...`` are breakpoints; ``avail[i]`` free processors on
+    ``[times[i], times[i+1])``, the last value holding to infinity. Built from the running
+    attempts (``(end, p)`` pairs); `reserve` subtracts a window. Every query is O(K) in the
+    number K of breakpoints.
+
+    Comparisons are exact for ``exact=True``; otherwise "x <= y" is taken with the relative
+    1e-9 tolerance of `resilsched.numeric.time_le` (inlined: times are non-negative).
+    """
+
+    __slots__ = ("times", "avail", "_eps")
+
+    def __init__(self, t: Any, P: int, running: Iterable[tuple[Any, int]],
+                 exact: bool | None = None):
+        eps = 0 if exact else REL_TOL
+        self._eps = eps
+        ends = sorted(running, key=lambda e: e[0])
+        used = sum(p for _, p in ends)
+        times = [t]
+        avail = [P - used]
+        last = t
+        for end, p in ends:
+            if end - last <= eps * (end if end > 1 else 1):
+                avail[-1] += p
+            else:
+                times.append(end)
+                avail.append(avail[-1] + p)
+                last = end
+        self.times = times
+        self.avail = avail
+
+    @property
+    def free_now(self) -> int:
+        """Processors free at the current time t (after the windows reserved at t)."""
+        return self.avail[0]
+
+    def earliest_fit(self, p: int, dur: Any) -> Any:
+        """Earliest ``s >= t`` with ``avail >= p`` on all of ``[s, s + dur)``.
+
+        The candidates are t and the breakpoints where availability rises to >= p; one forward
+        sweep keeps the start of the current run of segments with ``avail >= p``.
+        """
+        times, avail, eps = self.times, self.avail, self._eps
+        last = len(times) - 1
+        need = None  # end of the window started at the current candidate
+        for i in range(last + 1):
+            if avail[i] >= p:
+                if need is None:
+                    start = times[i]
+                    need = start + dur
+                if i == last:
+                    return start
+                nxt = times[i + 1]
+                if need <= nxt or need - nxt <= eps * (need if need > 1 else 1):
+                    return start
+            else:
+                need = None
+        raise InvalidInstance("p", f"{p} exceeds the processors of the platform")
+
+    def fits_now(self, p: int, dur: Any) -> bool:
+        """True if ``avail >= p`` on all of ``[t, t + dur)``."""
+        times, avail, eps = self.times, self.avail, self._eps
+        if avail[0] < p:
+            return False
+        need = times[0] + dur
+        tol = eps * (need if need > 1 else 1)
+        last = len(times) - 1
+        for i in range(last):
+            nxt = times[i + 1]
+            if need - nxt <= tol:
+                return True
+            if avail[i + 1] < p:
+                return False
+        return True
+
+    def _index(self, x: Any) -> int:
+        """Index of breakpoint x, inserting it (with the availability it splits) if absent."""
+        times = self.times
+        eps = self._eps
+        k = bisect_left(times, x)
+        if k < len(times):
+            y = times[k]
+            if y - x <= eps * (y if y > 1 else 1):
+                return k
+        y = times[k - 1]
+        if x - y <= eps * (x if x > 1 else 1):
+            return k - 1
+        times.insert(k, x)
+        self.avail.insert(k, self.avail[k - 1])
+        return k
+
+    def reserve(self, start: Any, end: Any, p: int) -> None:
+        """Take p processors on ``[start, end)``."""
+        a = self._index(start)
+        b = self._index(end)
+        avail = self.avail
+        for i in range(a, b):
+            avail[i] -= p
+
+
+class RList:
+    """Policy object of R-LIST for `resilsched.heuristics.engine.run_engine`.
+
+    Parameters
+    ----------
+    p, t : processors and duration of each job.
+    P : processors of the platform.
+    queue : the priority queue Q (all jobs at the start).
+    m : 0, 1 or "Q".
+    classic_easy, persistent_reservations : see the module docstring (A2, A3).
+    exact : time arithmetic (see `run_engine`).
+    """
+
+    def __init__(self, p: Sequence[int], t: Sequence[Any], P: int, queue: PriorityQueue,
+                 m: int | str, *, classic_easy: bool = False,
+                 persistent_reservations: bool = False, exact: bool | None = None):
+        if m not in (0, 1, "Q"):
+            raise InvalidInstance("m", f"{m!r} must be 0, 1 or 'Q'")
+        self.p = p
+        self.t = t
+        self.P = P
+        self.queue = queue
+        self.m = m
+        self.classic_easy = classic_easy
+        self.persistent = persistent_reservations
+        self.exact = exact
+        self.minp = min(p)
+        self.reservations: dict[int, Any] = {}  # persistent mode: job -> reserved start
+        self._same = same_time_function(exact)
+        self._le = time_le_function(exact)
+
+    # -- engine callbacks ------------------------------------------------------------------
+    def on_completions(self, t: Any, completed: list[tuple[int, bool]],
+                       state: EngineState) -> None:
+        any_failed = False
+        for j, failed in completed:
+            if failed:
+                self.queue.push(j)
+                any_failed = True
+        if any_failed and self.persistent:
+            self.reservations.clear()
+
+    def decide(self, t: Any, state: EngineState) -> list[Decision]:
+        if self.m == 0:
+            return self._greedy(state.free)
+        return self._reserve_and_backfill(t, state)
+
+    # -- passes ----------------------------------------------------------------------------
+    def _greedy(self, free: int) -> list[Decision]:
+        """m = 0: start every queued job, in priority order, that fits the free processors."""
+        if free < self.minp:
+            return []
+        p, minp = self.p, self.minp
+        out: list[Decision] = []
+        for j in self.queue.items:
+            pj = p[j]
+            if pj <= free:
+                out.append((j, pj))
+                free -= pj
+                if free < minp:
+                    break
+        if out:
+            self.queue.keep({j for j, _ in out})
+        return out
+
+    def _reserve_and_backfill(self, t: Any, state: EngineState) -> list[Decision]:
+        p, dur = self.p, self.t
+        L = self.queue.items
+        if not L:
+            return []
+        prof = Profile(t, self.P, ((end, q) for _, end, q in state.running.values()), self.exact)
+        held = self.reservations
+        if self.persistent:
+            for j, s in held.items():
+                prof.reserve(s if s > t else t, s + dur[j], p[j])
+        m_eff = len(L) if self.m == "Q" else self.m
+        # suffix minimum of p over L: once free_now is below it, nobody else can start now
+        suffix_min = [0] * (len(L) + 1)
+        suffix_min[len(L)] = self.P + 1
+        for i in range(len(L) - 1, -1, -1):
+            suffix_min[i] = min(p[L[i]], suffix_min[i + 1])
+        started: list[Decision] = []
+        heads = 0  # jobs handled by the reservation phase in this pass (position-based m)
+        future = 0  # new future reservations made in this pass (classic EASY counts these)
+        same = self._same
+        for idx, j in enumerate(L):
+            if not self.persistent and prof.free_now < suffix_min[idx]:
+                break  # fresh round: later reservations are discarded anyway
+            if self.persistent and j in held:
+                s = held[j]
+                if self._le(s, t):  # its time has come (s == t up to the tolerance)
+                    del held[j]
+                    started.append((j, p[j]))
+                continue
+            if (future < m_eff) if self.classic_easy else (heads < m_eff):
+                heads += 1
+                s = prof.earliest_fit(p[j], dur[j])
+                prof.reserve(s, s + dur[j], p[j])
+                if same(s, t):
+                    started.append((j, p[j]))
+                else:
+                    future += 1
+                    if self.persistent:
+                        held[j] = s
+            elif prof.fits_now(p[j], dur[j]):
+                prof.reserve(t, t + dur[j], p[j])
+                started.append((j, p[j]))
+        if started:
+            self.queue.keep({j for j, _ in started})
+        return started

@@ -1,0 +1,100 @@
+"""R-SHELF and R-SHELFFILL: shelf scheduling under silent errors (spec 002 §5, Algorithms 2-3).
+
+A shelf S_i is a set of jobs started together at T_{i-1}; it ends at T_i = T_{i-1} + max t_j over
+its members. A new shelf is built only at t = T_i (after all completions at T_i are processed,
+A1), from the queue Q in priority order:
+
+- b = 1, "B" (First-Fit-like): scan the whole queue, adding every job with
+  ``sum p + p_j <= P``;
+- b = 0, "NB" (Next-Fit-like): stop at the first job that does not fit.
+
+Processors freed inside a shelf stay idle until T_i (A18). A failed job goes back into Q and waits
+for the next shelf, except in R-SHELFFILL (A17): a job whose attempt fails at t with
+``t + t_j <= T_i`` restarts at once on its own processors (repeatedly, as long as it fits before
+T_i); no other job ever enters a running shelf and T_i never moves.
+
+Failure-free with LPT, R-SHELF-NB is NFDH and R-SHELF-B gives the FFDH shelf assignment (§5.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from resilsched.heuristics.engine import (
+    Decision,
+    EngineState,
+    same_time_function,
+    time_le_function,
+)
+from resilsched.heuristics.rigid.priorities import PriorityQueue
+
+from resilsched.errors import InvalidSchedule
+
+
+class RShelf:
+    """Policy object of R-SHELF (``fill=False``) / R-SHELFFILL (``fill=True``) for `run_engine`.
+
+    Parameters
+    ----------
+    p, t : processors and duration of each job.
+    P : processors of the platform.
+    queue : the priority queue Q (all jobs at the start).
+    backfill : b = 1 ("B", scan the whole queue) or b = 0 ("NB", stop at the first misfit).
+    fill : refill a shelf with the failed job itself (R-SHELFFILL).
+    exact : time arithmetic (see `run_engine`).
+
+    After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
+    """
+
+    def __init__(self, p: Sequence[int], t: Sequence[Any], P: int, queue: PriorityQueue, *,
+                 backfill: bool, fill: bool, exact: bool | None = None):
+        self.p = p
+        self.t = t
+        self.P = P
+        self.queue = queue
+        self.backfill = backfill
+        self.fill = fill
+        self.T: Any = 0  # end of the current shelf, T_0 = 0
+        self.shelves: list[tuple[Any, Any, tuple[int, ...]]] = []
+        self._refill: list[int] = []
+        self._same = same_time_function(exact)
+        self._le = time_le_function(exact)
+
+    def on_completions(self, t: Any, completed: list[tuple[int, bool]],
+                       state: EngineState) -> None:
+        for j, failed in completed:
+            if not failed:
+                continue
+            if self.fill and self._le(t + self.t[j], self.T):
+                self._refill.append(j)
+            else:
+                self.queue.push(j)
+
+    def decide(self, t: Any, state: EngineState) -> list[Decision]:
+        p = self.p
+        out: list[Decision] = [(j, p[j]) for j in self._refill]
+        self._refill.clear()
+        if not self._same(t, self.T) or not self.queue.items:
+            return out
+        if state.running or out:
+            raise InvalidSchedule(f"shelf boundary {t} with attempts still running")
+        members: list[int] = []
+        width = 0
+        height: Any = None
+        P = self.P
+        for j in self.queue.items:
+            pj = p[j]
+            if width + pj <= P:
+                members.append(j)
+                width += pj
+                if height is None or self.t[j] > height:
+                    height = self.t[j]
+                if width == P:
+                    break
+            elif not self.backfill:
+                break
+        self.queue.keep(set(members))
+        self.T = t + height
+        self.shelves.append((t, self.T, tuple(members)))
+        return [(j, p[j]) for j in members]
