@@ -1,0 +1,102 @@
+"""One-worker exact and asymptotic models (spec 003 §2.1-§2.3), certified by a HiGHS QP.
+
+- `thm2_free_linear`: Theorem 2, free initiation, linear risk, at most n chunks: n equal chunks
+  of W_dpl = min(W, nX/(n+1)); E = W_dpl - (1 + 1/n) kappa W_dpl^2 / 2.
+- `thm4_charged_linear`: Theorem 4, charged initiation (cost eps), linear risk: m = min(n, n1,
+  n2) chunks decreasing by eps, W_dpl of Eq. 5, E of Eq. 6.
+- `thm3_equal_chunks`: Theorem 3, any risk: all of W in n equal chunks (asymptotically optimal).
+- `qp_certificate` (module `highs_qp`, re-exported): the independent optimiser. For a fixed
+  number m of chunks the clipped problem, with the horizon constraint sum(w) + m eps <= X, is
+  the concave QP
+  max sum_i w_i (1 - kappa (w_1 + ... + w_i + i eps)) s.t. w >= 0, sum w <= W
+  (spec §2.3 "Why the sizes form an arithmetic progression" and §7 certification notes), so
+  HiGHS's QP solver returns its global optimum; the optimum over at most n chunks is the best
+  over m = 1..n (chunks that end after X contribute nothing and can be dropped).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from resilsched.models.worksharing.evaluate import PieceSchedule
+
+
+@dataclass(frozen=True)
+class OneWorkerSolution:
+    """A one-worker chunk schedule with its closed-form value."""
+
+    chunks: tuple[float, ...]
+    expected: float
+    W_dpl: float
+    info: dict = field(default_factory=dict)
+
+    def schedule(self, W: float) -> PieceSchedule:
+        sizes = np.array([c for c in self.chunks if c > 0], dtype=float)
+        return PieceSchedule(W, sizes, (np.arange(len(sizes)),))
+
+
+def thm2_free_linear(W: float, X: float, n: int) -> OneWorkerSolution:
+    """Theorem 2 (§2.1): the unique optimal free-initiation schedule with at most n chunks."""
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    kappa = 1.0 / X
+    W_dpl = min(W, n * X / (n + 1))
+    E = W_dpl - 0.5 * (1 + 1 / n) * kappa * W_dpl ** 2
+    return OneWorkerSolution(tuple([W_dpl / n] * n), E, W_dpl, {"n": n})
+
+
+def _largest_m(limit: float, offset: int) -> int:
+    """Largest integer m >= 0 with m (m + offset) / 2 <= limit (relative tolerance 1e-12)."""
+    m = max(0, int((math.sqrt(1 + 8 * limit) - offset) / 2) + 1)
+    tol = 1e-12 * max(1.0, limit)
+    while m > 0 and m * (m + offset) / 2 > limit + tol:
+        m -= 1
+    while (m + 1) * (m + 1 + offset) / 2 <= limit + tol:
+        m += 1
+    return m
+
+
+def thm4_n1_n2(W: float, X: float, eps: float) -> tuple[int, int]:
+    """n1 = largest m with m(m+1)/2 <= X/eps; n2 = largest m with m(m-1)/2 <= W/eps (§6 Q18)."""
+    n2 = _largest_m(W / eps, -1) if math.isfinite(W) else 10 ** 9
+    return _largest_m(X / eps, 1), n2
+
+
+def thm4_charged_linear(W: float, X: float, eps: float, n: int | None = None) -> OneWorkerSolution:
+    """Theorem 4 (§2.3): the optimal charged-initiation schedule with at most n chunks.
+
+    ``n=None`` means unbounded (the optimum is reached for any n >= min(n1, n2)). Zero-size
+    chunks (exact squares, §2.3 boundary cases) are kept in ``chunks`` but are skipped by
+    `OneWorkerSolution.schedule`. When X < eps no chunk can ever complete and E = 0.
+    """
+    if eps <= 0:
+        raise ValueError("eps must be > 0 (use thm2_free_linear for eps = 0)")
+    kappa = 1.0 / X
+    if X < eps:
+        return OneWorkerSolution((), 0.0, 0.0, {"n1": 0, "n2": 0, "m": 0})
+    n1, n2 = thm4_n1_n2(W, X, eps)
+    m = min(n1, n2) if n is None else min(n, n1, n2)
+    W_dpl = min(W, m / (m + 1) * X - m * eps / 2)
+    first = W_dpl / m + (m - 1) * eps / 2
+    chunks = tuple(max(0.0, first - i * eps) for i in range(m))
+    E = (W_dpl - (m + 1) / (2 * m) * kappa * W_dpl ** 2
+         - (m + 1) / 2 * (W_dpl - (m - 1) * m / 12 * eps) * eps * kappa)
+    return OneWorkerSolution(chunks, E, W_dpl, {"n1": n1, "n2": n2, "m": m})
+
+
+def thm3_equal_chunks(W: float, n: int) -> PieceSchedule:
+    """Theorem 3 (§2.2): all of W in n equal chunks run in order (any risk function)."""
+    return PieceSchedule(W, np.full(n, W / n), (np.arange(n),))
+
+
+from resilsched.models.worksharing.highs_qp import (  # noqa: E402
+    qp_certificate,
+    qp_certificate_batch,
+    qp_fixed_m,
+)
+
+__all__ = ["OneWorkerSolution", "thm2_free_linear", "thm3_equal_chunks", "thm4_charged_linear",
+           "thm4_n1_n2", "qp_certificate", "qp_certificate_batch", "qp_fixed_m"]

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Benchmarks of the worksharing family (docs/performance.md, "## Worksharing").
+
+- Table 4: the full 4043-instance chart comparison (exact integer K), median of ``--repeats``;
+- evaluator: exact expected work and 1000-trial realised work of the greedy schedule on the
+  heaviest E5 shapes, median of 5;
+- E5: the reduced grid (p in {5, 10, 25}) or, with ``--full-e5``, all 760 configurations at
+  1000 trials each (one run).
+
+Prints a markdown table; CPU (process) time and wall time are both reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from resilsched.heuristics.worksharing.experiments import E5_HEURISTICS, run_config
+from resilsched.heuristics.worksharing.schedules import run_heuristic
+from resilsched.heuristics.worksharing.table4 import table4_statistics
+from resilsched.instances.worksharing import LinearRisk, WorksharingInstance
+from resilsched.instances.worksharing.generators import e5_configs
+from resilsched.models.worksharing.evaluate import expected_work, realised_work, sample_taus
+
+
+def timed(fn, repeats: int) -> tuple[float, float]:
+    walls, cpus = [], []
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--full-e5", action="store_true")
+    a = ap.parse_args()
+    rows = []
+    w, c = timed(table4_statistics, a.repeats)
+    rows.append(("Table 4, 4043 instances x 6 charts", f"median of {a.repeats}", w, c))
+    for p, W, eps in ((100, 1.0, 1e-4), (100, 50.0, 1e-4), (25, 7.0, 1e-3)):
+        inst = WorksharingInstance(W, p, LinearRisk(1.0), eps)
+        plan = run_heuristic("greedy", inst)
+        taus = sample_taus(inst.risk, p, 1000, np.random.default_rng(0))
+        w, c = timed(lambda i=inst, s=plan.schedule: expected_work(s, i.risk, i.eps), 5)
+        rows.append((f"exact E, greedy p={p} W={W:g} eps={eps:g}", "median of 5", w, c))
+        w, c = timed(lambda i=inst, s=plan.schedule, t=taus: realised_work(s, i.eps, t), 5)
+        rows.append(("1000-trial realised work, same schedule", "median of 5", w, c))
+        w, c = timed(lambda i=inst: run_heuristic("greedy", i), 3)
+        rows.append((f"greedy incl. chunk-count search, p={p} W={W:g}", "median of 3", w, c))
+    ps = (5, 10, 25, 50, 100) if a.full_e5 else (5, 10, 25)
+    cfgs = [cf for cf in e5_configs() if cf[0] in ps]
+
+    def e5():
+        for p, W, eps in cfgs:
+            run_config(p, W, eps, E5_HEURISTICS, None, 1000, 0)
+
+    w, c = timed(e5, 1)
+    rows.append((f"E5, p in {ps}, {len(cfgs)} configs x 1000 trials x 4 heuristics", "1 run",
+                 w, c))
+    print("| workload | repeats | wall s | CPU s |")
+    print("|---|---|---:|---:|")
+    for name, rep, w, c in rows:
+        print(f"| {name} | {rep} | {w:.3f} | {c:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
