@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-
-from resilsched.errors import InvalidInstance
 
 
 def _counts(instance: RigidInstance, scenario: Scenario | Sequence[int] | None) -> list[int]:

@@ -87,7 +87,7 @@ def failure_probabilities(areas: Sequence[float], lam: float) -> np.ndarray:
 
 
 def q_from_qbar(areas: Sequence[float], qbar: float) -> np.ndarray:
-    """q_j = 1 - (1 - q-bar)^(a_j / a-bar), the same as `failure_probabilities` at the calibrated lambda."""
+    """q_j = 1 - (1 - q-bar)^(a_j / a-bar): `failure_probabilities` at the calibrated lambda."""
     return failure_probabilities(areas, lambda_from_qbar(qbar, areas))
 
 
@@ -110,7 +110,9 @@ def sample_failures(q: Sequence[float], count: int, rng: np.random.Generator | i
     return rng.geometric(1.0 - q, size=(count, q.size)) - 1
 
 
-def sample_scenarios(q: Sequence[float], count: int, rng: np.random.Generator | int) -> list[Scenario]:
+def sample_scenarios(
+    q: Sequence[float], count: int, rng: np.random.Generator | int
+) -> list[Scenario]:
     """`sample_failures` as a list of `Scenario` objects."""
     return [Scenario(tuple(int(x) for x in row)) for row in sample_failures(q, count, rng)]
 

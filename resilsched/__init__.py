@@ -9,4 +9,11 @@ from resilsched.solution import HeuristicResult, Solution, Status
 
 __version__ = "0.1.0"
 
-__all__ = ["InvalidInstance", "InvalidSchedule", "HeuristicResult", "Solution", "Status", "__version__"]
+__all__ = [
+    "InvalidInstance",
+    "InvalidSchedule",
+    "HeuristicResult",
+    "Solution",
+    "Status",
+    "__version__",
+]

@@ -44,7 +44,9 @@ def _family(name: str):
 
 def _pick(instances: list[Any], index: int, path: str) -> Any:
     if not 0 <= index < len(instances):
-        raise UsageError(f"--index={index} is out of range: {path} holds {len(instances)} instance(s)")
+        raise UsageError(
+            f"--index={index} is out of range: {path} holds {len(instances)} instance(s)"
+        )
     return instances[index]
 
 
@@ -82,10 +84,14 @@ def cmd_list(args: argparse.Namespace) -> int:
     for name in names:
         fam = _family(name)
         out[name] = {
-            "spec": fam.spec, "sense": fam.sense, "objective": fam.objective_name,
+            "spec": fam.spec,
+            "sense": fam.sense,
+            "objective": fam.objective_name,
             "default_exact": fam.default_exact,
-            "heuristics": {h.name: {"priorities": list(h.priorities), "description": h.description}
-                           for h in fam.heuristics.values()},
+            "heuristics": {
+                h.name: {"priorities": list(h.priorities), "description": h.description}
+                for h in fam.heuristics.values()
+            },
             "exact": {m.name: m.description for m in fam.exact.values()},
             "bounds": {b.name: b.description for b in fam.bounds.values()},
             "generators": {g.name: g.description for g in fam.generators.values()},
@@ -124,16 +130,30 @@ def cmd_generate(args: argparse.Namespace) -> int:
         fname = f"{args.preset}-{args.seed}-{i:04d}.json"
         text = json.dumps(inst.to_dict(), indent=1) + "\n"
         (out / fname).write_text(text)
-        files.append({"file": fname, "name": getattr(inst, "name", ""),
-                      "sha256": hashlib.sha256(text.encode()).hexdigest()})
+        files.append(
+            {
+                "file": fname,
+                "name": getattr(inst, "name", ""),
+                "sha256": hashlib.sha256(text.encode()).hexdigest(),
+            }
+        )
     manifest = {
-        "family": fam.name, "preset": gen.name, "seed": args.seed, "count": len(files),
-        "resilsched": __version__, "numpy": numpy.__version__, "python": platform.python_version(),
+        "family": fam.name,
+        "preset": gen.name,
+        "seed": args.seed,
+        "count": len(files),
+        "resilsched": __version__,
+        "numpy": numpy.__version__,
+        "python": platform.python_version(),
         "files": files,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    _emit(manifest, args.json, f"wrote {len(files)} {fam.name} instances ({gen.name}, seed {args.seed}) "
-          f"and manifest.json to {out}")
+    _emit(
+        manifest,
+        args.json,
+        f"wrote {len(files)} {fam.name} instances ({gen.name}, seed {args.seed}) "
+        f"and manifest.json to {out}",
+    )
     return 0
 
 
@@ -151,10 +171,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     d["family"] = fam.name
     if scenario is not None and hasattr(scenario, "to_list"):
         d["failures"] = scenario.to_list()
-    text = (f"{fam.name} / {model.name}: {fam.objective_name} {d['objective']} "
-            f"(status {d['status']}, bound {d['bound']}, {sol.wall_time:.2f} s"
-            + (f", times scaled x{sol.scale}" if sol.scale != 1 else "")
-            + ("" if sol.exact_scaling else ", APPROXIMATE: times were rounded") + ")")
+    text = (
+        f"{fam.name} / {model.name}: {fam.objective_name} {d['objective']} "
+        f"(status {d['status']}, bound {d['bound']}, {sol.wall_time:.2f} s"
+        + (f", times scaled x{sol.scale}" if sol.scale != 1 else "")
+        + ("" if sol.exact_scaling else ", APPROXIMATE: times were rounded")
+        + ")"
+    )
     summary = _payload_summary(d.get("solution"))
     _emit(d, args.json, text + ("\n" + summary if summary else ""))
     return 0
@@ -164,12 +187,17 @@ def _payload_summary(payload: Any) -> str:
     """A readable rendering of a solution payload for the text output."""
     if not isinstance(payload, dict):
         return ""
+    if isinstance(payload.get("schedule"), dict):
+        payload = payload["schedule"]
     if "packs" in payload:
         return "\n".join(f"  pack {i}: {json.dumps(p)}" for i, p in enumerate(payload["packs"]))
     if "attempts" in payload:
         rows = sorted(payload["attempts"], key=lambda a: (str(a["start"]), a["job"]))
-        return "\n".join(f"  job {a['job']} attempt {a['k']}: [{a['start']}, {a['end']}) on {a['p']}"
-                         + (" failed" if a["failed"] else "") for a in rows)
+        return "\n".join(
+            f"  job {a['job']} attempt {a['k']}: [{a['start']}, {a['end']}) on {a['p']}"
+            + (" failed" if a["failed"] else "")
+            for a in rows
+        )
     return "  " + json.dumps(payload)
 
 
@@ -184,7 +212,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         prio = prio or h.default_priority
         folded = {p.lower(): p for p in h.priorities}
         if prio.lower() not in folded:
-            raise UsageError(f"--priority={prio!r} is unknown for {h.name} (choose from {', '.join(h.priorities)})")
+            raise UsageError(
+                f"--priority={prio!r} is unknown for {h.name} "
+                f"(choose from {', '.join(h.priorities)})"
+            )
         prio = folded[prio.lower()]
     elif prio is not None:
         raise UsageError(f"--priority: {h.name} takes no priority rule")
@@ -196,8 +227,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         d["failures"] = scenario.to_list()
     label = h.name + (f"/{prio}" if prio else "")
     summary = _payload_summary(d.get("solution"))
-    _emit(d, args.json, f"{fam.name} / {label}: {fam.objective_name} {d['objective']}"
-          + ("\n" + summary if summary and args.verbose else ""))
+    _emit(
+        d,
+        args.json,
+        f"{fam.name} / {label}: {fam.objective_name} {d['objective']}"
+        + ("\n" + summary if summary and args.verbose else ""),
+    )
     return 0
 
 
@@ -253,8 +288,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     d = report.to_dict()
     d["passed"] = not failures
     d["failures"] = failures
-    text = format_report(report) + "\n" + ("check passed" if not failures else
-                                           "check FAILED:\n" + "\n".join(f"  {f}" for f in failures))
+    text = (
+        format_report(report)
+        + "\n"
+        + (
+            "check passed"
+            if not failures
+            else "check FAILED:\n" + "\n".join(f"  {f}" for f in failures)
+        )
+    )
     _emit(d, args.json, text)
     return 0 if not failures else 1
 
@@ -263,67 +305,112 @@ def cmd_check(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog="resilsched", formatter_class=fmt,
-        description="Resilient scheduling: exact formulations beside heuristics, and the gaps between them.",
+        prog="resilsched",
+        formatter_class=fmt,
+        description="Resilient scheduling: exact formulations beside heuristics, "
+        "and the gaps between them.",
         epilog=_examples("""
 resilsched gap                       # the main job: gap report on the built-in smoke suite
 resilsched list --family rigid       # what is registered
 resilsched solve inst.json --json    # exact optimum of an instance
 resilsched simulate inst.json --heuristic R-LIST-0 --priority LA --failures 0,2,1
-"""))
+"""),
+    )
     parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--json", action="store_true", help="print one JSON object on standard output")
+        p.add_argument(
+            "--json", action="store_true", help="print one JSON object on standard output"
+        )
 
-    p = sub.add_parser("list", help="list the registered families, heuristics, models, bounds, presets",
-                       formatter_class=fmt, epilog=_examples("resilsched list\nresilsched list --family rigid --json"))
+    p = sub.add_parser(
+        "list",
+        help="list the registered families, heuristics, models, bounds, presets",
+        formatter_class=fmt,
+        epilog=_examples("resilsched list\nresilsched list --family rigid --json"),
+    )
     p.add_argument("--family", help="only this family")
     common(p)
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("generate", help="generate an instance library with a manifest of seeds and hashes",
-                       formatter_class=fmt,
-                       description="Write the instances of a preset as JSON files plus manifest.json "
-                                   "(preset, seed, versions, sha256 of every file). The same seed always "
-                                   "gives byte-identical files.",
-                       epilog=_examples("resilsched generate --family rigid --preset paper-default --seed 1 --out lib/\n"
-                                        "resilsched generate --family rigid --preset smoke --seed 0 --count 3 --out smoke/"))
+    p = sub.add_parser(
+        "generate",
+        help="generate an instance library with a manifest of seeds and hashes",
+        formatter_class=fmt,
+        description="Write the instances of a preset as JSON files plus manifest.json "
+        "(preset, seed, versions, sha256 of every file). The same seed always "
+        "gives byte-identical files.",
+        epilog=_examples(
+            "resilsched generate --family rigid --preset paper-default --seed 1 --out lib/\n"
+            "resilsched generate --family rigid --preset smoke --seed 0 --count 3 --out smoke/"
+        ),
+    )
     p.add_argument("--family", required=True)
     p.add_argument("--preset", required=True, help="generator name (see `resilsched list`)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--count", type=int, default=None, help="number of instances (preset default if omitted)")
+    p.add_argument(
+        "--count", type=int, default=None, help="number of instances (preset default if omitted)"
+    )
     p.add_argument("--out", required=True, help="output directory")
     common(p)
     p.set_defaults(func=cmd_generate)
 
     def instance_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("file", help="instance file: JSON (with \"family\"), or a trace such as .swf")
-        p.add_argument("--index", type=int, default=0,
-                       help="which instance of a multi-instance file (an SWF trace holds one per day)")
-        p.add_argument("--failures", help="failure scenario: failures per job, e.g. 0,2,1 "
-                                          "(default: the instance's \"failures\", else none)")
-        p.add_argument("--qbar", type=float, help="draw the scenario at average failure probability q-bar")
-        p.add_argument("--seed", type=int, default=0, help="seed for --qbar draws and random priorities")
-        p.add_argument("--P", type=int, help="processor count for trace files (default: the trace header)")
-        p.add_argument("--cores-per-node", type=int, help="trace files: divide processors by this to count nodes")
+        p.add_argument("file", help='instance file: JSON (with "family"), or a trace such as .swf')
+        p.add_argument(
+            "--index",
+            type=int,
+            default=0,
+            help="which instance of a multi-instance file (an SWF trace holds one per day)",
+        )
+        p.add_argument(
+            "--failures",
+            help="failure scenario: failures per job, e.g. 0,2,1 "
+            '(default: the instance\'s "failures", else none)',
+        )
+        p.add_argument(
+            "--qbar", type=float, help="draw the scenario at average failure probability q-bar"
+        )
+        p.add_argument(
+            "--seed", type=int, default=0, help="seed for --qbar draws and random priorities"
+        )
+        p.add_argument(
+            "--P", type=int, help="processor count for trace files (default: the trace header)"
+        )
+        p.add_argument(
+            "--cores-per-node",
+            type=int,
+            help="trace files: divide processors by this to count nodes",
+        )
 
-    p = sub.add_parser("solve", help="solve an instance with an exact model", formatter_class=fmt,
-                       description="Solve an instance exactly (within --time-limit). The status is honest: "
-                                   "'optimal' only when proven, otherwise 'feasible' with the proven bound.",
-                       epilog=_examples("resilsched solve inst.json\n"
-                                        "resilsched solve inst.json --method cpsat-scenario --failures 0,2,1 --json\n"
-                                        "resilsched solve trace.swf --index 3 --time-limit 30"))
+    p = sub.add_parser(
+        "solve",
+        help="solve an instance with an exact model",
+        formatter_class=fmt,
+        description="Solve an instance exactly (within --time-limit). The status is honest: "
+        "'optimal' only when proven, otherwise 'feasible' with the proven bound.",
+        epilog=_examples(
+            "resilsched solve inst.json\n"
+            "resilsched solve inst.json --method cpsat-scenario --failures 0,2,1 --json\n"
+            "resilsched solve trace.swf --index 3 --time-limit 30"
+        ),
+    )
     instance_args(p)
     p.add_argument("--method", help="exact model name (default: the family's reference model)")
     p.add_argument("--time-limit", type=float, default=None, help="seconds (default 60)")
     common(p)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("simulate", help="run one heuristic on an instance", formatter_class=fmt,
-                       epilog=_examples("resilsched simulate inst.json --heuristic R-LIST-0 --priority LA\n"
-                                        "resilsched simulate inst.json --heuristic R-SHELF-B --qbar 0.3 --seed 7 --json"))
+    p = sub.add_parser(
+        "simulate",
+        help="run one heuristic on an instance",
+        formatter_class=fmt,
+        epilog=_examples(
+            "resilsched simulate inst.json --heuristic R-LIST-0 --priority LA\n"
+            "resilsched simulate inst.json --heuristic R-SHELF-B --qbar 0.3 --seed 7 --json"
+        ),
+    )
     instance_args(p)
     p.add_argument("--heuristic", required=True)
     p.add_argument("--priority", help="priority rule, for heuristics that take one")
@@ -333,27 +420,39 @@ resilsched simulate inst.json --heuristic R-LIST-0 --priority LA --failures 0,2,
 
     def gap_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("--family", help="only this family (default: all)")
-        p.add_argument("--time-limit", type=float, default=10.0, help="seconds per exact solve (default 10)")
-        p.add_argument("-q", "--quiet", action="store_true", help="no progress lines on standard error")
+        p.add_argument(
+            "--time-limit", type=float, default=10.0, help="seconds per exact solve (default 10)"
+        )
+        p.add_argument(
+            "-q", "--quiet", action="store_true", help="no progress lines on standard error"
+        )
         common(p)
 
-    p = sub.add_parser("gap", help="gap report: every heuristic against the exact optimum (the main job)",
-                       formatter_class=fmt,
-                       description="Runs every registered heuristic (and priority rule) on the built-in smoke "
-                                   "suite, solves each case exactly, and reports per heuristic the mean and "
-                                   "worst gap to the optimum (or to the proven bound when optimality was not "
-                                   "proven) and every violation of a proven guarantee.",
-                       epilog=_examples("resilsched gap\nresilsched gap --family rigid --json"))
+    p = sub.add_parser(
+        "gap",
+        help="gap report: every heuristic against the exact optimum (the main job)",
+        formatter_class=fmt,
+        description="Runs every registered heuristic (and priority rule) on the built-in smoke "
+        "suite, solves each case exactly, and reports per heuristic the mean and "
+        "worst gap to the optimum (or to the proven bound when optimality was not "
+        "proven) and every violation of a proven guarantee.",
+        epilog=_examples("resilsched gap\nresilsched gap --family rigid --json"),
+    )
     gap_args(p)
     p.set_defaults(func=cmd_gap)
 
-    p = sub.add_parser("check", help="CI form of gap: exit 1 on a violation or a gap above a threshold",
-                       formatter_class=fmt,
-                       description="Like gap, then exit status 1 when a guarantee is violated or a gap exceeds "
-                                   "its threshold. Threshold file: {\"max_gap\": 1.0, \"rigid\": {\"R-LIST-0\": "
-                                   "{\"max_gap\": 0.5}, \"R-LIST-0/LA\": {\"mean_gap\": 0.1}}}; the most "
-                                   "specific entry wins.",
-                       epilog=_examples("resilsched check\nresilsched check --thresholds ci/thresholds.json --json"))
+    p = sub.add_parser(
+        "check",
+        help="CI form of gap: exit 1 on a violation or a gap above a threshold",
+        formatter_class=fmt,
+        description="Like gap, then exit status 1 when a guarantee is violated or a gap exceeds "
+        'its threshold. Threshold file: {"max_gap": 1.0, "rigid": {"R-LIST-0": '
+        '{"max_gap": 0.5}, "R-LIST-0/LA": {"mean_gap": 0.1}}}; the most '
+        "specific entry wins.",
+        epilog=_examples(
+            "resilsched check\nresilsched check --thresholds ci/thresholds.json --json"
+        ),
+    )
     gap_args(p)
     p.add_argument("--thresholds", help="JSON file of max_gap/mean_gap thresholds")
     p.set_defaults(func=cmd_check)

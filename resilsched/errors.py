@@ -11,9 +11,13 @@ class InvalidInstance(ValueError):
     def __init__(self, field: str, rule: str):
         self.field = field
         self.rule = rule
-        sep = "" if rule[:1] in ("=", ":") else ("=" if rule[:1].isdigit() or rule[:1] in "-'\"" else ": ")
+        sep = (
+            ""
+            if rule[:1] in ("=", ":")
+            else ("=" if rule[:1].isdigit() or rule[:1] in "-'\"" else ": ")
+        )
         super().__init__(f"{field}{sep}{rule}")
 
 
 class InvalidSchedule(AssertionError):
-    """A schedule broke a rule of its model (raised by the validators in `resilsched.validation`)."""
+    """A schedule broke a rule of its model (raised by `resilsched.validation`)."""

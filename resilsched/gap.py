@@ -45,7 +45,11 @@ def relative_gap(value: Any, reference: Any, sense: str) -> float:
     diff = value - reference if sense == "min" else reference - value
     if reference == 0:
         return 0.0 if diff == 0 else math.inf
-    return float(Fraction(diff) / Fraction(reference)) if _exact(diff, reference) else float(diff) / float(reference)
+    return (
+        float(Fraction(diff) / Fraction(reference))
+        if _exact(diff, reference)
+        else float(diff) / float(reference)
+    )
 
 
 @dataclass
@@ -93,7 +97,9 @@ class GapReport:
 
     @property
     def violations(self) -> int:
-        return sum(len(h.violations) for h in self.heuristics) + sum(b["violations"] for b in self.bounds)
+        return sum(len(h.violations) for h in self.heuristics) + sum(
+            b["violations"] for b in self.bounds
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,25 +141,45 @@ def run_family(
     for h in family.heuristics.values():
         for prio in h.priorities or (None,):
             stats[(h.name, prio)] = HeuristicStats(family.name, h.name, prio)
-    bound_rows = {name: {"family": family.name, "bound": name, "cases": 0, "violations": 0,
-                         "mean_ratio": 0.0, "violation_details": []} for name in family.bounds}
+    bound_rows = {
+        name: {
+            "family": family.name,
+            "bound": name,
+            "cases": 0,
+            "violations": 0,
+            "mean_ratio": 0.0,
+            "violation_details": [],
+        }
+        for name in family.bounds
+    }
     for index, case in enumerate(cases, 1):
         t0 = time.perf_counter()
         sol = exact.solve(case.instance, case.scenario, time_limit)
         ref, kind = _reference(sol)
         incumbent = sol.objective
-        report.cases.append({
-            "family": family.name, "case": case.name, "reference": kind, "method": exact.name,
-            "status": sol.status.value, "objective": _num(sol.objective), "bound": _num(sol.bound),
-            "wall_time": round(sol.wall_time, 4),
-        })
+        report.cases.append(
+            {
+                "family": family.name,
+                "case": case.name,
+                "reference": kind,
+                "method": exact.name,
+                "status": sol.status.value,
+                "objective": _num(sol.objective),
+                "bound": _num(sol.bound),
+                "wall_time": round(sol.wall_time, 4),
+            }
+        )
         for name, bound in family.bounds.items():
             value = bound.compute(case.instance, case.scenario)
             row = bound_rows[name]
             row["cases"] += 1
-            if incumbent is not None and (_gt(value, incumbent) if sense == "min" else _gt(incumbent, value)):
+            if incumbent is not None and (
+                _gt(value, incumbent) if sense == "min" else _gt(incumbent, value)
+            ):
                 row["violations"] += 1
-                row["violation_details"].append(f"{case.name}: bound {value} beyond the optimum's incumbent {incumbent}")
+                row["violation_details"].append(
+                    f"{case.name}: bound {value} beyond the optimum's incumbent {incumbent}"
+                )
             if ref:
                 row["mean_ratio"] += float(value) / float(ref)
         for (hname, prio), st in stats.items():
@@ -169,16 +195,23 @@ def run_family(
                 st.add(case.name, relative_gap(value, ref, sense))
                 beats = _gt(ref, value) if sense == "min" else _gt(value, ref)
                 if beats:
-                    st.violations.append(f"{case.name}: objective {value} beats the proven {kind} {ref}")
+                    st.violations.append(
+                        f"{case.name}: objective {value} beats the proven {kind} {ref}"
+                    )
             if h.guarantee is not None and incumbent is not None:
                 c = h.guarantee(case.instance, prio)
                 if c is not None:
                     limit = c * incumbent
                     if _gt(value, limit) if sense == "min" else _gt(limit, value):
-                        st.violations.append(f"{case.name}: objective {value} breaks the guarantee {c} x OPT ({incumbent})")
+                        st.violations.append(
+                            f"{case.name}: objective {value} breaks the guarantee "
+                            f"{c} x OPT ({incumbent})"
+                        )
         if progress is not None:
-            progress(f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {_num(ref)} "
-                     f"({sol.status.value}, {time.perf_counter() - t0:.2f} s)")
+            progress(
+                f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {_num(ref)} "
+                f"({sol.status.value}, {time.perf_counter() - t0:.2f} s)"
+            )
     for row in bound_rows.values():
         if row["cases"]:
             row["mean_ratio"] /= row["cases"]
@@ -208,20 +241,29 @@ def format_report(report: GapReport) -> str:
     for fam in report.families:
         cases = [c for c in report.cases if c["family"] == fam]
         n_opt = sum(c["reference"] == "optimal" for c in cases)
-        lines.append(f"family {fam}: {len(cases)} cases, reference = optimum on {n_opt}, "
-                     f"best bound on {len(cases) - n_opt}")
+        lines.append(
+            f"family {fam}: {len(cases)} cases, reference = optimum on {n_opt}, "
+            f"best bound on {len(cases) - n_opt}"
+        )
         rows = [h for h in report.heuristics if h.family == fam]
         width = max([len(h.label) for h in rows] + [9])
-        lines.append(f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}  {'violations':>10}  worst case")
+        lines.append(
+            f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}  "
+            f"{'violations':>10}  worst case"
+        )
         for h in rows:
             d = h.to_dict()
             mean = "-" if d["mean_gap"] is None else f"{100 * d['mean_gap']:8.2f}%"
             mx = "-" if d["max_gap"] is None else f"{100 * d['max_gap']:8.2f}%"
             flag = f"{d['violations']:>10}" + ("  <-- VIOLATION" if d["violations"] else "")
-            lines.append(f"  {h.label:<{width}}  {mean:>9}  {mx:>9}  {flag}  {d['worst_case'] or ''}")
+            lines.append(
+                f"  {h.label:<{width}}  {mean:>9}  {mx:>9}  {flag}  {d['worst_case'] or ''}"
+            )
         for b in (b for b in report.bounds if b["family"] == fam):
-            lines.append(f"  bound {b['bound']}: mean bound/reference {b['mean_ratio']:.4f}, "
-                         f"violations {b['violations']}")
+            lines.append(
+                f"  bound {b['bound']}: mean bound/reference {b['mean_ratio']:.4f}, "
+                f"violations {b['violations']}"
+            )
         for h in rows:
             for v in h.violations:
                 lines.append(f"  VIOLATION {h.label}: {v}")
@@ -240,13 +282,19 @@ def check_thresholds(report: GapReport, thresholds: dict[str, Any]) -> list[str]
     specific entry wins.
     """
     failures = [f"{h.family} {h.label}: {v}" for h in report.heuristics for v in h.violations]
-    failures += [f"{b['family']} bound {b['bound']}: {v}" for b in report.bounds for v in b["violation_details"]]
+    failures += [
+        f"{b['family']} bound {b['bound']}: {v}"
+        for b in report.bounds
+        for v in b["violation_details"]
+    ]
     for h in report.heuristics:
         d = h.to_dict()
         for key in ("max_gap", "mean_gap"):
             limit = _threshold(thresholds, h, key)
             if limit is not None and d[key] is not None and d[key] > limit + REL_TOL:
-                failures.append(f"{h.family} {h.label}: {key} {d[key]:.6g} exceeds the threshold {limit}")
+                failures.append(
+                    f"{h.family} {h.label}: {key} {d[key]:.6g} exceeds the threshold {limit}"
+                )
     return failures
 
 

@@ -24,10 +24,14 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InvalidInstance(str(path), f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise InvalidInstance(
+            str(path), f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
 
 
-def read_instances(path: str | Path, family: str | None = None, **reader_options: Any) -> tuple[Family, list[Any]]:
+def read_instances(
+    path: str | Path, family: str | None = None, **reader_options: Any
+) -> tuple[Family, list[Any]]:
     """Load the instances of a file: one for a JSON instance, several for a trace or a library.
 
     A JSON file may hold one instance object or ``{"instances": [...]}``; its family comes from the
@@ -44,7 +48,11 @@ def read_instances(path: str | Path, family: str | None = None, **reader_options
                     raise InvalidInstance(str(path), "no such file")
                 return fam, list(reader(path, **reader_options))
         if path.suffix:
-            raise InvalidInstance(str(path), f"suffix {path.suffix!r} is not a known instance format (.json, or a family reader's)")
+            raise InvalidInstance(
+                str(path),
+                f"suffix {path.suffix!r} is not a known instance format "
+                "(.json, or a family reader's)",
+            )
     data = _read_json(path)
     items = data.get("instances") if isinstance(data, dict) and "instances" in data else [data]
     if not isinstance(items, list) or not items:
@@ -52,12 +60,18 @@ def read_instances(path: str | Path, family: str | None = None, **reader_options
     out, fam = [], None
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise InvalidInstance(f"instances[{i}]" if len(items) > 1 else "instance", "must be a JSON object")
+            raise InvalidInstance(
+                f"instances[{i}]" if len(items) > 1 else "instance", "must be a JSON object"
+            )
         name = item.get("family", family)
         if name is None:
-            raise InvalidInstance("family", f"is required (one of {', '.join(available_families())})")
+            raise InvalidInstance(
+                "family", f"is required (one of {', '.join(available_families())})"
+            )
         if name not in available_families():
-            raise InvalidInstance("family", f"{name!r} is unknown (choose from {', '.join(available_families())})")
+            raise InvalidInstance(
+                "family", f"{name!r} is unknown (choose from {', '.join(available_families())})"
+            )
         if fam is not None and fam.name != name:
             raise InvalidInstance(f"instances[{i}].family", f"{name!r} differs from {fam.name!r}")
         fam = get_family(name)

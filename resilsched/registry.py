@@ -106,8 +106,12 @@ class Family:
     validate: Callable[[Case, HeuristicResult], None] | None = None
 
     def add(self, item: Heuristic | ExactModel | Bound | Generator) -> None:
-        table = {Heuristic: self.heuristics, ExactModel: self.exact,
-                 Bound: self.bounds, Generator: self.generators}[type(item)]
+        table = {
+            Heuristic: self.heuristics,
+            ExactModel: self.exact,
+            Bound: self.bounds,
+            Generator: self.generators,
+        }[type(item)]
         if item.name in table:
             raise ValueError(f"{self.name}: {item.name!r} is registered twice")
         table[item.name] = item
@@ -123,7 +127,7 @@ def _lookup(table: dict[str, Any], name: str, what: str):
     folded = {k.lower(): v for k, v in table.items()}
     if name.lower() in folded:
         return folded[name.lower()]
-    raise UnknownName(f"{what}: {name!r} is unknown (choose from {', '.join(table) or 'none'})")
+    raise UnknownName(f"{what}={name!r} is unknown (choose from {', '.join(table) or 'none'})")
 
 
 def available_families() -> list[str]:
@@ -138,7 +142,9 @@ def available_families() -> list[str]:
 def get_family(name: str) -> Family:
     """The `Family` registered under `name` (imports its module on first use)."""
     if name not in FAMILY_MODULES or name not in available_families():
-        raise UnknownName(f"family: {name!r} is unknown (choose from {', '.join(available_families())})")
+        raise UnknownName(
+            f"family={name!r} is unknown (choose from {', '.join(available_families())})"
+        )
     return importlib.import_module(FAMILY_MODULES[name]).FAMILY
 
 

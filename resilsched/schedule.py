@@ -26,8 +26,14 @@ class Attempt:
 
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable(
-            {"job": self.job, "k": self.k, "start": self.start, "end": self.end,
-             "p": self.p, "failed": self.failed}
+            {
+                "job": self.job,
+                "k": self.k,
+                "start": self.start,
+                "end": self.end,
+                "p": self.p,
+                "failed": self.failed,
+            }
         )
 
 
@@ -42,5 +48,7 @@ class Schedule:
         return sorted((a for a in self.attempts if a.job == j), key=lambda a: a.k)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"makespan": to_jsonable(self.makespan),
-                "attempts": [a.to_dict() for a in self.attempts]}
+        return {
+            "makespan": to_jsonable(self.makespan),
+            "attempts": [a.to_dict() for a in self.attempts],
+        }

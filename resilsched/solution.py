@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     """Outcome of an exact model. A time limit never yields `OPTIMAL`."""
 
     OPTIMAL = "optimal"

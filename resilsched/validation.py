@@ -42,23 +42,29 @@ def validate_attempts(
         atts.sort(key=lambda a: a.k)
         if [a.k for a in atts] != list(range(1, failures[j] + 2)):
             raise InvalidSchedule(
-                f"job {j}: attempts {[a.k for a in atts]} but f_{j}={failures[j]} needs 1..{failures[j] + 1}"
+                f"job {j}: attempts {[a.k for a in atts]} but f_{j}={failures[j]} "
+                f"needs 1..{failures[j] + 1}"
             )
         for a in atts:
             if a.failed != (a.k <= failures[j]):
-                raise InvalidSchedule(f"job {j} attempt {a.k}: failed={a.failed} contradicts f_{j}={failures[j]}")
+                raise InvalidSchedule(
+                    f"job {j} attempt {a.k}: failed={a.failed} contradicts f_{j}={failures[j]}"
+                )
             if not allowed_p(j, a.p):
-                raise InvalidSchedule(f"job {j} attempt {a.k}: p={a.p} is not an allowed allocation")
+                raise InvalidSchedule(
+                    f"job {j} attempt {a.k}: p={a.p} is not an allowed allocation"
+                )
             if time_lt(a.start, 0):
                 raise InvalidSchedule(f"job {j} attempt {a.k}: starts at {a.start} < 0")
             if not time_eq(a.end - a.start, duration(j, a.p)):
                 raise InvalidSchedule(
                     f"job {j} attempt {a.k}: lasts {a.end - a.start}, expected {duration(j, a.p)}"
                 )
-        for prev, nxt in zip(atts, atts[1:]):
+        for prev, nxt in zip(atts, atts[1:], strict=False):
             if time_lt(nxt.start, prev.end):
                 raise InvalidSchedule(
-                    f"job {j}: attempt {nxt.k} starts at {nxt.start} before attempt {prev.k} ends at {prev.end}"
+                    f"job {j}: attempt {nxt.k} starts at {nxt.start} "
+                    f"before attempt {prev.k} ends at {prev.end}"
                 )
         end = atts[-1].end
         last_end = end if last_end is None or end > last_end else last_end
@@ -77,7 +83,7 @@ def validate_attempts(
 
 
 def validate_rigid_schedule(instance, scenario, schedule: Schedule) -> None:
-    """`validate_attempts` for a `RigidInstance`: every attempt of job j uses exactly p_j for t_j."""
+    """`validate_attempts` for a `RigidInstance`: each attempt of job j uses p_j for t_j."""
     jobs = instance.jobs
     validate_attempts(
         schedule,

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from resilsched.bounds.rigid import lower_bound
 from resilsched.heuristics.rigid import HEURISTICS, makespan, simulate
 from resilsched.instances.failures import q_from_qbar, sample_failures

@@ -26,14 +26,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import run_engine, same_time_function
 from resilsched.heuristics.rigid.priorities import PRIORITIES, check_priority, make_queue
 from resilsched.heuristics.rigid.rlist import Profile, RList
 from resilsched.heuristics.rigid.rshelf import RShelf
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-
-from resilsched.errors import InvalidInstance
 from resilsched.schedule import Schedule
 from resilsched.solution import HeuristicResult
 

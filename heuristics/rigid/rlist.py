@@ -37,6 +37,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import (
     Decision,
     EngineState,
@@ -44,8 +45,6 @@ from resilsched.heuristics.engine import (
     time_le_function,
 )
 from resilsched.heuristics.rigid.priorities import PriorityQueue
-
-from resilsched.errors import InvalidInstance
 from resilsched.numeric import REL_TOL
 
 

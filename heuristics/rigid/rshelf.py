@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.engine import (
     Decision,
     EngineState,
@@ -28,8 +29,6 @@ from resilsched.heuristics.engine import (
     time_le_function,
 )
 from resilsched.heuristics.rigid.priorities import PriorityQueue
-
-from resilsched.errors import InvalidSchedule
 
 
 class RShelf:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid.model import RigidInstance
-
-from resilsched.errors import InvalidInstance
 from resilsched.schedule import Attempt, Schedule
 
 

@@ -1,4 +1,4 @@
-"""Registration of the rigid-job family (spec 002): one entry per heuristic, model, bound, preset."""
+"""Registration of the rigid-job family (spec 002): heuristics, models, bounds, presets."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ def _smoke_suite() -> list[Case]:
     from resilsched.instances.rigid.presets import PRESETS
 
     _, make = PRESETS["smoke"]
-    return [Case(inst.name or f"smoke-{i}", inst, inst.scenario()) for i, inst in enumerate(make(0, None))]
+    return [
+        Case(inst.name or f"smoke-{i}", inst, inst.scenario())
+        for i, inst in enumerate(make(0, None))
+    ]
 
 
 def _scenario(instance: RigidInstance, failures: Any) -> Scenario:
@@ -34,7 +37,9 @@ def _validate(case: Case, result: HeuristicResult) -> None:
 def _heuristic(name: str, description: str) -> Heuristic:
     from resilsched.bounds import rigid as bounds
 
-    def run(instance: RigidInstance, scenario: Scenario, priority: str | None, seed: int) -> HeuristicResult:
+    def run(
+        instance: RigidInstance, scenario: Scenario, priority: str | None, seed: int
+    ) -> HeuristicResult:
         from resilsched.heuristics.rigid import simulate
 
         return simulate(instance, scenario, name, priority or "LPT", seed=seed)
@@ -50,8 +55,14 @@ def _heuristic(name: str, description: str) -> Heuristic:
 
     from resilsched.heuristics.rigid import PRIORITIES
 
-    return Heuristic(name, run, description, priorities=tuple(PRIORITIES), default_priority="LPT",
-                     guarantee=guarantee)
+    return Heuristic(
+        name,
+        run,
+        description,
+        priorities=tuple(PRIORITIES),
+        default_priority="LPT",
+        guarantee=guarantee,
+    )
 
 
 def _exact(name: str, function: str, description: str, uses_scenario: bool = True) -> ExactModel:
@@ -82,30 +93,76 @@ def _build() -> Family:
     from resilsched.bounds import rigid as bounds
 
     fam = Family(
-        name="rigid", spec="002", sense="min", objective_name="makespan",
-        from_dict=RigidInstance.from_dict, smoke_suite=_smoke_suite, default_exact="cpsat-scenario",
-        readers={".swf": _read_swf}, scenario=_scenario, sample_scenario=_sample, validate=_validate,
+        name="rigid",
+        spec="002",
+        sense="min",
+        objective_name="makespan",
+        from_dict=RigidInstance.from_dict,
+        smoke_suite=_smoke_suite,
+        default_exact="cpsat-scenario",
+        readers={".swf": _read_swf},
+        scenario=_scenario,
+        sample_scenario=_sample,
+        validate=_validate,
     )
     for name, description in [
-        ("R-LIST-0", "greedy list scheduling with backfilling, no reservation (Algorithm 1, m = 0)"),
-        ("R-LIST-1", "list scheduling with one reservation, EASY-like backfilling (Algorithm 1, m = 1)"),
-        ("R-LIST-Q", "list scheduling with a reservation for every queued job, conservative (m = |Q|)"),
+        (
+            "R-LIST-0",
+            "greedy list scheduling with backfilling, no reservation (Algorithm 1, m = 0)",
+        ),
+        (
+            "R-LIST-1",
+            "list scheduling with one reservation, EASY-like backfilling (Algorithm 1, m = 1)",
+        ),
+        (
+            "R-LIST-Q",
+            "list scheduling with a reservation for every queued job, conservative (m = |Q|)",
+        ),
         ("R-SHELF-B", "shelves with backfilling, first-fit (Algorithm 2, b = 1)"),
         ("R-SHELF-NB", "shelves without backfilling, next-fit (Algorithm 2, b = 0)"),
         ("R-SHELFFILL-B", "shelves with in-shelf re-execution of failed jobs, b = 1 (Algorithm 3)"),
-        ("R-SHELFFILL-NB", "shelves with in-shelf re-execution of failed jobs, b = 0 (Algorithm 3)"),
+        (
+            "R-SHELFFILL-NB",
+            "shelves with in-shelf re-execution of failed jobs, b = 0 (Algorithm 3)",
+        ),
     ]:
         fam.add(_heuristic(name, description))
-    fam.add(_exact("cpsat-scenario", "solve_scenario",
-                   "CP-SAT clairvoyant optimum T_OPT(f): one interval per attempt (spec 002 §11.2)"))
-    fam.add(_exact("cpsat-failure-free", "solve_failure_free",
-                   "CP-SAT failure-free optimum P|size_j|C_max (ignores the scenario)", uses_scenario=False))
-    fam.add(_exact("cpsat-merged", "solve_scenario_merged",
-                   "merged-job shortcut: an UPPER bound on T_OPT(f), not exact (spec 002 §11.2)"))
-    fam.add(Bound("L", lambda inst, sc: bounds.lower_bound(inst, sc or inst.scenario()),
-                  "L(f) = max(t_max(f), A(f)/P), the paper's normaliser (spec 002 §7)"))
-    fam.add(Bound("LB-big", lambda inst, sc: bounds.big_jobs_bound(inst, sc or inst.scenario()),
-                  "sum of (f_j+1) t_j over jobs with p_j > P/2 (non-paper, spec 002 §7)"))
+    fam.add(
+        _exact(
+            "cpsat-scenario",
+            "solve_scenario",
+            "CP-SAT clairvoyant optimum T_OPT(f): one interval per attempt (spec 002 §11.2)",
+        )
+    )
+    fam.add(
+        _exact(
+            "cpsat-failure-free",
+            "solve_failure_free",
+            "CP-SAT failure-free optimum P|size_j|C_max (ignores the scenario)",
+            uses_scenario=False,
+        )
+    )
+    fam.add(
+        _exact(
+            "cpsat-merged",
+            "solve_scenario_merged",
+            "merged-job shortcut: an UPPER bound on T_OPT(f), not exact (spec 002 §11.2)",
+        )
+    )
+    fam.add(
+        Bound(
+            "L",
+            lambda inst, sc: bounds.lower_bound(inst, sc or inst.scenario()),
+            "L(f) = max(t_max(f), A(f)/P), the paper's normaliser (spec 002 §7)",
+        )
+    )
+    fam.add(
+        Bound(
+            "LB-big",
+            lambda inst, sc: bounds.big_jobs_bound(inst, sc or inst.scenario()),
+            "sum of (f_j+1) t_j over jobs with p_j > P/2 (non-paper, spec 002 §7)",
+        )
+    )
     for gen in _presets():
         fam.add(gen)
     return fam

@@ -20,7 +20,7 @@ def test_solve_json_contract(run, rigid_file):
     assert d["status"] == "optimal"
     assert d["failures"] == [0, 2, 1, 0]
     assert Fraction(str(d["objective"])) == Fraction(str(d["bound"]))
-    assert len(d["solution"]["attempts"]) == 4 + 3
+    assert len(d["solution"]["schedule"]["attempts"]) == 4 + 3
 
 
 def test_solve_failures_override_and_failure_free_model_agree(run, rigid_file):
@@ -30,13 +30,16 @@ def test_solve_failures_override_and_failure_free_model_agree(run, rigid_file):
 
 
 def test_simulate_json_contract_and_priority(run, rigid_file):
-    code, out, err = run("simulate", rigid_file, "--heuristic", "r-list-0", "--priority", "la", "--json")
+    code, out, err = run(
+        "simulate", rigid_file, "--heuristic", "r-list-0", "--priority", "la", "--json"
+    )
     assert code == 0, err
     d = json.loads(out)
     assert d["heuristic"] == "R-LIST-0" and d["priority"] == "LA"
     assert d["objective"] is not None and "solution" in d
-    code, out, _ = run("simulate", rigid_file, "--heuristic", "R-SHELF-B", "--qbar", "0.3", "--seed", "7",
-                       "--json")
+    code, out, _ = run(
+        "simulate", rigid_file, "--heuristic", "R-SHELF-B", "--qbar", "0.3", "--seed", "7", "--json"
+    )
     assert code == 0 and len(json.loads(out)["failures"]) == 4
 
 
@@ -48,15 +51,21 @@ def test_text_output_is_readable(run, rigid_file):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (("simulate", "{f}", "--heuristic", "NOPE"), "--heuristic: 'NOPE' is unknown"),
-        (("simulate", "{f}", "--heuristic", "R-LIST-0", "--priority", "XYZ"), "--priority='XYZ' is unknown"),
-        (("solve", "{f}", "--failures", "0,1"), "failures: has 2 entries but the instance has 4 jobs"),
+        (("simulate", "{f}", "--heuristic", "NOPE"), "--heuristic='NOPE' is unknown"),
+        (
+            ("simulate", "{f}", "--heuristic", "R-LIST-0", "--priority", "XYZ"),
+            "--priority='XYZ' is unknown",
+        ),
+        (
+            ("solve", "{f}", "--failures", "0,1"),
+            "failures: has 2 entries but the instance has 4 jobs",
+        ),
         (("solve", "{f}", "--failures", "0,1,-1,0"), "failures[2]=-1 must be >= 0"),
-        (("solve", "{f}", "--method", "nope"), "--method: 'nope' is unknown"),
+        (("solve", "{f}", "--method", "nope"), "--method='nope' is unknown"),
         (("solve", "{f}", "--time-limit", "0"), "--time-limit=0.0 must be > 0"),
         (("solve", "{f}", "--index", "3"), "--index=3 is out of range"),
         (("solve", "missing.json"), "missing.json: no such file"),
-        (("gap", "--family", "nope"), "family: 'nope' is unknown"),
+        (("gap", "--family", "nope"), "family='nope' is unknown"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(run, rigid_file, argv, message):
@@ -69,12 +78,24 @@ def test_bad_input_is_one_line_exit_2(run, rigid_file, argv, message):
 @pytest.mark.parametrize(
     "content, message",
     [
-        ('{"family": "rigid", "format_version": 1, "P": 4, "jobs": [{"p": 5, "t": 1}]}', "jobs[0].p=5 exceeds P=4"),
-        ('{"family": "rigid", "format_version": 1, "P": 4, "jobs": [{"p": 1, "t": 0}]}', "jobs[0].t=0 must be > 0"),
-        ('{"family": "rigid", "format_version": 1, "P": 4, "jobs": [{"p": 1}]}', "jobs[0].t: is required"),
-        ('{"family": "rigid", "format_version": 2, "P": 4, "jobs": [{"p": 1, "t": 1}]}', "format_version=2"),
+        (
+            '{"family": "rigid", "format_version": 1, "P": 4, "jobs": [{"p": 5, "t": 1}]}',
+            "jobs[0].p=5 exceeds P=4",
+        ),
+        (
+            '{"family": "rigid", "format_version": 1, "P": 4, "jobs": [{"p": 1, "t": 0}]}',
+            "jobs[0].t=0 must be > 0",
+        ),
+        (
+            '{"family": "rigid", "format_version": 1, "P": 4, "jobs": [{"p": 1}]}',
+            "jobs[0].t: is required",
+        ),
+        (
+            '{"family": "rigid", "format_version": 2, "P": 4, "jobs": [{"p": 1, "t": 1}]}',
+            "format_version=2",
+        ),
         ('{"family": "rigid", "P": "four", "jobs": []}', "P='four' must be a positive integer"),
-        ('{"family": "nope", "P": 4}', "family: 'nope' is unknown"),
+        ('{"family": "nope", "P": 4}', "family='nope' is unknown"),
         ('{"P": 4, "jobs": [', "is not valid JSON"),
     ],
 )
@@ -87,10 +108,36 @@ def test_bad_instance_files(run, tmp_path, content, message):
 
 def test_generate_is_deterministic_with_manifest(run, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
-    assert run("generate", "--family", "rigid", "--preset", "smoke", "--seed", "3", "--count", "2",
-               "--out", a)[0] == 0
-    code, out, _ = run("generate", "--family", "rigid", "--preset", "smoke", "--seed", "3", "--count", "2",
-                       "--out", b, "--json")
+    assert (
+        run(
+            "generate",
+            "--family",
+            "rigid",
+            "--preset",
+            "smoke",
+            "--seed",
+            "3",
+            "--count",
+            "2",
+            "--out",
+            a,
+        )[0]
+        == 0
+    )
+    code, out, _ = run(
+        "generate",
+        "--family",
+        "rigid",
+        "--preset",
+        "smoke",
+        "--seed",
+        "3",
+        "--count",
+        "2",
+        "--out",
+        b,
+        "--json",
+    )
     manifest = json.loads(out)
     assert code == 0 and manifest["count"] == 2 and manifest["seed"] == 3
     for f in manifest["files"]:
@@ -142,6 +189,10 @@ def test_swf_trace_solve_and_simulate(run):
 
 def test_console_script_help_has_examples():
     for cmd in ([], ["gap"], ["check"], ["solve"], ["simulate"], ["generate"], ["list"]):
-        res = subprocess.run([sys.executable, "-m", "resilsched", *cmd, "--help"], capture_output=True,
-                             text=True, check=True)
+        res = subprocess.run(
+            [sys.executable, "-m", "resilsched", *cmd, "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         assert "examples:" in res.stdout

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+
 from resilsched.bounds.rigid import (
     big_jobs_bound,
     greedy_ratio,
@@ -16,11 +17,10 @@ from resilsched.bounds.rigid import (
     t_max,
     total_area,
 )
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.rigid import HEURISTICS, simulate
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-
-from resilsched.errors import InvalidInstance
 from resilsched.validation import validate_rigid_schedule
 
 

@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from resilsched.bounds.rigid import lower_bound, t_max, total_area
+from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.engine import run_engine
 from resilsched.heuristics.rigid import HEURISTICS, PRIORITIES, makespan, simulate
 from resilsched.heuristics.rigid.priorities import make_queue, priority_keys
 from resilsched.heuristics.rigid.rlist import Profile
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-
-from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.schedule import Schedule
 from resilsched.validation import validate_attempts, validate_rigid_schedule
 

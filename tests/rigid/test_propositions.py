@@ -6,11 +6,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+
 from resilsched.bounds.rigid import lower_bound, shelf_lb_ratio, shelffill_lpt_lb, t_max
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.rigid import HEURISTICS, PRIORITIES, makespan, simulate
 from resilsched.instances.rigid.adversarial import prop3_instance, prop4_instance, split_vs_merged
-
-from resilsched.errors import InvalidInstance
 from resilsched.validation import validate_rigid_schedule
 
 
