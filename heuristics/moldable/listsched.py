@@ -1,0 +1,114 @@
+"""LIST scheduling (Algorithm 1, spec 000 §3.1) of moldable jobs with per-attempt allocations.
+
+At time 0 and whenever attempts complete (all completions at one timestamp first, spec §7 item
+6), a failed job is re-inserted in the queue at its priority position (if it may still run in
+this LIST run), then the queue is scanned in priority order and every job whose next attempt's
+allocation fits the free processors starts now (full scan = greedy backfilling, no reservation).
+After each pass no queued job fits (the invariant Lemma 1 needs).
+
+Priority rules (§3.6, §7 item 5): key of the *current attempt* with allocation p — ``LPT``:
+t_j(p), ``HPA``: p, ``LA``: p t_j(p); larger first, ties by job index.
+
+Two implementations with identical decisions:
+
+- `ListPolicy`, a policy of the shared engine `resilsched.heuristics.engine.run_engine`, which
+  records the attempt log validated by `resilsched.validation.validate_attempts`;
+- the kernel of `resilsched.heuristics.moldable._kernel`, a specialised loop without the log
+  (the experiments' fast path, compiled C when a compiler is available, else pure Python),
+  tested equal to the engine path.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from resilsched.errors import InvalidInstance
+from resilsched.heuristics.engine import EngineResult, EngineState, run_engine
+
+PRIORITIES = ("LPT", "HPA", "LA")
+
+
+def check_priority(priority: str | None) -> str:
+    """Canonical priority name (case-insensitive); None means LPT."""
+    if priority is None:
+        return "LPT"
+    for p in PRIORITIES:
+        if isinstance(priority, str) and priority.upper() == p:
+            return p
+    raise InvalidInstance("priority",
+                          f"{priority!r} is unknown (choose from {', '.join(PRIORITIES)})")
+
+
+def priority_key(priority: str, t: float, p: int) -> float:
+    """Key of an attempt on p processors lasting t (larger = scheduled first)."""
+    if priority == "LPT":
+        return t
+    if priority == "HPA":
+        return float(p)
+    return p * t
+
+
+class ListPolicy:
+    """Algorithm 1 as an engine policy.
+
+    Parameters
+    ----------
+    alloc : ``alloc(j, k)`` = processors of attempt k (1-based, counted in this run) of job j.
+    key : ``key(j, k)`` = priority key of that attempt (larger first; ties by job index).
+    jobs : jobs queued at time 0 (the others must be marked finished by the caller).
+    cap : per-job maximum attempts in this run (None = unlimited); a job whose last allowed
+        attempt fails is not re-queued (BATCH-LIST defers it to the next batch).
+    """
+
+    def __init__(self, alloc: Callable[[int, int], int], key: Callable[[int, int], float],
+                 jobs: Sequence[int], cap: Sequence[int] | None = None):
+        self.alloc = alloc
+        self.key = key
+        self.cap = cap
+        self.queue: list[tuple[float, int]] = sorted((-key(j, 1), j) for j in jobs)
+        self.p_min_busy: int | None = None
+
+    def on_completions(self, t: Any, completed: list[tuple[int, bool]], state: EngineState) -> None:
+        for j, failed in completed:
+            if failed and (self.cap is None or state.done[j] < self.cap[j]):
+                bisect.insort(self.queue, (-self.key(j, state.done[j] + 1), j))
+
+    def decide(self, t: Any, state: EngineState) -> list[tuple[int, int]]:
+        free = state.free
+        out, keep = [], []
+        for item in self.queue:
+            j = item[1]
+            p = self.alloc(j, state.done[j] + 1)
+            if p <= free:
+                out.append((j, p))
+                free -= p
+            else:
+                keep.append(item)
+        self.queue = keep
+        return out
+
+
+def run_list(instance, failures: Sequence[int], alloc: Callable[[int, int], int],
+             priority: str, jobs: Sequence[int] | None = None, cap: Sequence[int] | None = None,
+             record: bool = True) -> EngineResult:
+    """LIST on the shared engine with per-attempt allocations ``alloc(j, k)`` (Algorithm 1)."""
+    priority = check_priority(priority)
+    T = instance.T
+
+    def duration(j: int, p: int) -> float:
+        return float(T[j, p - 1])
+
+    def key(j: int, k: int) -> float:
+        p = alloc(j, k)
+        return priority_key(priority, float(T[j, p - 1]), p)
+
+    jobs = range(instance.n) if jobs is None else jobs
+    policy = ListPolicy(alloc, key, list(jobs), cap)
+    return run_engine(instance.P, failures, duration, policy, record=record, exact=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast path
+# ---------------------------------------------------------------------------------------------

@@ -1,0 +1,176 @@
+"""Moldable job instances (spec 000 §1.1-§1.4) and their JSON format.
+
+``{"family": "moldable", "format_version": 1, "P": int, "jobs": [{"model": ..., "w": ...}, ...]}``
+plus the optional ``"failures"`` (a stored scenario), ``"lambda"`` (silent-error rate per unit
+of sequential work, q_j = 1 - exp(-lambda w_j), Eq. 3), ``"name"`` and free metadata.
+
+The instance caches the float time table ``T[j, p-1] = t_j(p)`` (an n x P numpy array) that the
+vectorised algorithms (LPA, bounds, MT-ALLOTMENT) read.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from resilsched.errors import InvalidInstance
+from resilsched.instances.failures import Scenario, failure_probabilities, lambda_from_qbar
+from resilsched.instances.moldable.speedup import Speedup, Table, speedup_from_dict
+from resilsched.solution import to_jsonable
+
+FAMILY = "moldable"
+FORMAT_VERSION = 1
+
+
+def _positive_int(x: object, field: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer)) or int(x) != x or x < 1:
+        raise InvalidInstance(field, f"{x!r} must be a positive integer")
+    return int(x)
+
+
+@dataclass(frozen=True, eq=False)
+class MoldableInstance:
+    """n moldable jobs on P identical processors (spec 000 §1.1).
+
+    Parameters
+    ----------
+    P : number of processors.
+    jobs : one `Speedup` profile per job (a ``table`` job must have exactly P entries).
+    name : free-form identifier.
+    failures : optional stored failure scenario.
+    lam : optional silent-error rate lambda (q_j = 1 - exp(-lambda w_j), Eq. 3).
+    metadata : anything else (generator, seed, ...).
+    """
+
+    P: int
+    jobs: tuple[Speedup, ...]
+    name: str = ""
+    failures: Scenario | None = None
+    lam: float | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "P", _positive_int(self.P, "P"))
+        jobs = tuple(self.jobs)
+        if not jobs:
+            raise InvalidInstance("jobs", "must contain at least one job")
+        for j, job in enumerate(jobs):
+            if not isinstance(job, Speedup):
+                raise InvalidInstance(f"jobs[{j}]", "must be a speedup model")
+            if isinstance(job, Table) and len(job.times) != self.P:
+                raise InvalidInstance(f"jobs[{j}].t",
+                                      f"has {len(job.times)} entries, expected P={self.P}")
+        object.__setattr__(self, "jobs", jobs)
+        if self.failures is not None and len(self.failures.failures) != len(jobs):
+            raise InvalidInstance("failures", f"has {len(self.failures.failures)} entries but the "
+                                  f"instance has {len(jobs)} jobs")
+        if self.lam is not None and not (float(self.lam) >= 0):
+            raise InvalidInstance("lambda", f"{self.lam} must be >= 0")
+
+    # -- accessors ---------------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.jobs)
+
+    @functools.cached_property
+    def T(self) -> np.ndarray:
+        """Float time table, shape (n, P): T[j, p-1] = t_j(p)."""
+        out = np.empty((self.n, self.P), dtype=float)
+        ps = np.arange(1, self.P + 1)
+        for j, job in enumerate(self.jobs):
+            out[j] = job.t(ps)
+        out.setflags(write=False)
+        return out
+
+    @functools.cached_property
+    def w(self) -> np.ndarray:
+        """Sequential times w_j = t_j(1) (floats)."""
+        return np.array([float(job.w) for job in self.jobs])
+
+    @functools.cached_property
+    def fronts(self) -> list[np.ndarray]:
+        """Time-Pareto front (1-based p, ascending) of every job on this platform (§1.3.7)."""
+        from resilsched.instances.moldable.speedup import pareto_front_of
+
+        return [pareto_front_of(row) for row in self.T]
+
+    def time(self, j: int, p: int) -> Any:
+        """Exact scalar t_j(p) (int/Fraction when the parameters are exact)."""
+        return self.jobs[j].time(p)
+
+    def duration(self, j: int, p: int) -> float:
+        """Float t_j(p), as used by the simulators."""
+        return float(self.T[j, p - 1])
+
+    def q(self, lam: float | None = None) -> np.ndarray:
+        """q_j = 1 - exp(-lambda w_j) (Eq. 3) with `lam` or the stored lambda."""
+        lam = self.lam if lam is None else lam
+        if lam is None:
+            raise InvalidInstance("lambda", "is not set for this instance")
+        return failure_probabilities(self.w, float(lam))
+
+    def lambda_from_qbar(self, qbar: float) -> float:
+        """The lambda giving an average failure probability q-bar (calibrated on w_j)."""
+        return lambda_from_qbar(qbar, self.w)
+
+    def scenario(self, failures: Sequence[int] | str | None = None) -> Scenario:
+        """`failures` if given, else the stored scenario, else failure-free."""
+        if failures is not None:
+            return Scenario.parse(failures, self.n)
+        return self.failures if self.failures is not None else Scenario.failure_free(self.n)
+
+    def with_P(self, P: int) -> MoldableInstance:
+        """The same jobs on another platform (table jobs must still have P entries)."""
+        return MoldableInstance(P, self.jobs, self.name, self.failures, self.lam,
+                                dict(self.metadata))
+
+    def subset(self, jobs: Sequence[int]) -> MoldableInstance:
+        return MoldableInstance(self.P, tuple(self.jobs[j] for j in jobs), self.name, None,
+                                self.lam, dict(self.metadata))
+
+    # -- I/O ---------------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MoldableInstance:
+        if not isinstance(d, dict):
+            raise InvalidInstance("instance", "must be a JSON object")
+        if "family" in d and d["family"] != FAMILY:
+            raise InvalidInstance("family", f"{d['family']!r} is not {FAMILY!r}")
+        if "format_version" in d and d["format_version"] != FORMAT_VERSION:
+            raise InvalidInstance("format_version", f"{d['format_version']!r} is not supported "
+                                  "(expected 1)")
+        if "P" not in d:
+            raise InvalidInstance("P", "is required")
+        P = _positive_int(d["P"], "P")
+        raw = d.get("jobs")
+        if not isinstance(raw, list) or not raw:
+            raise InvalidInstance("jobs",
+                                  "must be a non-empty list of {\"model\": ..., \"w\": ...}")
+        jobs = tuple(speedup_from_dict(job, f"jobs[{j}]") for j, job in enumerate(raw))
+        failures = None
+        if d.get("failures") is not None:
+            failures = Scenario.parse(d["failures"], len(jobs))
+        lam = d.get("lambda")
+        if lam is not None:
+            if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not lam >= 0:
+                raise InvalidInstance("lambda", f"{lam!r} must be a number >= 0")
+            lam = float(lam)
+        known = {"family", "format_version", "P", "jobs", "failures", "name", "lambda"}
+        meta = {k: v for k, v in d.items() if k not in known}
+        return cls(P, jobs, str(d.get("name", "")), failures, lam, meta)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"family": FAMILY, "format_version": FORMAT_VERSION}
+        if self.name:
+            d["name"] = self.name
+        d["P"] = self.P
+        d["jobs"] = [job.to_dict() for job in self.jobs]
+        if self.failures is not None:
+            d["failures"] = self.failures.to_list()
+        if self.lam is not None:
+            d["lambda"] = self.lam
+        d.update(to_jsonable(self.metadata))
+        return d

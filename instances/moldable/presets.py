@@ -1,0 +1,84 @@
+"""Named instance libraries of the moldable family (spec 000 §5, §8).
+
+``PRESETS[name] = (description, generate)`` with ``generate(seed, count=None) -> list``; every
+library is a pure function of the seed.
+
+- ``paper-<model>`` for the six models of §5: 30 job sets at the defaults (n = 500, P = 7500,
+  lambda = 1e-7), set k drawn from child k of ``SeedSequence(seed)``;
+- ``smoke``: 6 tiny exact instances (n = 3..4, P = 4..6, one per model kind) each with a stored
+  failure scenario of at most `SMOKE_MAX_ATTEMPTS` attempts, drawn at lambda calibrated to
+  q-bar = 0.3; CP-SAT proves their clairvoyant optimum in well under a second;
+- ``thm9``: the Theorem 9 instances for K = 2..6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from resilsched.errors import InvalidInstance
+from resilsched.instances.failures import Scenario, sample_failures
+from resilsched.instances.moldable.adversarial import thm9_instance
+from resilsched.instances.moldable.generators import PAPER_MODELS, paper_instance, tiny_exact
+from resilsched.instances.moldable.model import MoldableInstance
+
+SMOKE_MODELS = ("roofline", "communication", "amdahl", "mix", "table", "table")
+SMOKE_QBAR = 0.3
+SMOKE_MAX_ATTEMPTS = 7
+
+
+def _count(count: int | None, default: int) -> int:
+    if count is None:
+        return default
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise InvalidInstance("count", f"{count!r} must be a positive integer")
+    return int(count)
+
+
+def _paper(model: str) -> Callable[[int, int | None], list[MoldableInstance]]:
+    def generate(seed: int, count: int | None = None) -> list[MoldableInstance]:
+        children = np.random.SeedSequence(int(seed)).spawn(_count(count, 30))
+        return [paper_instance(model, np.random.default_rng(c), name=f"{model}-{seed}-{k}")
+                for k, c in enumerate(children)]
+
+    generate.__doc__ = f"30 {model} job sets at the paper defaults (spec §5)."
+    return generate
+
+
+def smoke(seed: int, count: int | None = None) -> list[MoldableInstance]:
+    """Tiny exact instances with a stored scenario (see the module docstring)."""
+    out = []
+    children = np.random.SeedSequence(int(seed)).spawn(_count(count, len(SMOKE_MODELS)))
+    for k, child in enumerate(children):
+        rng = np.random.default_rng(child)
+        model = SMOKE_MODELS[k % len(SMOKE_MODELS)]
+        n = int(rng.integers(3, 4, endpoint=True))
+        P = int(rng.integers(4, 6, endpoint=True))
+        inst = tiny_exact(rng, n, P, model)
+        lam = inst.lambda_from_qbar(SMOKE_QBAR)
+        q = inst.q(lam)
+        f = np.zeros(n, dtype=int)
+        for _ in range(1000):
+            f = sample_failures(q, 1, rng)[0]
+            if int(f.sum()) + n <= SMOKE_MAX_ATTEMPTS:
+                break
+        meta = {"generator": "smoke", "seed": int(seed), "index": k, "model": model,
+                "qbar": SMOKE_QBAR, "max_attempts": SMOKE_MAX_ATTEMPTS}
+        out.append(MoldableInstance(P, inst.jobs, f"smoke-{model}-{int(seed)}-{k}",
+                                    Scenario(tuple(int(x) for x in f)), lam, meta))
+    return out
+
+
+def thm9(seed: int, count: int | None = None) -> list[MoldableInstance]:
+    """Theorem 9 instances K = 2..count+1 (default 5; the seed is unused)."""
+    return [thm9_instance(K) for K in range(2, 2 + _count(count, 5))]
+
+
+PRESETS: dict[str, tuple[str, Callable[[int, int | None], list[MoldableInstance]]]] = {
+    **{f"paper-{m}": (f"30 {m} job sets, n=500, P=7500, lambda=1e-7 (paper §5.1)", _paper(m))
+       for m in PAPER_MODELS},
+    "smoke": ("6 tiny exact instances (n 3..4, P 4..6) with a stored scenario (<= 7 attempts); "
+              "CP-SAT proves each optimum in well under a second", smoke),
+    "thm9": ("Theorem 9 instances, K = 2..6 (BATCH-LIST ratio K/2 + 2^(1-K) >= K/2)", thm9),
+}
