@@ -6,17 +6,30 @@ class InvalidInstance(ValueError):
 
     >>> str(InvalidInstance("jobs[3].p", "12 exceeds P=8"))
     'jobs[3].p=12 exceeds P=8'
+    >>> str(InvalidInstance("P", "is required"))
+    'P: is required'
     """
 
     def __init__(self, field: str, rule: str):
         self.field = field
         self.rule = rule
-        sep = (
-            ""
-            if rule[:1] in ("=", ":")
-            else ("=" if rule[:1].isdigit() or rule[:1] in "-'\"" else ": ")
-        )
-        super().__init__(f"{field}{sep}{rule}")
+        super().__init__(f"{field}{_separator(rule)}{rule}")
+
+
+#: first words of a rule that starts with the offending value (a number or a Python repr)
+_VALUE_WORDS = {"True", "False", "None", "inf", "-inf", "nan"}
+
+
+def _separator(rule: str) -> str:
+    """'=' when the rule starts with the offending value ("P=0 must be ..."), else ': '."""
+    if rule[:1] in ("=", ":"):
+        return ""
+    first = rule.split(" ", 1)[0]
+    if rule[:1].isdigit() or rule[:1] in "-'\"[{(" or first in _VALUE_WORDS:
+        return "="
+    if first.startswith(("Fraction(", "np.", "array(")):
+        return "="
+    return ": "
 
 
 class InvalidSchedule(AssertionError):

@@ -19,17 +19,11 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, failure_probabilities, lambda_from_qbar
+from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int
 from resilsched.instances.moldable.speedup import Speedup, Table, speedup_from_dict
 from resilsched.solution import to_jsonable
 
 FAMILY = "moldable"
-FORMAT_VERSION = 1
-
-
-def _positive_int(x: object, field: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer)) or int(x) != x or x < 1:
-        raise InvalidInstance(field, f"{x!r} must be a positive integer")
-    return int(x)
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,7 +48,7 @@ class MoldableInstance:
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "P", _positive_int(self.P, "P"))
+        object.__setattr__(self, "P", positive_int(self.P, "P"))
         jobs = tuple(self.jobs)
         if not jobs:
             raise InvalidInstance("jobs", "must contain at least one job")
@@ -135,16 +129,10 @@ class MoldableInstance:
     # -- I/O ---------------------------------------------------------------------------------
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MoldableInstance:
-        if not isinstance(d, dict):
-            raise InvalidInstance("instance", "must be a JSON object")
-        if "family" in d and d["family"] != FAMILY:
-            raise InvalidInstance("family", f"{d['family']!r} is not {FAMILY!r}")
-        if "format_version" in d and d["format_version"] != FORMAT_VERSION:
-            raise InvalidInstance("format_version", f"{d['format_version']!r} is not supported "
-                                  "(expected 1)")
+        check_header(d, FAMILY, FORMAT_VERSION)
         if "P" not in d:
             raise InvalidInstance("P", "is required")
-        P = _positive_int(d["P"], "P")
+        P = positive_int(d["P"], "P")
         raw = d.get("jobs")
         if not isinstance(raw, list) or not raw:
             raise InvalidInstance("jobs",

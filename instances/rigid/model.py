@@ -17,11 +17,11 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, q_from_qbar
+from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int
 from resilsched.numeric import parse_number
 from resilsched.solution import to_jsonable
 
 FAMILY = "rigid"
-FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -34,25 +34,6 @@ class RigidJob:
     @property
     def area(self):
         return self.p * self.t
-
-
-def _check_format(d: dict[str, Any], family: str) -> None:
-    if not isinstance(d, dict):
-        raise InvalidInstance("instance", "must be a JSON object")
-    if "family" in d and d["family"] != family:
-        raise InvalidInstance("family", f"{d['family']!r} is not {family!r}")
-    if "format_version" in d and d["format_version"] != FORMAT_VERSION:
-        raise InvalidInstance(
-            "format_version", f"{d['format_version']!r} is not supported (expected 1)"
-        )
-
-
-def _positive_int(x: object, field: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or int(x) != x:
-        raise InvalidInstance(field, f"{x!r} must be a positive integer")
-    if x < 1:
-        raise InvalidInstance(field, f"{int(x)} must be a positive integer")
-    return int(x)
 
 
 @dataclass(frozen=True)
@@ -80,13 +61,13 @@ class RigidInstance:
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        P = _positive_int(self.P, "P")
+        P = positive_int(self.P, "P")
         object.__setattr__(self, "P", P)
         jobs = tuple(self.jobs)
         if not jobs:
             raise InvalidInstance("jobs", "must contain at least one job")
         for j, job in enumerate(jobs):
-            p = _positive_int(job.p, f"jobs[{j}].p")
+            p = positive_int(job.p, f"jobs[{j}].p")
             if p > P:
                 raise InvalidInstance(f"jobs[{j}].p", f"{p} exceeds P={P}")
             t = parse_number(job.t, f"jobs[{j}].t")
@@ -137,10 +118,10 @@ class RigidInstance:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RigidInstance:
-        _check_format(d, FAMILY)
+        check_header(d, FAMILY)
         if "P" not in d:
             raise InvalidInstance("P", "is required")
-        P = _positive_int(d["P"], "P")
+        P = positive_int(d["P"], "P")
         raw = d.get("jobs")
         if not isinstance(raw, list) or not raw:
             raise InvalidInstance("jobs", 'must be a non-empty list of {"p": int, "t": number}')
@@ -153,7 +134,7 @@ class RigidInstance:
                     raise InvalidInstance(f"jobs[{j}].{key}", "is required")
             jobs.append(
                 RigidJob(
-                    _positive_int(job["p"], f"jobs[{j}].p"), parse_number(job["t"], f"jobs[{j}].t")
+                    positive_int(job["p"], f"jobs[{j}].p"), parse_number(job["t"], f"jobs[{j}].t")
                 )
             )
         failures = None

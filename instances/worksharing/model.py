@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resilsched.errors import InvalidInstance
+from resilsched.instances.fields import FORMAT_VERSION, check_header, require
 from resilsched.instances.worksharing.risk import LinearRisk, Risk, risk_from_dict
 from resilsched.numeric import parse_number
 
 FAMILY = "worksharing"
-FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -84,16 +84,8 @@ class WorksharingInstance:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> WorksharingInstance:
         """Parse and validate the JSON object of the instance contract."""
-        if not isinstance(d, dict):
-            raise InvalidInstance("instance", "must be a JSON object")
-        if "family" in d and d["family"] != FAMILY:
-            raise InvalidInstance("family", f"{d['family']!r} is not {FAMILY!r}")
-        if "format_version" in d and d["format_version"] != FORMAT_VERSION:
-            raise InvalidInstance("format_version",
-                                  f"{d['format_version']!r} is not supported (expected 1)")
-        for key in ("W", "workers", "risk"):
-            if key not in d:
-                raise InvalidInstance(key, "is required")
+        check_header(d, FAMILY, FORMAT_VERSION)
+        require(d, ("W", "workers", "risk"))
         W = parse_number(d["W"], "W")
         if not W > 0:
             raise InvalidInstance("W", f"{W} must be > 0")
