@@ -1,4 +1,4 @@
-"""HiGHS QP certificate for one worker under linear risk (spec 003 §2.3, §7), process-isolated.
+"""HiGHS QP certificate for one worker under linear risk (spec 003 §2.3, §7).
 
 For a fixed number m of chunks the clipped problem, with the horizon constraint
 sum(w) + m eps <= X, is the concave QP
@@ -7,21 +7,10 @@ sum(w) + m eps <= X, is the concave QP
 
 (Hessian -kappa (J + I)); HiGHS's QP solver returns its global optimum. The optimum over at most
 n chunks is the best over m = 1..n (chunks ending after X contribute nothing and can be dropped).
-
-**Process isolation.** In this environment the `highspy` and `ortools` wheels ship incompatible
-HiGHS builds: once one is loaded, importing the other fails with an undefined symbol. So that the
-worksharing family never breaks the CP-SAT families sharing a process (gap reports, pytest runs),
-`qp_certificate_batch` runs HiGHS in a child Python process (``python -m
-resilsched.models.worksharing.highs_qp``, JSON over stdin/stdout) unless `highspy` is already
-loaded in this process or ``RESILSCHED_HIGHS_INPROCESS=1``.
+HiGHS shares the process with OR-Tools thanks to the version pin of docs/decisions.md T7.
 """
 
 from __future__ import annotations
-
-import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 
@@ -78,7 +67,11 @@ def qp_fixed_m(W: float, X: float, eps: float, m: int) -> tuple[float, np.ndarra
     return -h.getInfo().objective_function_value, w
 
 
-def _certificate_inprocess(W: float, X: float, eps: float, n: int) -> tuple[float, int, np.ndarray]:
+def qp_certificate(W: float, X: float, eps: float, n: int) -> tuple[float, int, np.ndarray]:
+    """Certified global optimum over at most n chunks: max over m <= n of `qp_fixed_m`.
+
+    Returns (E*, m*, w*). Chunk counts with m eps > X are infeasible and skipped.
+    """
     best = (0.0, 0, np.zeros(0))
     for m in range(1, n + 1):
         r = qp_fixed_m(W, X, eps, m)
@@ -89,38 +82,6 @@ def _certificate_inprocess(W: float, X: float, eps: float, n: int) -> tuple[floa
     return best
 
 
-def _inprocess() -> bool:
-    return "highspy" in sys.modules or os.environ.get("RESILSCHED_HIGHS_INPROCESS") == "1"
-
-
 def qp_certificate_batch(problems: list[Problem]) -> list[tuple[float, int, np.ndarray]]:
-    """Certified optima (E*, m*, w*) of several one-worker problems (one child process)."""
-    if not problems:
-        return []
-    if _inprocess():
-        return [_certificate_inprocess(*pr) for pr in problems]
-    out = subprocess.run([sys.executable, "-m", "resilsched.models.worksharing.highs_qp"],
-                         input=json.dumps([list(pr) for pr in problems]), capture_output=True,
-                         text=True, check=False)
-    if out.returncode != 0:
-        raise RuntimeError(f"HiGHS QP child process failed: {out.stderr.strip()[-500:]}")
-    return [(float(e), int(m), np.array(w, dtype=float)) for e, m, w in json.loads(out.stdout)]
-
-
-def qp_certificate(W: float, X: float, eps: float, n: int) -> tuple[float, int, np.ndarray]:
-    """Certified global optimum over at most n chunks: max over m <= n of `qp_fixed_m`.
-
-    Returns (E*, m*, w*). Chunk counts with m eps > X are infeasible and skipped.
-    """
-    return qp_certificate_batch([(W, X, eps, n)])[0]
-
-
-def _main() -> None:
-    problems = json.load(sys.stdin)
-    res = [_certificate_inprocess(float(W), float(X), float(eps), int(n))
-           for W, X, eps, n in problems]
-    json.dump([[e, m, w.tolist()] for e, m, w in res], sys.stdout)
-
-
-if __name__ == "__main__":
-    _main()
+    """`qp_certificate` of several one-worker problems (W, X, eps, n)."""
+    return [qp_certificate(*problem) for problem in problems]

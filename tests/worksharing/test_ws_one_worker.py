@@ -123,14 +123,6 @@ def test_qp_skips_chunk_counts_beyond_the_horizon():
     assert m <= 3 and abs(E - thm4_charged_linear(1.0, 1.0, 0.3, 10).expected) < 1e-7
 
 
-def test_qp_runs_out_of_process():
-    """HiGHS must not be loaded in the test process (it breaks OR-Tools, see highs_qp)."""
-    import sys
-
-    qp_certificate(1.0, 1.0, 0.1, 3)
-    assert "highspy" not in sys.modules
-
-
 @pytest.mark.parametrize("case", [(3, 1, 1, 0.01), (10, 0.5, 1, 0.02), (5, 3, 2, 0.05),
                                   (20, 2, 1, 0.001)])
 def test_thm1_sandwich_one_worker(case):
