@@ -1,0 +1,187 @@
+"""Registration of the co-scheduling family (spec 001 §1.3-1.4, §2; failure-free k-in-p).
+
+Instances: `resilsched.instances.coschedule.CoscheduleInstance` (JSON contract in its module
+docstring). Exact models return ``payload = {"packs": [{"tasks", "procs", "time"}, ...]}``.
+Reference model of the gap report: ``setpart-cg`` (column generation over packs priced by
+Algorithm 1, closed by a reduced-cost argument).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from resilsched.bounds import coschedule as B
+from resilsched.errors import InvalidSchedule
+from resilsched.heuristics import coschedule as H
+from resilsched.instances import coschedule as I
+from resilsched.models.coschedule.branchprice import solve_setpart_bp
+from resilsched.models.coschedule.common import check_packs
+from resilsched.models.coschedule.enumeration import solve_enumeration
+from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
+from resilsched.models.coschedule.matching import solve_matching
+from resilsched.models.coschedule.setpart import (
+    setpart_lp_bound,
+    solve_setpart_cg,
+    solve_setpart_full,
+)
+from resilsched.numeric import time_eq
+from resilsched.registry import (
+    Bound,
+    Case,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+)
+
+#: (seed, n, p, k) of the smoke suite: small integer tables, exact optimum well under a second.
+SMOKE = (
+    (101, 4, 4, 2),
+    (102, 5, 6, 2),
+    (103, 6, 5, 3),
+    (104, 7, 8, 3),
+    (105, 8, 6, 2),
+    (106, 8, 8, 3),
+)
+
+
+def smoke_suite() -> list[Case]:
+    """Six small random integer instances (n 4..8, p 4..8, k 2..3)."""
+    return [
+        Case(
+            f"coschedule-s{seed}-n{n}-p{p}-k{k}",
+            I.random_instance(
+                np.random.default_rng(seed), n, p, k, kind="integer", name=f"smoke-{seed}"
+            ),
+        )
+        for seed, n, p, k in SMOKE
+    ]
+
+
+def validate(case: Case, result) -> None:
+    """Independent check of a heuristic's packs; its objective must be their makespan."""
+    if result.schedule is None:
+        raise InvalidSchedule(f"{result.heuristic} returned no packs")
+    total = check_packs(case.instance, result.schedule)
+    if not time_eq(total, result.objective):
+        raise InvalidSchedule(f"{result.heuristic}: objective {result.objective} != packs {total}")
+
+
+def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int]):
+    return lambda seed, count=None: I.generate(
+        seed, count, n_range=n, p_range=p, k_range=k, kind=kind
+    )
+
+
+FAMILY = Family(
+    name="coschedule",
+    spec="001",
+    sense="min",
+    objective_name="makespan",
+    from_dict=I.CoscheduleInstance.from_dict,
+    smoke_suite=smoke_suite,
+    default_exact="setpart-cg",
+    validate=validate,
+)
+
+FAMILY.add(
+    Heuristic(
+        "PACK-APPROX",
+        H.run_pack_approx,
+        "Algorithm 3: MAKE-PACK over the sigma search (Thm 1.6, 3-approx for k = p)",
+        priorities=H.LOOP_BOUNDS,
+        default_priority="fixed",
+        guarantee=lambda inst, prio: 3 if inst.k == inst.p else None,
+    )
+)
+FAMILY.add(
+    Heuristic(
+        "MAKE-PACK", H.run_make_pack, "Algorithm 2 (First-Fit-Decreasing-Height) with sigma = pmin"
+    )
+)
+
+FAMILY.add(
+    ExactModel(
+        "setpart-cg",
+        solve_setpart_cg,
+        "set partitioning over packs: column generation priced by Algorithm 1 "
+        "+ reduced-cost closure, HiGHS",
+    )
+)
+FAMILY.add(
+    ExactModel(
+        "setpart-full", solve_setpart_full, "set partitioning over all packs (one HiGHS MIP)"
+    )
+)
+FAMILY.add(ExactModel("setpart-bp", solve_setpart_bp,
+                      "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs"))
+FAMILY.add(ExactModel("kinp-ilp", solve_ilp, "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS"))
+FAMILY.add(
+    ExactModel(
+        "kinp-ilp-strong",
+        solve_ilp_strong,
+        "ILP (1.12) with (iv'), Pareto-reduced j and symmetry breaking, Pyomo + HiGHS",
+    )
+)
+FAMILY.add(
+    ExactModel(
+        "enumeration", solve_enumeration, "subset DP over partitions into packs (Method 1), n <= 16"
+    )
+)
+FAMILY.add(
+    ExactModel(
+        "matching",
+        solve_matching,
+        "2-in-p: maximum-weight matching of pairing gains (k <= 2, Thm 1.1)",
+    )
+)
+FAMILY.add(
+    ExactModel(
+        "matching-networkx",
+        lambda inst, scenario=None, time_limit=None: solve_matching(
+            inst, scenario, time_limit, backend="networkx"
+        ),
+        "2-in-p matching with networkx's blossom (k <= 2)",
+    )
+)
+
+FAMILY.add(Bound("area", B.lb_area, "sum_i pmin_i t_{i,pmin_i} / p (spec §7)"))
+FAMILY.add(Bound("max", B.lb_max, "max_i t_{i,p}"))
+FAMILY.add(Bound("packs", B.lb_packs, "pack-count bound sum_r a_(rk+1) (spec §7)"))
+FAMILY.add(Bound("combined", B.lb_combined, "max(area, packs)"))
+FAMILY.add(
+    Bound(
+        "setpart-lp",
+        setpart_lp_bound,
+        "LP relaxation of set partitioning over packs (column generation)",
+    )
+)
+
+FAMILY.add(
+    Generator(
+        "random-integer",
+        _generator("integer", (4, 8), (4, 8), (2, 3)),
+        "integer tables satisfying (1.1)/(1.2), n 4..8, p 4..8, k 2..3",
+    )
+)
+FAMILY.add(
+    Generator(
+        "amdahl-p16",
+        _generator("amdahl", (10, 30), (16, 16), (3, 3)),
+        "Amdahl tasks, w ~ U[10,100], f ~ U[0,0.3], p = 16, k = 3",
+    )
+)
+FAMILY.add(
+    Generator(
+        "synthetic",
+        _generator("synthetic", (10, 30), (16, 64), (2, 4)),
+        "the synthetic profile (1.13), m ~ U{1000..10000}, f = 0.08",
+    )
+)
+FAMILY.add(
+    Generator(
+        "nospeedup",
+        _generator("nospeedup", (4, 10), (4, 8), (1, 4)),
+        "t_{i,j} = t_{i,1} (the closed-form oracle of spec §7 test 6)",
+    )
+)

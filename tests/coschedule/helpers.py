@@ -1,0 +1,24 @@
+"""Shared fixtures for the co-scheduling tests: seeded tiny instances and the oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from resilsched.instances.coschedule import CoscheduleInstance, random_instance
+from resilsched.models.coschedule.enumeration import solve_enumeration
+
+
+def tiny(seed: int, n: int, p: int, k: int, kind: str = "integer",
+         pmin: bool = False) -> CoscheduleInstance:
+    """A seeded random instance; with `pmin`, random minimum processor counts in 1..2."""
+    inst = random_instance(np.random.default_rng(seed), n, p, k, kind=kind)
+    if not pmin:
+        return inst
+    rng = np.random.default_rng(seed + 10_000)
+    pm = tuple(int(x) for x in rng.integers(1, 3, size=n))
+    return CoscheduleInstance(p=inst.p, k=inst.k, times=inst.times, pmin=pm)
+
+
+def opt(inst: CoscheduleInstance):
+    """The enumeration optimum (independent oracle: subset DP over partitions)."""
+    return solve_enumeration(inst).objective
