@@ -13,6 +13,7 @@ import json
 import platform
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -192,7 +193,7 @@ def _payload_summary(payload: Any) -> str:
     if "packs" in payload:
         return "\n".join(f"  pack {i}: {json.dumps(p)}" for i, p in enumerate(payload["packs"]))
     if "attempts" in payload:
-        rows = sorted(payload["attempts"], key=lambda a: (str(a["start"]), a["job"]))
+        rows = sorted(payload["attempts"], key=lambda a: (Fraction(str(a["start"])), a["job"]))
         return "\n".join(
             f"  job {a['job']} attempt {a['k']}: [{a['start']}, {a['end']}) on {a['p']}"
             + (" failed" if a["failed"] else "")
