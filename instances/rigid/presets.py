@@ -14,7 +14,7 @@ of the seed (bit-identical ``to_dict`` on every machine).
   ``metadata["sweep"]``; for the P sweep the instance's P is the default 10000 and the
   experiment rebuilds the set with each P (all p_j <= 2000 fit every P).
 - ``mira-like``: 30 Mira-like day-sets (spec §8.4), P = 49152.
-- ``smoke``: 8 tiny integer instances (n in 4..7, P in 4..16, t in 1..20), each with a stored
+- ``smoke``: 12 small integer instances (n in 5..9, P in 4..16, t in 1..20), each with a stored
   failure scenario drawn at q-bar = 0.3 conditioned on at most `SMOKE_MAX_ATTEMPTS` attempts, so
   that CP-SAT proves the clairvoyant optimum in a fraction of a second: the built-in smoke suite
   of the gap report.
@@ -33,9 +33,10 @@ from resilsched.instances.rigid.mira_like import mira_like_days
 from resilsched.instances.rigid.model import RigidInstance
 from resilsched.instances.rigid.synthetic import PAPER_SETS, paper_sets, tiny_rigid
 
-SMOKE_COUNT = 8
+SMOKE_COUNT = 12
 SMOKE_QBAR = 0.3
-SMOKE_MAX_ATTEMPTS = 14
+SMOKE_MAX_ATTEMPTS = 18
+SMOKE_N = (5, 9)
 
 QBAR_GRID = tuple(round(0.1 * k, 1) for k in range(10))  # A7: 0, 0.1, ..., 0.9
 P_GRID = tuple(range(5000, 20001, 1000))  # A7: 5000, 6000, ..., 20000 (includes 10000)
@@ -85,16 +86,16 @@ def mira_like(seed: int, count: int | None = None) -> list[RigidInstance]:
 
 
 def smoke(seed: int, count: int | None = None) -> list[RigidInstance]:
-    """Tiny integer instances with a stored scenario (q-bar = 0.3, <= 14 attempts).
+    """Small integer instances with a stored scenario (q-bar = 0.3, <= 18 attempts).
 
-    Instance k uses child k of ``SeedSequence(seed)``: n ~ U{4..7}, P ~ U{4..16},
+    Instance k uses child k of ``SeedSequence(seed)``: n ~ U{5..9}, P ~ U{4..16},
     p_j ~ U{1..P}, t_j ~ U{1..20}; the scenario is redrawn from the same generator until it has
     at most `SMOKE_MAX_ATTEMPTS` attempts (a conditioned draw, recorded in the metadata).
     """
     out = []
     for k, child in enumerate(np.random.SeedSequence(int(seed)).spawn(_count(count, SMOKE_COUNT))):
         rng = np.random.default_rng(child)
-        n = int(rng.integers(4, 7, endpoint=True))
+        n = int(rng.integers(*SMOKE_N, endpoint=True))
         P = int(rng.integers(4, 16, endpoint=True))
         inst = tiny_rigid(rng, n=n, P=P, tmax=20)
         q = inst.q(SMOKE_QBAR)
