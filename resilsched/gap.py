@@ -9,7 +9,8 @@ heuristic (and each priority rule it accepts):
 - gap = (h - ref) / ref when minimising, (ref - h) / ref when maximising;
 - a *violation* is a certain breach of a proven fact: an invalid schedule, a heuristic beating a
   proven bound, a bound exceeding the optimum, or a guarantee h <= c * OPT broken (checked against
-  the incumbent, which is >= OPT, so a flagged breach is never a false alarm).
+  the incumbent, which is >= OPT, so a flagged breach is never a false alarm); a heuristic that
+  raises is reported as a violation too, and the report goes on.
 """
 
 from __future__ import annotations
@@ -184,7 +185,11 @@ def run_family(
                 row["mean_ratio"] += float(value) / float(ref)
         for (hname, prio), st in stats.items():
             h = family.heuristics[hname]
-            res = h.run(case.instance, case.scenario, prio, index)
+            try:
+                res = h.run(case.instance, case.scenario, prio, index)
+            except Exception as exc:  # a crash is a finding of the report, not the end of it
+                st.violations.append(f"{case.name}: crashed: {type(exc).__name__}: {exc}")
+                continue
             value = res.objective
             if family.validate is not None:
                 try:

@@ -1,0 +1,61 @@
+"""The gap harness flags what it must and nothing else (docs/decisions.md T4)."""
+
+from fractions import Fraction
+
+from resilsched.gap import GapReport, check_thresholds, relative_gap, run_family
+from resilsched.registry import Bound, Case, ExactModel, Family, Heuristic
+from resilsched.solution import HeuristicResult, Solution, Status
+
+
+def _family(objectives, optimal=True, bound=10, guarantee=None):
+    """A toy minimisation family: OPT = 10 on one case; heuristics return fixed objectives."""
+    fam = Family("toy", "-", "min", "cost", dict, lambda: [Case("c0", None)], "exact")
+    status = Status.OPTIMAL if optimal else Status.FEASIBLE
+    solution = Solution(10, bound, status, "exact", "toy", 0.0)
+    fam.add(ExactModel("exact", lambda i, s, t: solution, ""))
+    fam.add(Bound("lb", lambda i, s: 9, ""))
+    for name, obj in objectives.items():
+        def run(i, s, p, seed, obj=obj, name=name):
+            if obj is None:
+                raise RuntimeError("boom")
+            return HeuristicResult(obj, name)
+
+        fam.add(Heuristic(name, run, "", guarantee=guarantee))
+    return fam
+
+
+def _report(fam):
+    report = GapReport([fam.name], 1.0)
+    run_family(fam, fam.smoke_suite(), 1.0, report)
+    return {h.heuristic: h.to_dict() for h in report.heuristics}, report
+
+
+def test_gaps_and_exact_fractions():
+    assert relative_gap(Fraction(11), Fraction(10), "min") == 0.1
+    assert relative_gap(9, 10, "max") == 0.1
+    rows, report = _report(_family({"a": 10, "b": 12}))
+    assert rows["a"]["max_gap"] == 0 and abs(rows["b"]["mean_gap"] - 0.2) < 1e-12
+    assert report.violations == 0
+
+
+def test_guarantee_breach_beating_the_optimum_and_crash_are_violations():
+    rows, report = _report(_family({"ok": 20, "over": 21, "cheat": 9, "crash": None},
+                                   guarantee=lambda i, p: 2))
+    assert rows["ok"]["violations"] == 0  # 20 <= 2 x 10
+    assert "guarantee" in rows["over"]["violation_details"][0]
+    assert "beats the proven optimal" in rows["cheat"]["violation_details"][0]
+    assert "crashed: RuntimeError: boom" in rows["crash"]["violation_details"][0]
+    assert report.violations == 3
+
+
+def test_unproven_reference_uses_the_bound_and_never_flags_a_gap():
+    rows, report = _report(_family({"a": 12}, optimal=False, bound=8))
+    assert abs(rows["a"]["mean_gap"] - 0.5) < 1e-12  # against the bound 8, an over-estimate
+    assert report.cases[0]["reference"] == "bound" and report.violations == 0
+
+
+def test_thresholds_most_specific_wins():
+    _, report = _report(_family({"a": 12}))
+    assert check_thresholds(report, {"max_gap": 0.5}) == []
+    assert check_thresholds(report, {"max_gap": 0.5, "toy": {"a": {"max_gap": 0.1}}})
+    assert check_thresholds(report, {"max_gap": 0.1, "toy": {"max_gap": 0.3}}) == []
