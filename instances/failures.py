@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -144,3 +145,20 @@ def enumerate_scenarios(q: Sequence, max_total_failures: int) -> Iterator[tuple[
 def truncated_mass(q: Sequence, max_total_failures: int):
     """Probability of the scenarios `enumerate_scenarios` leaves out."""
     return 1 - sum(p for _, p in enumerate_scenarios(q, max_total_failures))
+
+
+def truncated_expectation(q: Sequence, max_total_failures: int, value: Callable[[Scenario], Any]):
+    """E[value(f)] restricted to the scenarios with sum_j f_j <= max_total_failures.
+
+    Returns ``(partial, mass, truncated)``: the probability-weighted sum over the enumerated
+    scenarios, their total probability, and the truncated mass 1 - mass. For a non-negative
+    `value` the true expectation is at least `partial`; the ratio ``partial / mass`` is the
+    conditional expectation given the truncation. Exact when `q` and `value` are Fractions/ints
+    (spec 002 §11.2, `expected.py`: E_clairvoyant = sum_f Q(f) T_OPT(f) on tiny instances).
+    """
+    partial: Any = 0
+    mass: Any = 0
+    for scenario, prob in enumerate_scenarios(q, max_total_failures):
+        partial += prob * value(scenario)
+        mass += prob
+    return partial, mass, 1 - mass

@@ -66,3 +66,15 @@ def test_scenario_parsing_errors_name_the_field():
         Scenario.parse("x,1", 2)
     with pytest.raises(InvalidInstance, match="has 2 entries but the instance has 3 jobs"):
         Scenario.parse([0, 1], 3)
+
+
+def test_truncated_expectation_matches_the_geometric_closed_form():
+    # one job, one processor, t = 1: T = f + 1, so E[T] = 1 / (1 - q) exactly
+    from resilsched.instances.failures import truncated_expectation
+
+    q = [Fraction(1, 4)]
+    partial, mass, tail = truncated_expectation(q, 30, lambda s: s.failures[0] + 1)
+    assert mass + tail == 1 and tail == Fraction(1, 4) ** 31
+    # the missing part is sum_{f > 30} (f + 1) q^f (1 - q) = q^31 (32 - 31 q) / (1 - q)
+    missing = Fraction(1, 4) ** 31 * (32 - 31 * Fraction(1, 4)) / (1 - Fraction(1, 4))
+    assert partial + missing == Fraction(4, 3)
