@@ -6,14 +6,18 @@ Random scenarios with exactly `--attempts` attempt intervals (default 30), drawn
 * P ~ U{16..64};
 * n ~ U{10..20} jobs (capped at the attempt count), p_j ~ U{1..P}, t_j ~ U{1..100} (integers);
 * the attempts - n failures are thrown one by one on uniformly random jobs, so
-  sum_j (f_j + 1) = attempts.
+  sum_j (f_j + 1) = attempts (``--distribution uniform``, the default: many jobs with one or two
+  attempts each, the hardest packing-like regime);
+* or (``--distribution failure-model``) n ~ U{8..15} and f drawn from the paper's failure model
+  (geometric f_j, q_j = 1 - (1 - q-bar)^(a_j / a-bar), q-bar = 0.5, spec 002 §1.2), redrawn until
+  sum_j (f_j + 1) = attempts: failures concentrate on the large-area jobs, as in the experiments.
 
 Each case is solved by `solve_scenario` (strengthened, the default) and by the plain cumulative
 model (`strengthen=False`) in the same process, with the same time limit and worker count.
 Prints one row per case and the number of cases proven optimal.
 
 Usage: python3 scripts/bench_rigid_exact.py [--cases 10] [--attempts 30] [--time-limit 60]
-       [--workers 2] [--seed 2026] [--no-plain]
+       [--workers 2] [--seed 2026] [--no-plain] [--distribution uniform|failure-model]
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import time
 
 import numpy as np
 
-from resilsched.instances.failures import Scenario
+from resilsched.instances.failures import Scenario, sample_failures
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import solve_scenario
 
@@ -39,6 +43,25 @@ def random_case(rng: np.random.Generator, attempts: int) -> tuple[RigidInstance,
     return RigidInstance.build(P, jobs), Scenario(tuple(f))
 
 
+def failure_model_case(rng: np.random.Generator, attempts: int,
+                       qbar: float = 0.5) -> tuple[RigidInstance, Scenario]:
+    """One random (instance, scenario) whose failures follow the calibrated failure model,
+    conditioned on exactly `attempts` attempt intervals (rejection sampling)."""
+    while True:
+        P = int(rng.integers(16, 65))
+        n = int(min(attempts, rng.integers(8, 16)))
+        inst = RigidInstance.build(
+            P, [(int(rng.integers(1, P + 1)), int(rng.integers(1, 101))) for _ in range(n)]
+        )
+        draws = sample_failures(inst.q(qbar), 2000, rng)
+        hits = np.flatnonzero(draws.sum(axis=1) + n == attempts)
+        if hits.size:
+            return inst, Scenario(tuple(int(x) for x in draws[hits[0]]))
+
+
+DISTRIBUTIONS = {"uniform": random_case, "failure-model": failure_model_case}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=10)
@@ -50,14 +73,17 @@ def main() -> None:
     ap.add_argument("--first-case", type=int, default=0, help="skip the cases before this one")
     ap.add_argument("--only", default="", help="comma-separated case indices to run")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain baseline model")
+    ap.add_argument("--distribution", choices=sorted(DISTRIBUTIONS), default="uniform")
     args = ap.parse_args()
 
     rng = np.random.default_rng(args.seed)
-    cases = [random_case(rng, args.attempts) for _ in range(args.cases)]
+    draw = DISTRIBUTIONS[args.distribution]
+    cases = [draw(rng, args.attempts) for _ in range(args.cases)]
     models = [("strengthened", True)] + ([] if args.no_plain else [("plain", False)])
     header = ("| case | intervals | n | P | model | status | objective | bound | wall s |\n"
               "|---:|---:|---:|---:|---|---|---:|---:|---:|")
-    print(f"seed={args.seed} time_limit={args.time_limit}s workers={args.workers}")
+    print(f"seed={args.seed} distribution={args.distribution} time_limit={args.time_limit}s "
+          f"workers={args.workers}")
     print(header, flush=True)
     proven = {name: 0 for name, _ in models}
     walls: dict[str, list[float]] = {name: [] for name, _ in models}
