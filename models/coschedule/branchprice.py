@@ -36,7 +36,9 @@ from resilsched.models.coschedule.setpart import (
     _cost_of,
     _finish,
     _heuristic_packs,
+    add_pack_columns,
     build_pool,
+    partition_master,
     quiet_stdout,
 )
 
@@ -48,12 +50,7 @@ class _BPMaster:
 
     def __init__(self, n: int, k: int, big_m: float):
         self.n, self.k = n, k
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
-        self.h.setOptionValue("threads", 1)
-        ones = np.ones(n)
-        self.h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
-                       np.zeros(0))
+        self.h = partition_master(n)
         self.h.addCols(n, np.full(n, big_m), np.zeros(n), np.full(n, highspy.kHighsInf), n,
                        np.arange(n, dtype=np.int32), np.arange(n, dtype=np.int32), np.ones(n))
         self.members = np.full((0, k), -1, dtype=np.int32)
@@ -61,24 +58,15 @@ class _BPMaster:
         self.index: set[tuple[int, ...]] = set()
 
     def add(self, packs: list[tuple[int, ...]], costs: list[float]) -> int:
-        new = [(b, c) for b, c in zip(packs, costs, strict=True) if b not in self.index]
+        new = add_pack_columns(self.h, packs, costs, self.index)
         if not new:
             return 0
-        starts, idx = [], []
-        for b, _ in new:
-            starts.append(len(idx))
-            idx.extend(b)
-        m = len(new)
-        self.h.addCols(m, np.array([c for _, c in new]), np.zeros(m),
-                       np.full(m, highspy.kHighsInf), len(idx), np.array(starts, np.int32),
-                       np.array(idx, np.int32), np.ones(len(idx)))
-        rows = np.full((m, self.k), -1, dtype=np.int32)
+        rows = np.full((len(new), self.k), -1, dtype=np.int32)
         for r, (b, _) in enumerate(new):
             rows[r, :len(b)] = b
-            self.index.add(b)
         self.members = np.vstack([self.members, rows])
         self.costs = np.concatenate([self.costs, [c for _, c in new]])
-        return m
+        return len(new)
 
     def set_allowed(self, allowed: np.ndarray) -> None:
         m = len(allowed)

@@ -120,40 +120,54 @@ def quiet_stdout():
         os.close(saved)
 
 
+def partition_master(n: int) -> highspy.Highs:
+    """A silent single-thread HiGHS model with n rows fixed to 1: each task in exactly one pack."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    ones = np.ones(n)
+    h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    return h
+
+
+def add_pack_columns(h: highspy.Highs, packs: list[tuple[int, ...]], costs: list[float],
+                     index: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], float]]:
+    """Add the packs not yet in `index` as columns (cost c, x >= 0, a 1 in each member's row).
+
+    Records them in `index` and returns the new (pack, cost) pairs in column order.
+    """
+    new = [(b, c) for b, c in zip(packs, costs, strict=True) if b not in index]
+    if not new:
+        return new
+    starts, idx = [], []
+    for b, _ in new:
+        starts.append(len(idx))
+        idx.extend(b)
+    m = len(new)
+    h.addCols(m, np.array([c for _, c in new]), np.zeros(m), np.full(m, highspy.kHighsInf),
+              len(idx), np.array(starts, np.int32), np.array(idx, np.int32), np.ones(len(idx)))
+    index.update(b for b, _ in new)
+    return new
+
+
 class _Master:
     """Set-partitioning master in highspy: rows = tasks (= 1), columns = packs."""
 
     def __init__(self, n: int):
         self.n = n
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
-        self.h.setOptionValue("threads", 1)
+        self.h = partition_master(n)
         self.h.setOptionValue("mip_rel_gap", 0.0)
         self.h.setOptionValue("mip_abs_gap", 1e-6)
-        ones = np.ones(n)
-        self.h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32),
-                       np.zeros(0))
         self.cols: list[tuple[int, ...]] = []
         self.index: set[tuple[int, ...]] = set()
         self.costs: list[float] = []
 
     def add(self, packs: list[tuple[int, ...]], costs: list[float]) -> int:
-        new = [(b, c) for b, c in zip(packs, costs, strict=True) if b not in self.index]
-        if not new:
-            return 0
-        starts, idx = [], []
-        for b, _ in new:
-            starts.append(len(idx))
-            idx.extend(b)
-        m = len(new)
-        self.h.addCols(m, np.array([c for _, c in new]), np.zeros(m), np.full(m, highspy.kHighsInf),
-                       len(idx), np.array(starts, np.int32), np.array(idx, np.int32),
-                       np.ones(len(idx)))
+        new = add_pack_columns(self.h, packs, costs, self.index)
         for b, c in new:
             self.cols.append(b)
-            self.index.add(b)
             self.costs.append(c)
-        return m
+        return len(new)
 
     def solve_lp(self) -> np.ndarray:
         ncol = len(self.cols)
