@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from resilsched.cli import main
 from resilsched.registry import get_family
 
 INSTANCE = {
@@ -17,16 +16,6 @@ INSTANCE = {
              {"model": "table", "t": [6, 4, 3, 3]}],
     "failures": [0, 1, 0, 1],
 }
-
-
-@pytest.fixture
-def run(capsys):
-    def _run(*argv):
-        code = main([str(a) for a in argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return _run
 
 
 @pytest.fixture
