@@ -42,8 +42,12 @@ class Scenario:
         return cls((0,) * n)
 
     @classmethod
-    def parse(cls, values: Sequence[object] | str, n: int, field: str = "failures") -> Scenario:
-        """Build and check a scenario for an n-job instance from a list or ``"0,2,1"``."""
+    def parse(
+        cls, values: Scenario | Sequence[object] | str, n: int, field: str = "failures"
+    ) -> Scenario:
+        """Check a scenario for an n-job instance: a Scenario, a list or ``"0,2,1"``."""
+        if isinstance(values, Scenario):
+            values = values.failures
         if isinstance(values, str):
             parts = [v for v in values.replace(" ", "").split(",") if v != ""]
         else:

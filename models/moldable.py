@@ -31,7 +31,6 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, enumerate_scenarios
 from resilsched.numeric import integer_scale
 from resilsched.schedule import Attempt, Schedule
@@ -210,15 +209,6 @@ def _solve(instance, scenario: Scenario, method: str, time_limit: float, workers
                     {"schedule": sched.to_dict(), "info": info})
 
 
-def _as_scenario(instance, scenario: Scenario | Sequence[int] | None) -> Scenario:
-    if isinstance(scenario, Scenario):
-        if len(scenario.failures) != instance.n:
-            raise InvalidInstance("failures", f"has {len(scenario.failures)} entries but the "
-                                  f"instance has {instance.n} jobs")
-        return scenario
-    return instance.scenario(scenario)
-
-
 def solve_scenario(instance, scenario: Scenario | Sequence[int] | None = None,
                    time_limit: float = 60.0, workers: int = 2) -> Solution:
     """Clairvoyant optimum T_OPT(J, f), allocation chosen per attempt (§1.5, §8).
@@ -226,7 +216,7 @@ def solve_scenario(instance, scenario: Scenario | Sequence[int] | None = None,
     Returns a `Solution`: ``status`` OPTIMAL only when CP-SAT proved it on exactly scaled times;
     ``bound`` a proven lower bound (>= ceil(L')); ``payload["schedule"]`` the schedule.
     """
-    return _solve(instance, _as_scenario(instance, scenario), "cpsat-scenario", time_limit,
+    return _solve(instance, instance.scenario(scenario), "cpsat-scenario", time_limit,
                   workers)
 
 

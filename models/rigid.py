@@ -648,7 +648,7 @@ def solve_scenario(
     Solution with ``status`` OPTIMAL only when CP-SAT proved it on an exactly scaled instance,
     ``bound`` the proven lower bound (>= L(f)), ``payload["schedule"]`` the schedule.
     """
-    sc = _as_scenario(instance, scenario)
+    sc = instance.scenario(scenario)
     return _solve(instance, sc, "cpsat-scenario", False, time_limit, workers, hint, strengthen,
                   forbidden_set_size=forbidden_set_size)
 
@@ -680,15 +680,6 @@ def solve_scenario_merged(
     whose optimality is not claimed), and ``bound`` is L(f).
     """
     del hint  # the merged model builds its own greedy hint
-    sc = _as_scenario(instance, scenario)
+    sc = instance.scenario(scenario)
     return _solve(instance, sc, "cpsat-merged", True, time_limit, workers, None,
                   strengthen)
-
-
-def _as_scenario(instance: RigidInstance, scenario: Scenario | Sequence[int] | None) -> Scenario:
-    if isinstance(scenario, Scenario):
-        if len(scenario.failures) != instance.n:
-            raise InvalidInstance("failures", f"has {len(scenario.failures)} entries but the "
-                                              f"instance has {instance.n} jobs")
-        return scenario
-    return instance.scenario(scenario)
