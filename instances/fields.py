@@ -55,3 +55,12 @@ def positive_number(x: object, field: str):
     if not v > 0:
         raise InvalidInstance(field, f"{v} must be > 0")
     return v
+
+
+def count_or_default(count: object, default: int) -> int:
+    """A generator's ``count``: `default` when None, else an int >= 1 (bools and floats refused)."""
+    if count is None:
+        return default
+    if isinstance(count, bool) or not isinstance(count, Integral) or count < 1:
+        raise InvalidInstance("count", f"{count!r} must be a positive integer")
+    return int(count)

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, sample_failures
+from resilsched.instances.fields import count_or_default
 from resilsched.instances.moldable.adversarial import thm9_instance
 from resilsched.instances.moldable.generators import PAPER_MODELS, paper_instance, tiny_exact
 from resilsched.instances.moldable.model import MoldableInstance
@@ -28,17 +28,9 @@ SMOKE_QBAR = 0.3
 SMOKE_MAX_ATTEMPTS = 7
 
 
-def _count(count: int | None, default: int) -> int:
-    if count is None:
-        return default
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
-        raise InvalidInstance("count", f"{count!r} must be a positive integer")
-    return int(count)
-
-
 def _paper(model: str) -> Callable[[int, int | None], list[MoldableInstance]]:
     def generate(seed: int, count: int | None = None) -> list[MoldableInstance]:
-        children = np.random.SeedSequence(int(seed)).spawn(_count(count, 30))
+        children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, 30))
         return [paper_instance(model, np.random.default_rng(c), name=f"{model}-{seed}-{k}")
                 for k, c in enumerate(children)]
 
@@ -49,7 +41,7 @@ def _paper(model: str) -> Callable[[int, int | None], list[MoldableInstance]]:
 def smoke(seed: int, count: int | None = None) -> list[MoldableInstance]:
     """Tiny exact instances with a stored scenario (see the module docstring)."""
     out = []
-    children = np.random.SeedSequence(int(seed)).spawn(_count(count, len(SMOKE_MODELS)))
+    children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, len(SMOKE_MODELS)))
     for k, child in enumerate(children):
         rng = np.random.default_rng(child)
         model = SMOKE_MODELS[k % len(SMOKE_MODELS)]
@@ -72,7 +64,7 @@ def smoke(seed: int, count: int | None = None) -> list[MoldableInstance]:
 
 def thm9(seed: int, count: int | None = None) -> list[MoldableInstance]:
     """Theorem 9 instances K = 2..count+1 (default 5; the seed is unused)."""
-    return [thm9_instance(K) for K in range(2, 2 + _count(count, 5))]
+    return [thm9_instance(K) for K in range(2, 2 + count_or_default(count, 5))]
 
 
 PRESETS: dict[str, tuple[str, Callable[[int, int | None], list[MoldableInstance]]]] = {

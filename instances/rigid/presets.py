@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, sample_failures
+from resilsched.instances.fields import count_or_default
 from resilsched.instances.rigid.mira_like import mira_like_days
 from resilsched.instances.rigid.model import RigidInstance
 from resilsched.instances.rigid.synthetic import PAPER_SETS, paper_sets, tiny_rigid
@@ -54,23 +54,15 @@ SWEEPS: dict[str, dict[str, Any]] = {
 }
 
 
-def _count(count: int | None, default: int) -> int:
-    if count is None:
-        return default
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
-        raise InvalidInstance("count", f"{count!r} must be a positive integer")
-    return int(count)
-
-
 def paper_default(seed: int, count: int | None = None) -> list[RigidInstance]:
     """The 30 synthetic job sets of the paper (spec §8.2)."""
-    return paper_sets(seed, _count(count, PAPER_SETS))
+    return paper_sets(seed, count_or_default(count, PAPER_SETS))
 
 
 def _figure(fig: str) -> Callable[[int, int | None], list[RigidInstance]]:
     def generate(seed: int, count: int | None = None) -> list[RigidInstance]:
         out = []
-        for inst in paper_sets(seed, _count(count, PAPER_SETS)):
+        for inst in paper_sets(seed, count_or_default(count, PAPER_SETS)):
             meta = dict(inst.metadata)
             meta["sweep"] = {"figure": fig, **SWEEPS[fig]}
             out.append(RigidInstance(inst.P, inst.jobs, inst.name, None, meta))
@@ -82,7 +74,7 @@ def _figure(fig: str) -> Callable[[int, int | None], list[RigidInstance]]:
 
 def mira_like(seed: int, count: int | None = None) -> list[RigidInstance]:
     """30 Mira-like day-sets (spec §8.4)."""
-    return mira_like_days(seed, _count(count, 30))
+    return mira_like_days(seed, count_or_default(count, 30))
 
 
 def smoke(seed: int, count: int | None = None) -> list[RigidInstance]:
@@ -93,7 +85,8 @@ def smoke(seed: int, count: int | None = None) -> list[RigidInstance]:
     at most `SMOKE_MAX_ATTEMPTS` attempts (a conditioned draw, recorded in the metadata).
     """
     out = []
-    for k, child in enumerate(np.random.SeedSequence(int(seed)).spawn(_count(count, SMOKE_COUNT))):
+    children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, SMOKE_COUNT))
+    for k, child in enumerate(children):
         rng = np.random.default_rng(child)
         n = int(rng.integers(*SMOKE_N, endpoint=True))
         P = int(rng.integers(4, 16, endpoint=True))
