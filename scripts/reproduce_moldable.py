@@ -8,6 +8,13 @@ per-set mean over scenarios (expectation of ratios, spec §7 item 21), "maximum"
 repetitions. Set k of model m uses child k of SeedSequence([seed, model index, config index]);
 scenarios are geometric draws from the same child (common random numbers for all algorithms).
 
+Each (configuration, set) is one task of the campaign ``moldable`` (`resilsched.campaign`),
+stored in ``--store`` (default ``<out>/campaign.sqlite``, ``--out`` default ``results/moldable``):
+after an interruption (Ctrl-C, exit status 130) the same command resumes and prints the same
+tables; ``--fresh`` starts over, ``--jobs`` sets the worker processes, ``--dask ADDRESS|local``
+runs on Dask distributed. A task's key holds all its parameters (seed included), so runs with
+other parameters share the store without mixing.
+
 Usage::
 
     python3 scripts/reproduce_moldable.py --sets 30 --scenarios 20 [--sweeps] [--csv out.csv]
@@ -17,12 +24,25 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from resilsched.bounds.moldable import extremes
+from resilsched.campaign import (
+    EXIT_INTERRUPTED,
+    CampaignError,
+    ResultStore,
+    Task,
+    add_cli_options,
+    require_dask,
+    run_campaign,
+)
 from resilsched.heuristics.moldable import Simulator
 from resilsched.instances.moldable.generators import (
     DEFAULT_LAMBDA,
@@ -51,37 +71,73 @@ PAPER_TABLE1 = {  # spec §6.1 (expected, maximum)
 }
 
 
+#: runs a list of tasks, returns their results in order (inline, or a campaign)
+Runner = Callable[[Sequence[Task]], list[Any]]
+
+
+def set_tasks(model: str, P: int, n: int, lam: float, sets: int, scenarios: int, seed: int,
+              config: int, algos=tuple(ALGOS), priority: str = "LPT", area_slack: float = 1.1,
+              g1_exact: bool = False) -> list[Task]:
+    """One task per job set of a configuration; its fields are all run_set needs."""
+    return [Task(f, f) for f in (
+        {"model": model, "P": P, "n": n, "lambda": lam, "scenarios": scenarios, "seed": seed,
+         "config": config, "set": k, "algos": list(algos), "priority": priority,
+         "area_slack": area_slack, "g1_exact": g1_exact} for k in range(sets))]
+
+
+def run_set(task: dict[str, Any]) -> dict[str, list[float]]:
+    """Set ``task["set"]`` of a configuration: algorithm -> [mean, max] of T/L' over scenarios.
+
+    The set uses child k of SeedSequence([seed, model index, config]) (the same child `spawn`
+    gives), so its result does not depend on how many sets the configuration has.
+    """
+    k, model, n, P = task["set"], task["model"], task["n"], task["P"]
+    child = np.random.SeedSequence([task["seed"], PAPER_MODELS.index(model), task["config"]],
+                                   spawn_key=(k,))
+    rng = np.random.default_rng(child)
+    inst = paper_instance(model, rng, n=n, P=P, lam=task["lambda"], name=f"{model}-{k}")
+    F = rng.geometric(1.0 - inst.q(), size=(task["scenarios"], n)) - 1
+    tmin, amin = extremes(inst)
+    m = F + 1.0
+    lp = np.maximum((m * tmin).max(axis=1), (m * amin).sum(axis=1) / P)
+    sim = Simulator(inst, area_slack=task["area_slack"], g1_exact=task["g1_exact"])
+    out = {}
+    for a in task["algos"]:
+        r = np.array([sim.makespan(F[s], ALGOS[a], task["priority"])
+                      for s in range(task["scenarios"])]) / lp
+        out[a] = [float(r.mean()), float(r.max())]
+    return out
+
+
+def inline(tasks: Sequence[Task]) -> list[Any]:
+    return [run_set(t.payload) for t in tasks]
+
+
+def combine(results: Sequence[dict[str, list[float]]], algos) -> dict[str, tuple[float, float]]:
+    """(expected, maximum) per algorithm: mean of the per-set means, max over all scenarios."""
+    return {a: (float(np.mean([r[a][0] for r in results])),
+                max(0.0, *(r[a][1] for r in results))) for a in algos}
+
+
 def run_config(model: str, P: int, n: int, lam: float, sets: int, scenarios: int, seed: int,
                config: int, algos=tuple(ALGOS), priority: str = "LPT",
-               area_slack: float = 1.1, g1_exact: bool = False) -> dict[str, tuple[float, float]]:
+               area_slack: float = 1.1, g1_exact: bool = False,
+               run: Runner = inline) -> dict[str, tuple[float, float]]:
     """(expected, maximum) of T/L' per algorithm for one configuration."""
-    per_set: dict[str, list[float]] = {a: [] for a in algos}
-    worst: dict[str, float] = {a: 0.0 for a in algos}
-    midx = PAPER_MODELS.index(model)
-    for k, child in enumerate(np.random.SeedSequence([seed, midx, config]).spawn(sets)):
-        rng = np.random.default_rng(child)
-        inst = paper_instance(model, rng, n=n, P=P, lam=lam, name=f"{model}-{k}")
-        F = rng.geometric(1.0 - inst.q(), size=(scenarios, n)) - 1
-        tmin, amin = extremes(inst)
-        m = F + 1.0
-        lp = np.maximum((m * tmin).max(axis=1), (m * amin).sum(axis=1) / P)
-        sim = Simulator(inst, area_slack=area_slack, g1_exact=g1_exact)
-        for a in algos:
-            r = np.array([sim.makespan(F[s], ALGOS[a], priority) for s in range(scenarios)]) / lp
-            per_set[a].append(float(r.mean()))
-            worst[a] = max(worst[a], float(r.max()))
-    return {a: (float(np.mean(per_set[a])), worst[a]) for a in algos}
+    tasks = set_tasks(model, P, n, lam, sets, scenarios, seed, config, algos, priority,
+                      area_slack, g1_exact)
+    return combine(run(tasks), algos)
 
 
 def table1(sets: int, scenarios: int, seed: int, area_slack: float, out,
-           algos=tuple(ALGOS), g1_exact: bool = False) -> list[dict]:
+           algos=tuple(ALGOS), g1_exact: bool = False, run: Runner = inline) -> list[dict]:
     rows = []
-    res = {}
-    for model in PAPER_MODELS:
-        t0 = time.perf_counter()
-        res[model] = run_config(model, DEFAULT_P, DEFAULT_N, DEFAULT_LAMBDA, sets, scenarios,
-                                seed, 0, algos=algos, area_slack=area_slack, g1_exact=g1_exact)
-        print(f"# {model}: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    tasks = {model: set_tasks(model, DEFAULT_P, DEFAULT_N, DEFAULT_LAMBDA, sets, scenarios, seed,
+                              0, algos, area_slack=area_slack, g1_exact=g1_exact)
+             for model in PAPER_MODELS}
+    results = iter(run([t for model in PAPER_MODELS for t in tasks[model]]))
+    res = {model: combine([next(results) for _ in tasks[model]], algos)
+           for model in PAPER_MODELS}
     out.write(f"Table 1 at the defaults (P={DEFAULT_P}, n={DEFAULT_N}, lambda={DEFAULT_LAMBDA}), "
               f"{sets} sets x {scenarios} scenarios, LPT, area_slack={area_slack}, "
               f"g1_exact={g1_exact}; "
@@ -100,7 +156,7 @@ def table1(sets: int, scenarios: int, seed: int, area_slack: float, out,
 
 
 def sweeps(sets: int, scenarios: int, seed: int, area_slack: float, out,
-           models=PAPER_MODELS, which=("P", "n", "lambda")) -> list[dict]:
+           models=PAPER_MODELS, which=("P", "n", "lambda"), run: Runner = inline) -> list[dict]:
     rows = []
     grids = [("P", P_GRID, lambda v: (v, DEFAULT_N, DEFAULT_LAMBDA)),
              ("n", N_GRID, lambda v: (DEFAULT_P, v, DEFAULT_LAMBDA)),
@@ -112,20 +168,21 @@ def sweeps(sets: int, scenarios: int, seed: int, area_slack: float, out,
                   f"{sets} sets x {scenarios} scenarios, LPT\n\n")
         out.write("| model | algo | " + " | ".join(str(v) for v in grid) + " |\n")
         out.write("|---|---|" + "---|" * len(grid) + "\n")
+        tasks = {(model, ci): set_tasks(model, *conf(v), sets, scenarios, seed, 100 + ci,
+                                        area_slack=area_slack)
+                 for model in models for ci, v in enumerate(grid)}
+        results = iter(run([t for ts in tasks.values() for t in ts]))
+        res = {mc: combine([next(results) for _ in ts], ALGOS) for mc, ts in tasks.items()}
         for model in models:
-            t0 = time.perf_counter()
             vals = {a: [] for a in ALGOS}
             for ci, v in enumerate(grid):
-                P, n, lam = conf(v)
-                r = run_config(model, P, n, lam, sets, scenarios, seed, 100 + ci,
-                               area_slack=area_slack)
+                r = res[model, ci]
                 for a in ALGOS:
                     vals[a].append(r[a][0])
                     rows.append({"table": f"sweep-{gname}", "model": model, "algo": a,
                                  "stat": "Expected", "x": v, "value": r[a][0]})
             for a in ALGOS:
                 out.write(f"| {model} | {a} | " + " | ".join(f"{x:.3f}" for x in vals[a]) + " |\n")
-            print(f"# sweep {gname} {model}: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         out.write("\n")
     return rows
 
@@ -145,15 +202,39 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--grids", default="P,n,lambda", help="sweeps to run (subset of P,n,lambda)")
     ap.add_argument("--algos", default=",".join(ALGOS), help="subset of LPA,BATCH,MINTIME,MINAREA")
     ap.add_argument("--csv", default=None)
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                    help="worker processes (default 2; 1 runs inline)")
+    ap.add_argument("--out", type=Path, default=Path("results/moldable"),
+                    help="folder of the default --store")
+    add_cli_options(ap, "<out>/campaign.sqlite")
     args = ap.parse_args(argv)
+    try:
+        if args.dask:
+            require_dask()
+        with ResultStore(args.store or args.out / "campaign.sqlite") as store:
+            return _main(args, store)
+    except CampaignError as e:
+        print(f"reproduce_moldable.py: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(args: argparse.Namespace, store: ResultStore) -> int:
+    if args.fresh:
+        store.forget("moldable")
+
+    def run(tasks: Sequence[Task]) -> list[Any]:
+        return run_campaign("moldable", tasks, run_set, store, jobs=args.jobs, dask=args.dask)
+
     rows: list[dict] = []
     t0 = time.perf_counter()
     if not args.no_table:
         rows += table1(args.sets, args.scenarios, args.seed, args.area_slack, sys.stdout,
-                       tuple(args.algos.split(",")), args.g1_exact)
+                       tuple(args.algos.split(",")), args.g1_exact, run=run)
     if args.sweeps:
         rows += sweeps(args.sweep_sets, args.sweep_scenarios, args.seed, args.area_slack,
-                       sys.stdout, which=tuple(args.grids.split(",")))
+                       sys.stdout, which=tuple(args.grids.split(",")), run=run)
     print(f"# total {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     if args.csv:
         keys = sorted({k for r in rows for k in r})

@@ -18,9 +18,14 @@ P (common random numbers). The Random priority uses one seed per (set, scenario)
   given with ``--swf``), q-bar in {0, 0.05, 0.1}; mean, std and max across the per-day means (A11).
 
 Writes CSV, PNG and ``summary.md`` into ``--out`` (default ``results/rigid/``), prints the computed
-numbers next to the paper's; progress goes to stderr.
+numbers next to the paper's; progress goes to stderr. Simulations run as two campaigns
+(`resilsched.campaign`), ``rigid-synthetic`` and ``rigid-table1``, stored in ``--store`` (default
+``<out>/campaign.sqlite``): after an interruption (Ctrl-C, exit status 130), rerunning the same
+command computes only the missing tasks and writes the same CSV files; ``--fresh`` starts over,
+``--dask ADDRESS|local`` runs the tasks on Dask distributed.
 
     python scripts/reproduce_rigid.py                      # scaled-down, ~minutes
+    python scripts/reproduce_rigid.py --full --jobs 8      # interrupt and rerun: it resumes
     python scripts/reproduce_rigid.py --only table1 --swf ANL-Intrepid-2009-1.swf \\
         --cores-per-node 4
 """
@@ -29,13 +34,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import math
 import os
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +48,15 @@ from typing import Any
 import numpy as np
 
 from resilsched.bounds.rigid import lower_bound
+from resilsched.campaign import (
+    EXIT_INTERRUPTED,
+    CampaignError,
+    ResultStore,
+    Task,
+    add_cli_options,
+    require_dask,
+    run_campaign,
+)
 from resilsched.heuristics.rigid import makespan
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
@@ -108,6 +122,13 @@ class Config:
     out: Path = field(default_factory=lambda: Path("results/rigid"))
     plots: bool = True
     reuse: Path | None = None  # read per-set rows from a previous run's CSV files
+    store: Path | None = None  # campaign result store; None: <out>/campaign.sqlite
+    fresh: bool = False  # delete the stored results of the campaigns this run uses first
+    dask: str | None = None  # Dask scheduler address or "local"
+
+    @property
+    def store_path(self) -> Path:
+        return self.store if self.store is not None else self.out / "campaign.sqlite"
 
 
 # -- simulation tasks ---------------------------------------------------------------------------
@@ -144,27 +165,26 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def run_tasks(tasks: list[dict[str, Any]], jobs: int, label: str) -> list[dict[str, Any]]:
-    """Run tasks on a process pool (or inline with ``jobs <= 1``), with progress on stderr."""
-    out: list[dict[str, Any]] = []
-    start = time.perf_counter()
-    total = len(tasks)
-    if total == 0:
-        return out
-    step = max(1, total // 20)
-    if jobs <= 1:
-        for i, task in enumerate(tasks, 1):
-            out.extend(run_task(task))
-            if i % step == 0 or i == total:
-                log(f"[{label}] {i}/{total} tasks, {time.perf_counter() - start:.0f} s")
-        return out
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(run_task, t) for t in tasks]
-        for i, fut in enumerate(as_completed(futures), 1):
-            out.extend(fut.result())
-            if i % step == 0 or i == total:
-                log(f"[{label}] {i}/{total} tasks, {time.perf_counter() - start:.0f} s")
-    return out
+def run_tasks(cfg: Config, name: str, config: Mapping[str, Any], tasks: list[dict[str, Any]],
+              label: str) -> list[dict[str, Any]]:
+    """Run tasks as campaign `name` of ``cfg.store_path`` (resumable); rows in task order.
+
+    A task's key is its (heuristic, priority, set, (q-bar, P) points); `config` holds what
+    else determines its rows (seeds, scenario count, instance source). Pool of ``cfg.jobs``
+    processes, inline with ``jobs <= 1``, or Dask with ``cfg.dask``; progress on stderr.
+    """
+    camp = [Task({"heuristic": t["heuristic"], "priority": t["priority"], "set": t["set"],
+                  "points": [(q, P) for q, P, _ in t["points"]]}, t) for t in tasks]
+    with ResultStore(cfg.store_path) as store:
+        if cfg.fresh:
+            store.forget(name)
+        per_task = run_campaign(name, camp, run_task, store, config=config, jobs=cfg.jobs,
+                                dask=cfg.dask, label=label)
+    return [row for rows in per_task for row in rows]
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 # -- aggregation --------------------------------------------------------------------------------
@@ -248,8 +268,9 @@ def synthetic(cfg: Config) -> dict[str, Any]:
     tasks.sort(key=lambda t: -sum(m.sum() + m.shape[0] for _, _, m in t["points"]))
     log(f"[synthetic] {len(sets)} sets x {cfg.scenarios} scenarios, {len(want)} "
         f"(heuristic, priority) pairs, {len(tasks)} tasks")
+    config = {"seed": cfg.seed, "scenarios": cfg.scenarios}  # set k does not depend on cfg.sets
     rows = (read_rows(cfg.reuse / "synthetic_per_set.csv") if cfg.reuse
-            else run_tasks(tasks, cfg.jobs, "synthetic"))
+            else run_tasks(cfg, "rigid-synthetic", config, tasks, "synthetic"))
     agg = aggregate(rows, ("heuristic", "priority", "qbar", "P"))
     expected = {q: float(np.mean([expected_total_failures(x, q) for x in sets])) for q in qbars}
     return {"rows": rows, "agg": agg, "expected_failures": expected}
@@ -376,13 +397,18 @@ def good_priority_claim(cfg: Config, agg: dict) -> tuple[str, str, str, str]:
 
 def table1(cfg: Config) -> dict[str, Any]:
     """The five heuristics with LPT on Mira-like days (or SWF days), q-bar in {0, 0.05, 0.1}."""
+    # day k depends neither on cfg.mira_days nor on the days after it
+    config: dict[str, Any] = {"seed": cfg.seed, "scenarios": cfg.mira_scenarios}
     if cfg.swf:
         days = read_swf(cfg.swf, P=cfg.swf_P, cores_per_node=cfg.cores_per_node)
         days = days[: cfg.mira_days]
         source = f"SWF {cfg.swf} (first {len(days)} days, cores/node {cfg.cores_per_node})"
+        config |= {"swf_sha256": file_sha256(cfg.swf), "cores_per_node": cfg.cores_per_node,
+                   "swf_P": cfg.swf_P}
     else:
         days = mira_like_days(cfg.mira_seed, cfg.mira_days)
         source = f"Mira-like stand-in, seed {cfg.mira_seed}, {len(days)} days"
+        config |= {"mira_seed": cfg.mira_seed}
     mats = {q: scenario_matrices(days, q, cfg.mira_scenarios, [cfg.seed, 7, int(round(q * 1000))])
             for q in MIRA_QBARS}
     tasks = [{"instance": d, "heuristic": h, "priority": "LPT", "set": k,
@@ -392,7 +418,7 @@ def table1(cfg: Config) -> dict[str, Any]:
     log(f"[table1] {source}: {len(days)} days x {cfg.mira_scenarios} scenarios, "
         f"{len(tasks)} tasks")
     rows = (read_rows(cfg.reuse / "table1_per_day.csv") if cfg.reuse
-            else run_tasks(tasks, cfg.jobs, "table1"))
+            else run_tasks(cfg, "rigid-table1", config, tasks, "table1"))
     agg = aggregate(rows, ("heuristic", "qbar"))
     failures = {q: float(np.mean([m.sum(axis=1).mean() for m in mats[q]])) for q in MIRA_QBARS}
     expected = {q: float(np.mean([expected_total_failures(d, q) for d in days]))
@@ -607,7 +633,9 @@ def run(cfg: Config) -> dict[str, Any]:
         result["plots"] = plots(cfg, res, t1)
     elapsed = time.perf_counter() - t0
     sections.append(f"Re-rendered from the CSV files in {cfg.reuse}." if cfg.reuse else
-                    f"Wall time {elapsed:.0f} s with {cfg.jobs} worker(s).")
+                    f"Wall time {elapsed:.0f} s with "
+                    + (f"Dask ({cfg.dask})." if cfg.dask else f"{cfg.jobs} worker(s).")
+                    + f" Results stored in {cfg.store_path}.")
     text = "\n\n".join(sections) + "\n"
     (cfg.out / "summary.md").write_text(text)
     result["summary"] = text
@@ -643,6 +671,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
     ap.add_argument("--reuse", type=Path, default=None,
                     help="re-render tables, claims and plots from the per-set CSV files of a "
                          "previous run in this directory (same configuration), no simulation")
+    add_cli_options(ap, "<out>/campaign.sqlite")
     a = ap.parse_args(argv)
     only = tuple(x.strip() for x in a.only.split(",") if x.strip())
     bad = set(only) - {"fig4", "fig5", "fig6", "table1"}
@@ -650,7 +679,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
         ap.error(f"--only: unknown {sorted(bad)}")
     cfg = Config(seed=a.seed, mira_days=a.mira_days, mira_seed=a.mira_seed, swf=a.swf,
                  cores_per_node=a.cores_per_node, swf_P=a.swf_P, only=only, jobs=a.jobs,
-                 out=a.out, plots=not a.no_plots, reuse=a.reuse)
+                 out=a.out, plots=not a.no_plots, reuse=a.reuse, store=a.store, fresh=a.fresh,
+                 dask=a.dask)
     if a.full:
         cfg.sets, cfg.scenarios, cfg.mira_scenarios = 30, 1000, 1000
         cfg.qbars, cfg.Ps = QBARS_FULL, PS_FULL
@@ -673,7 +703,15 @@ def parse_args(argv: Sequence[str] | None = None) -> Config:
 
 def main(argv: Sequence[str] | None = None) -> int:
     cfg = parse_args(argv)
-    result = run(cfg)
+    try:
+        if cfg.dask:
+            require_dask()
+        result = run(cfg)
+    except CampaignError as e:
+        log(f"reproduce_rigid.py: error: {e}")
+        return 2
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
     print(result["summary"])
     for p in result.get("plots", []):
         log(f"wrote {p}")

@@ -13,18 +13,37 @@ Outputs go to ``--out`` (default ``worksharing_results/``): one CSV per experime
 per configuration and heuristic: mean ratio to the omniscient reference, stdev, expected work,
 chunk counts) and a printed summary beside the paper's numbers. The traces are *synthetic
 stand-ins* (spec §4.3): their numbers are not comparable to Table 5.
+
+Every configuration is one task of the campaign ``worksharing-<experiment>``
+(`resilsched.campaign`), stored in ``--store`` (default ``<out>/campaign.sqlite``) with its
+per-trial ratios: after an interruption (Ctrl-C, exit status 130) the same command resumes and
+writes the same CSV files and summary. ``--fresh`` starts over, ``--jobs`` sets the worker
+processes, ``--dask ADDRESS|local`` runs on Dask distributed.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import csv
+import os
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from resilsched.campaign import (
+    EXIT_INTERRUPTED,
+    CampaignError,
+    ResultStore,
+    Task,
+    add_cli_options,
+    require_dask,
+    run_campaign,
+)
 from resilsched.heuristics.worksharing.experiments import (
     E5_HEURISTICS,
     best_fraction_curve,
@@ -54,6 +73,41 @@ PAPER_T4 = {  # rel min/max/avg/std, abs min/max/avg/std, success
 PAPER_E5 = {"greedy": 0.852, "no-rep": 0.796}
 PAPER_T5 = {"brute": 0.217, "no-rep": 0.536, "cyclic-rep": 0.565, "greedy": 0.708}
 
+#: runs a list of tasks, returns their results in order (inline, or a campaign)
+Runner = Callable[[Sequence[Task]], list[Any]]
+
+
+def pack(x: np.ndarray) -> str:
+    """float64 array -> base64 text (exact, ~2x smaller than JSON numbers)."""
+    return base64.b64encode(np.ascontiguousarray(x, dtype="<f8").tobytes()).decode("ascii")
+
+
+def unpack(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), dtype="<f8").copy()
+
+
+def config_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One configuration (a campaign task): per heuristic the packed ratios, expected work and
+    chunk counts. Every draw is seeded from the payload (`run_config`'s ``config_seed``)."""
+    risk = None if payload["trace"] is None else synthetic_trace(payload["trace"])
+    r = run_config(payload["p"], payload["W"], payload["eps"], tuple(payload["heuristics"]),
+                   payload["n"], payload["trials"], seed=payload["seed"], risk=risk,
+                   trace_id=payload["trace"] or 0)
+    return {h: {"ratios": pack(r.ratios[h]), "expected": float(r.expected[h]),
+                "chunks": [int(c) for c in r.chunks[h]]} for h in payload["heuristics"]}
+
+
+def inline(tasks: Sequence[Task]) -> list[Any]:
+    return [config_task(t.payload) for t in tasks]
+
+
+def campaign_runner(store: ResultStore, experiment: str, jobs: int, dask: str | None) -> Runner:
+    """Runs tasks as campaign ``worksharing-<experiment>`` of `store` (resumable)."""
+    def run(tasks: Sequence[Task]) -> list[Any]:
+        return run_campaign(f"worksharing-{experiment}", tasks, config_task, store, jobs=jobs,
+                            dask=dask, label=experiment)
+    return run
+
 
 def run_table4(out: Path) -> None:
     t0 = time.perf_counter()
@@ -75,37 +129,37 @@ def run_table4(out: Path) -> None:
                                              for i, v in enumerate(PAPER_T4[name])))
 
 
-def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, risk=None,
-           trace_id: int = 0, quiet: bool = False) -> dict[str, np.ndarray]:
+def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
+           run: Runner = inline) -> dict[str, np.ndarray]:
     """Run configurations; CSV rows per (config, heuristic); returns all ratios per heuristic."""
+    tasks = []
+    for cfg in configs:
+        p, W, eps = cfg[:3]
+        nn = cfg[3] if len(cfg) > 3 else n
+        fields = {"p": p, "W": W, "eps": eps, "n": nn, "heuristics": list(heuristics),
+                  "trials": trials, "seed": 0, "trace": trace}
+        tasks.append(Task(fields, fields))
+    results = run(tasks)
     allr: dict[str, list[np.ndarray]] = {h: [] for h in heuristics}
-    t0 = time.perf_counter()
-    path = out / f"{name}.csv"
-    with open(path, "w", newline="") as f:
+    with open(out / f"{name}.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["p", "W", "eps", "n", "heuristic", "mean_ratio", "std_ratio", "expected_work",
                     "chunks"])
-        for i, cfg in enumerate(configs):
-            p, W, eps = cfg[:3]
-            nn = cfg[3] if len(cfg) > 3 else n
-            r = run_config(p, W, eps, heuristics, nn, trials, seed=0, risk=risk,
-                           trace_id=trace_id)
+        for t, res in zip(tasks, results, strict=True):
+            c = t.fields
             for h in heuristics:
-                allr[h].append(r.ratios[h])
-                w.writerow([p, W, eps, nn if nn is not None else "auto", h,
-                            f"{r.ratios[h].mean():.6f}", f"{r.ratios[h].std():.6f}",
-                            f"{r.expected[h]:.6f}", ";".join(map(str, r.chunks[h][:4]))])
-            if not quiet and (i + 1) % 50 == 0:
-                el = time.perf_counter() - t0
-                print(f"  {name}: {i + 1}/{len(configs)} configurations, {el:.0f} s",
-                      file=sys.stderr)
+                ratios = unpack(res[h]["ratios"])
+                allr[h].append(ratios)
+                w.writerow([c["p"], c["W"], c["eps"], c["n"] if c["n"] is not None else "auto",
+                            h, f"{ratios.mean():.6f}", f"{ratios.std():.6f}",
+                            f"{res[h]['expected']:.6f}", ";".join(map(str, res[h]["chunks"][:4]))])
     return {h: np.concatenate(v) for h, v in allr.items()}
 
 
-def run_e5(out: Path, trials: int, ps) -> dict:
+def run_e5(out: Path, trials: int, ps, run: Runner = inline) -> dict:
     configs = [c for c in e5_configs() if c[0] in ps]
     t0 = time.perf_counter()
-    r = _sweep("e5", configs, out, trials, E5_HEURISTICS)
+    r = _sweep("e5", configs, out, trials, E5_HEURISTICS, run=run)
     dt = time.perf_counter() - t0
     print(f"E5: {len(configs)} configurations x {trials} trials = {len(configs) * trials} "
           f"instances in {dt:.1f} s")
@@ -129,7 +183,7 @@ def run_e5(out: Path, trials: int, ps) -> dict:
             "greedy_above_995": float(np.mean(g > 0.995))}
 
 
-def run_fixed(name: str, out: Path, trials: int) -> None:
+def run_fixed(name: str, out: Path, trials: int, run: Runner = inline) -> None:
     heur = ("greedy", "brute", "no-rep", "cyclic-rep", "random-rep")
     if name == "e1":
         configs = [(25, float(W), 0.001, 147) for W in range(1, 26)]
@@ -140,26 +194,24 @@ def run_fixed(name: str, out: Path, trials: int) -> None:
         configs = [(25, 7.5, eps, n) for eps in (0.01, 0.001, 0.0001) for n in ns]
     else:  # e4
         configs = [(25, 7.5, float(eps), 147) for eps in np.geomspace(1e-4, 1, 13)]
-    r = _sweep(name, configs, out, trials, heur, quiet=True)
+    r = _sweep(name, configs, out, trials, heur, run=run)
     print(f"{name.upper()}: {len(configs)} configurations; overall mean ratios: "
           + ", ".join(f"{h} {v.mean():.3f}" for h, v in r.items()))
 
 
-def run_e6(out: Path, trials: int) -> None:
-    r = _sweep("e6", e6_configs(), out, trials, ("greedy", "no-rep", "cyclic-rep"))
+def run_e6(out: Path, trials: int, run: Runner = inline) -> None:
+    r = _sweep("e6", e6_configs(), out, trials, ("greedy", "no-rep", "cyclic-rep"), run=run)
     print("E6: overall mean ratios: " + ", ".join(f"{h} {v.mean():.3f}" for h, v in r.items()))
 
 
-def run_traces(out: Path, trials: int, ps) -> None:
+def run_traces(out: Path, trials: int, ps, run: Runner = inline) -> None:
     write_trace_csvs(out / "traces")
     heur = ("greedy", "brute", "no-rep", "cyclic-rep")
     print("Traces (SYNTHETIC stand-ins, spec §4.3; not comparable to Table 5):")
     allr: dict[str, list[np.ndarray]] = {h: [] for h in heur}
     for tid, (tname, *_rest) in TRACES.items():
-        risk = synthetic_trace(tid)
         configs = [(p, float(W), eps) for p in ps for W in range(1, p + 1) for eps in E_EPS]
-        r = _sweep(f"trace{tid}_{tname}", configs, out, trials, heur, risk=risk,
-                   trace_id=tid, quiet=True)
+        r = _sweep(f"trace{tid}_{tname}", configs, out, trials, heur, trace=tid, run=run)
         for h in heur:
             allr[h].append(r[h])
         print(f"  trace {tid} {tname:9s}: " + ", ".join(f"{h} {v.mean():.3f}"
@@ -177,21 +229,41 @@ def main(argv=None) -> int:
     ap.add_argument("--trials", type=int, default=None)
     ap.add_argument("--p", type=int, nargs="*", default=None)
     ap.add_argument("--out", type=Path, default=Path("worksharing_results"))
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                    help="worker processes (default 2; 1 runs inline)")
+    add_cli_options(ap, "<out>/campaign.sqlite")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
+    try:
+        if a.dask:
+            require_dask()
+        with ResultStore(a.store or a.out / "campaign.sqlite") as store:
+            return _main(a, store)
+    except CampaignError as e:
+        print(f"reproduce_worksharing.py: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(a: argparse.Namespace, store: ResultStore) -> int:
     todo = ["table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces"] if a.what == "all" \
         else [a.what]
+    if a.fresh:
+        for w in todo:
+            store.forget(f"worksharing-{w}")
     for w in todo:
+        runner = campaign_runner(store, w, a.jobs, a.dask)
         if w == "table4":
             run_table4(a.out)
         elif w == "e5":
-            run_e5(a.out, a.trials or 1000, a.p or E_P)
+            run_e5(a.out, a.trials or 1000, a.p or E_P, run=runner)
         elif w in ("e1", "e2", "e3", "e4"):
-            run_fixed(w, a.out, a.trials or 1000)
+            run_fixed(w, a.out, a.trials or 1000, run=runner)
         elif w == "e6":
-            run_e6(a.out, a.trials or 1000)
+            run_e6(a.out, a.trials or 1000, run=runner)
         elif w == "traces":
-            run_traces(a.out, a.trials or 100, a.p or (5, 10))
+            run_traces(a.out, a.trials or 100, a.p or (5, 10), run=runner)
     return 0
 
 
