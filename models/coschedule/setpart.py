@@ -12,23 +12,29 @@ Its LP relaxation is much tighter than the LP of (1.12). Two models, both with h
     the integer program over all packs at once.
 
 ``setpart-cg``
-    column generation + reduced-cost column closure ("price and branch"):
+    column generation + cuts + reduced-cost column closure ("price, cut and branch"):
 
-    1. restricted master LP over singletons and the PACK-APPROX packs; duals pi_i;
-    2. pricing: reduced costs rc_B = c_B - sum_{i in B} pi_i of every pack, computed in one numpy
-       pass over the pool of packs (all k-subsets, costs from Algorithm 1); the most negative
-       columns enter; stop when min rc >= -tol. The Lagrangian bound
-       LB = sum pi + n min(0, min rc) is valid at every iteration;
-    3. an upper bound UB: PACK-APPROX, then a short HiGHS MIP over the generated columns
-       (<= 10 s), then a local search that re-partitions the union of two packs optimally
-       (`improve_by_pairs`);
-    4. closure: any partition x with cost(x) = sum pi + sum_{B in x} rc_B < UB uses only packs
-       with rc_B < UB - sum pi - (n-1) min(0, min rc). The integer program over those packs (and
-       the generated ones), seeded with the UB solution, is therefore exact; for integral times
-       the target is UB - 1.
-    Optimality is proved by the closed integer program (or by UB = ceil(LB) for integral times).
-
-A time limit yields ``feasible`` with the best bound known (LB, or min(UB, closure MIP bound)).
+    1. restricted master LP over singletons and the PACK-APPROX packs, plus the pack-count cut
+       sum_B z_B >= ceil(n/k) (a partition into packs of at most k tasks has at least that many
+       packs; without it the LP happily uses n/k fractional packs); duals pi_i and mu >= 0;
+    2. pricing: reduced costs rc_B = c_B - sum_{i in B} pi_i - mu of every pack, computed in one
+       numpy pass over the pool of packs (all k-subsets, costs from Algorithm 1); the most
+       negative columns enter; stop when min rc >= -tol;
+    3. cuts: rounds of subset-row cuts over triples of tasks (`subset_rows`; duals sigma_S <= 0,
+       priced into rc_B) separated exactly and re-priced, until none is violated. With the dual
+       objective D = sum pi + mu ceil(n/k) + sum sigma, LB = D + n min(0, min rc) is valid at
+       every iteration (Lagrangian);
+    4. closure: cost(x) >= D + sum_{B in x} rc_B for every partition x (`subset_rows` module
+       doc), so a partition with cost(x) < T uses only packs with
+       rc_B < T - D - (n-1) min(0, min rc) =: gap(T). With T = UB (UB - 1 for integral times),
+       the integer program over those packs (with the cuts) is exact;
+    5. two rounds: an early MIP over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc,
+       seeded with PACK-APPROX, stopped at a relative gap of ``EARLY_ROUND_GAP`` or after
+       ``FIRST_ROUND_SHARE`` of the time left, only looks for a near-optimal UB (it never proves
+       anything); the full closure over gap(UB), seeded with that UB, then proves optimality.
+       A good UB first matters: the closure grows quickly with gap(UB).
+A time limit yields ``feasible`` with the best bound known (LB, or min(UB, closure MIP bound)
+when the interrupted round was the full closure). ``payload["closure_rounds"]`` lists the rounds.
 The pool is explicit, so memory grows like C(n, k): up to ``MAX_POOL`` columns.
 """
 
@@ -40,6 +46,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import highspy
@@ -49,14 +56,20 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.common import make_payload
 from resilsched.models.coschedule.onepack import pack_costs_vectorized
+from resilsched.models.coschedule.subset_rows import SubsetRowCuts
 from resilsched.solution import Solution, Status
 
 MAX_POOL = 12_000_000
 CHUNK = 400_000
-#: seconds (at most) of the upper-bound phase of ``setpart-cg``: MIP over generated columns,
-#: then the pair local search; the MIP also gets at most 15 % of the time left.
-UB_MIP_BUDGET = 10.0
-LNS_BUDGET = 5.0
+#: the first restricted MIP of ``setpart-cg`` holds the FIRST_CLOSURE_COLUMNS * n packs of
+#: smallest reduced cost; each later round doubles the reduced-cost threshold.
+FIRST_CLOSURE_COLUMNS = 15
+#: at most this many separation rounds of subset-row cuts at the root of ``setpart-cg``
+MAX_CUT_ROUNDS = 10
+#: share of the time left that an early (not yet closed) round may use
+FIRST_ROUND_SHARE = 0.2
+#: relative MIP gap at which an early round stops (it never proves anything)
+EARLY_ROUND_GAP = 1e-4
 
 
 @dataclass
@@ -71,8 +84,9 @@ class PackPool:
     def size(self) -> int:
         return sum(len(c) for c in self.costs.values())
 
-    def reduced_costs(self, pi: np.ndarray) -> dict[int, np.ndarray]:
-        return {s: self.costs[s] - pi[self.packs[s]].sum(axis=1) for s in self.packs}
+    def reduced_costs(self, pi: np.ndarray, mu: float = 0.0) -> dict[int, np.ndarray]:
+        """rc_B = c_B - sum_{i in B} pi_i - mu (mu: dual of the pack-count row)."""
+        return {s: self.costs[s] - pi[self.packs[s]].sum(axis=1) - mu for s in self.packs}
 
 
 def pool_size(n: int, k: int) -> int:
@@ -120,19 +134,33 @@ def quiet_stdout():
         os.close(saved)
 
 
-def partition_master(n: int) -> highspy.Highs:
-    """A silent single-thread HiGHS model with n rows fixed to 1: each task in exactly one pack."""
+def min_packs(inst: CoscheduleInstance) -> int:
+    """ceil(n / k): every co-schedule has at least this many packs (at most k tasks each)."""
+    return -(-inst.n // inst.k)
+
+
+def partition_master(n: int, min_packs: int | None = None) -> highspy.Highs:
+    """A silent single-thread HiGHS model with n rows fixed to 1: each task in exactly one pack.
+
+    With `min_packs`, row n is the pack-count cut sum_B z_B >= min_packs (columns added by
+    `add_pack_columns(..., count_row=n)` get a 1 there).
+    """
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)
     ones = np.ones(n)
     h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    if min_packs is not None:
+        h.addRow(float(min_packs), highspy.kHighsInf, 0, np.zeros(0, np.int32), np.zeros(0))
     return h
 
 
 def add_pack_columns(h: highspy.Highs, packs: list[tuple[int, ...]], costs: list[float],
-                     index: set[tuple[int, ...]]) -> list[tuple[tuple[int, ...], float]]:
-    """Add the packs not yet in `index` as columns (cost c, x >= 0, a 1 in each member's row).
+                     index: set[tuple[int, ...]],
+                     extra_rows: Callable[[tuple[int, ...]], list[int]] | None = None
+                     ) -> list[tuple[tuple[int, ...], float]]:
+    """Add the packs not yet in `index` as columns (cost c, x >= 0, a 1 in each member's row and
+    in each row of ``extra_rows(pack)`` if given).
 
     Records them in `index` and returns the new (pack, cost) pairs in column order.
     """
@@ -143,6 +171,8 @@ def add_pack_columns(h: highspy.Highs, packs: list[tuple[int, ...]], costs: list
     for b, _ in new:
         starts.append(len(idx))
         idx.extend(b)
+        if extra_rows is not None:
+            idx.extend(extra_rows(b))
     m = len(new)
     h.addCols(m, np.array([c for _, c in new]), np.zeros(m), np.full(m, highspy.kHighsInf),
               len(idx), np.array(starts, np.int32), np.array(idx, np.int32), np.ones(len(idx)))
@@ -151,35 +181,67 @@ def add_pack_columns(h: highspy.Highs, packs: list[tuple[int, ...]], costs: list
 
 
 class _Master:
-    """Set-partitioning master in highspy: rows = tasks (= 1), columns = packs."""
+    """Set-partitioning master in highspy. Rows: one per task (= 1), the pack-count cut
+    sum_B z_B >= ceil(n/k) (row n), then one subset-row cut per triple of `cuts` (<= 1, rows
+    n+1...). Columns: packs."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, min_packs: int, cuts: SubsetRowCuts | None = None):
         self.n = n
-        self.h = partition_master(n)
+        self.min_packs = min_packs
+        self.cuts = cuts
+        self.h = partition_master(n, min_packs)
         self.h.setOptionValue("mip_rel_gap", 0.0)
         self.h.setOptionValue("mip_abs_gap", 1e-6)
         self.cols: list[tuple[int, ...]] = []
         self.index: set[tuple[int, ...]] = set()
         self.costs: list[float] = []
+        for _ in range(len(cuts) if cuts is not None else 0):
+            self.h.addRow(-highspy.kHighsInf, 1.0, 0, np.zeros(0, np.int32), np.zeros(0))
+
+    def _extra_rows(self, pack: tuple[int, ...]) -> list[int]:
+        cut_rows = [] if self.cuts is None else self.cuts.cuts_of(pack)
+        return [self.n] + [self.n + 1 + q for q in cut_rows]
 
     def add(self, packs: list[tuple[int, ...]], costs: list[float]) -> int:
-        new = add_pack_columns(self.h, packs, costs, self.index)
+        new = add_pack_columns(self.h, packs, costs, self.index, extra_rows=self._extra_rows)
         for b, c in new:
             self.cols.append(b)
             self.costs.append(c)
         return len(new)
 
-    def solve_lp(self) -> np.ndarray:
+    def add_cut(self, triple: tuple[int, int, int]) -> None:
+        """Register a subset-row cut and add its row over the current columns."""
+        assert self.cuts is not None
+        self.cuts.add(triple)
+        tri = set(triple)
+        hit = [c for c, b in enumerate(self.cols) if len(tri.intersection(b)) >= 2]
+        self.h.addRow(-highspy.kHighsInf, 1.0, len(hit), np.array(hit, np.int32),
+                      np.ones(len(hit)))
+
+    def solve_lp(self) -> tuple[np.ndarray, float, np.ndarray]:
+        """Duals of the master LP: pi per task row, mu >= 0 of the pack-count row, sigma <= 0
+        per subset-row cut."""
         ncol = len(self.cols)
         self.h.changeColsIntegrality(ncol, np.arange(ncol, dtype=np.int32),
                                      np.array([highspy.HighsVarType.kContinuous] * ncol))
         self.h.run()
-        return np.array(self.h.getSolution().row_dual)
+        duals = np.array(self.h.getSolution().row_dual)
+        n = self.n
+        return duals[:n], max(0.0, float(duals[n])), np.minimum(0.0, duals[n + 1:])
 
+    def support(self) -> list[tuple[tuple[int, ...], float]]:
+        """(pack, value) of the columns positive in the last LP solution."""
+        x = self.h.getSolution().col_value
+        return [(b, x[c]) for c, b in enumerate(self.cols) if x[c] > 1e-6]
 
-    def solve_mip(self, time_limit: float | None, incumbent: list[tuple[int, ...]] | None = None
-                  ) -> tuple[list[tuple[int, ...]] | None, float, bool]:
-        """(chosen packs or None, dual bound, proven optimal); `incumbent` seeds HiGHS."""
+    def solve_mip(self, time_limit: float | None, incumbent: list[tuple[int, ...]] | None = None,
+                  rel_gap: float = 0.0) -> tuple[list[tuple[int, ...]] | None, float, bool]:
+        """(chosen packs or None, dual bound, proven optimal); `incumbent` seeds HiGHS.
+
+        With ``rel_gap > 0`` HiGHS stops within that relative gap and the result is never
+        reported as proven optimal.
+        """
+        self.h.setOptionValue("mip_rel_gap", float(rel_gap))
         ncol = len(self.cols)
         self.h.changeColsIntegrality(ncol, np.arange(ncol, dtype=np.int32),
                                      np.array([highspy.HighsVarType.kInteger] * ncol))
@@ -197,7 +259,7 @@ class _Master:
             self.h.run()
         status = self.h.getModelStatus()
         info = self.h.getInfo()
-        optimal = status == highspy.HighsModelStatus.kOptimal
+        optimal = status == highspy.HighsModelStatus.kOptimal and rel_gap == 0
         bound = info.mip_dual_bound if np.isfinite(info.mip_dual_bound) else -math.inf
         if info.primal_solution_status == 0:  # no feasible point
             return None, bound, False
@@ -231,7 +293,7 @@ def solve_setpart_full(inst: CoscheduleInstance, scenario=None,
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP)."""
     t0 = time.perf_counter()
     pool = build_pool(inst)
-    master = _Master(inst.n)
+    master = _Master(inst.n, min_packs(inst))
     for s in pool.packs:
         master.add([tuple(int(x) for x in row) for row in pool.packs[s]], list(pool.costs[s]))
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
@@ -248,30 +310,56 @@ def _heuristic_packs(inst: CoscheduleInstance) -> tuple[list[tuple[int, ...]], f
     return packs, cost
 
 
+@dataclass
+class Pricing:
+    """State of converged (or stopped) column generation.
+
+    `rcs` holds the reduced cost of every pool pack (by size), `dual` = sum pi + mu ceil(n/k) +
+    sum sigma is the dual objective; `lb` = dual + n min(0, min_rc) is a valid lower bound
+    (Lagrangian, `subset_rows` module doc) whether or not pricing converged.
+    """
+
+    rcs: dict[int, np.ndarray]
+    dual: float
+    min_rc: float
+    converged: bool
+    n: int
+
+    @property
+    def lb(self) -> float:
+        return self.dual + self.n * min(0.0, self.min_rc)
+
+    def closure_gap(self, target: float) -> float:
+        """Every pack of a partition costing < `target` has rc_B < this value (module doc)."""
+        return target - self.dual - (self.n - 1) * min(0.0, self.min_rc)
+
+
 def column_generation(inst: CoscheduleInstance, pool: PackPool, master: _Master,
                       deadline: float | None, batch: int | None = None,
-                      tol: float = 1e-9) -> tuple[np.ndarray, float, float, bool]:
-    """Run pricing rounds until no pack has negative reduced cost (or time runs out).
-
-    Returns (pi, sum pi, min reduced cost, converged).
-    """
+                      tol: float = 1e-9) -> Pricing:
+    """Run pricing rounds until no pack has negative reduced cost (or time runs out)."""
     n = inst.n
     batch = batch or max(2 * n, 50)
     scale = max(1.0, float(np.max(pool.costs[1])))
+    sizes = sorted(pool.packs)
     while True:
-        pi = master.solve_lp()
-        rcs = pool.reduced_costs(pi)
-        flat = np.concatenate([rcs[s] for s in sorted(rcs)])
+        pi, mu, sigma = master.solve_lp()
+        rcs = pool.reduced_costs(pi, mu)
+        if master.cuts is not None:
+            master.cuts.lower_reduced_costs(rcs, sigma)
+        flat = np.concatenate([rcs[s] for s in sizes])
         min_rc = float(flat.min())
+        dual = float(pi.sum()) + mu * master.min_packs + float(sigma.sum())
+        state = Pricing(rcs, dual, min_rc, True, n)
         if min_rc >= -tol * scale:
-            return pi, float(pi.sum()), min_rc, True
+            return state
         left = _deadline_left(deadline)
         if left is not None and left <= 0:
-            return pi, float(pi.sum()), min_rc, False
+            state.converged = False
+            return state
         m = min(batch, int((flat < -tol * scale).sum()))
         pick = np.argpartition(flat, m - 1)[:m]
-        offsets = np.cumsum([0] + [len(rcs[s]) for s in sorted(rcs)])
-        sizes = sorted(rcs)
+        offsets = np.cumsum([0] + [len(rcs[s]) for s in sizes])
         new_packs, new_costs = [], []
         for g in pick:
             a = int(np.searchsorted(offsets, g, side="right")) - 1
@@ -279,61 +367,25 @@ def column_generation(inst: CoscheduleInstance, pool: PackPool, master: _Master,
             new_packs.append(tuple(int(x) for x in pool.packs[s][r]))
             new_costs.append(float(pool.costs[s][r]))
         if master.add(new_packs, new_costs) == 0:
-            return pi, float(pi.sum()), min_rc, True
+            return state
 
 
-def improve_by_pairs(inst: CoscheduleInstance, packs: list[tuple[int, ...]],
-                     deadline: float | None, budget: float = 5.0) -> list[tuple[int, ...]]:
-    """Local search: re-partition the union of two packs optimally (subset DP over <= 2k tasks)
-    while some pair of packs improves, within `budget` seconds. Never worsens the solution."""
-    mat = inst.matrix()
-    pmin = np.asarray(inst.pmin)
-    cache: dict[tuple[int, ...], float] = {}
-
-    def cost(b: tuple[int, ...]) -> float:
-        c = cache.get(b)
-        if c is None:
-            c = float(pack_costs_vectorized(mat, pmin, inst.p, np.array([b]))[0][0])
-            cache[b] = c
-        return c
-
-    def best_split(tasks: list[int]) -> tuple[float, list[tuple[int, ...]]]:
-        m = len(tasks)
-        f = {0: (0.0, [])}
-        for mask in range(1, 1 << m):
-            low = (mask & -mask).bit_length() - 1
-            rest = [q for q in range(m) if (mask >> q) & 1 and q != low]
-            best = (math.inf, [])
-            for r in range(min(inst.k, len(rest) + 1)):
-                for combo in itertools.combinations(rest, r):
-                    bm = 1 << low
-                    for q in combo:
-                        bm |= 1 << q
-                    blk = tuple(sorted(tasks[q] for q in (low, *combo)))
-                    v = cost(blk) + f[mask ^ bm][0]
-                    if v < best[0]:
-                        best = (v, [blk] + f[mask ^ bm][1])
-            f[mask] = best
-        return f[(1 << m) - 1]
-
-    stop = time.perf_counter() + budget
-    if deadline is not None:
-        stop = min(stop, deadline)
-    packs = [tuple(sorted(b)) for b in packs]
-    improved = True
-    while improved and time.perf_counter() < stop:
-        improved = False
-        for x, y in itertools.combinations(range(len(packs)), 2):
-            if time.perf_counter() > stop:
-                break
-            if x >= len(packs) or y >= len(packs):
-                continue
-            old = cost(packs[x]) + cost(packs[y])
-            val, blocks = best_split(list(packs[x] + packs[y]))
-            if val < old - 1e-9 * max(1.0, old):
-                packs = [b for q, b in enumerate(packs) if q not in (x, y)] + blocks
-                improved = True
-    return packs
+def root_relaxation(inst: CoscheduleInstance, pool: PackPool, master: _Master,
+                    deadline: float | None) -> Pricing:
+    """Column generation, then rounds of subset-row cuts (`subset_rows`) and re-pricing, until
+    no triple is violated, `MAX_CUT_ROUNDS` rounds, or the deadline."""
+    cg = column_generation(inst, pool, master, deadline)
+    for _ in range(MAX_CUT_ROUNDS if master.cuts is not None else 0):
+        left = _deadline_left(deadline)
+        if not cg.converged or (left is not None and left <= 0):
+            break
+        new = master.cuts.separate(master.support())
+        if not new:
+            break
+        for triple in new:
+            master.add_cut(triple)
+        cg = column_generation(inst, pool, master, deadline)
+    return cg
 
 
 def solve_setpart_cg(inst: CoscheduleInstance, scenario=None,
@@ -343,58 +395,53 @@ def solve_setpart_cg(inst: CoscheduleInstance, scenario=None,
     deadline = None if time_limit is None else t0 + time_limit
     n = inst.n
     pool = build_pool(inst)
-    master = _Master(n)
+    master = _Master(n, min_packs(inst), SubsetRowCuts(n, pool.packs))
     master.add([(i,) for i in range(n)], [float(inst.t(i, inst.p)) for i in range(n)])
-    h_packs, ub = _heuristic_packs(inst)
-    master.add(h_packs, [float(pool_cost(inst, b)) for b in h_packs])
-    best_packs: list[tuple[int, ...]] = h_packs
-    pi, sum_pi, min_rc, converged = column_generation(inst, pool, master, deadline)
-    lb = sum_pi + n * min(0.0, min_rc)
-    extra = {"columns_generated": len(master.cols), "pool": pool.size, "lp_bound": lb}
+    best_packs, ub = _heuristic_packs(inst)
+    master.add(best_packs, [float(pool_cost(inst, b)) for b in best_packs])
+    cg = root_relaxation(inst, pool, master, deadline)
+    lb = cg.lb
+    extra: dict = {"columns_generated": len(master.cols), "pool": pool.size, "lp_bound": lb,
+                   "subset_row_cuts": len(master.cuts), "heuristic_ub": ub,
+                   "closure_rounds": []}
     integral = inst.integral
 
-    def proven(ub_value: float) -> bool:
-        if integral:
-            return ub_value <= math.ceil(lb - 1e-6) + 1e-9
-        return ub_value - lb <= 1e-9 * max(1.0, abs(ub_value))
+    def gap_to_close(ub_value: float) -> float:
+        # packs that can appear in a partition better than ub (by >= 1 for integral times)
+        return cg.closure_gap(ub_value - 1 if integral else ub_value) + 1e-7 * max(1.0, ub_value)
 
-    # UB: a short MIP over the generated columns, then pairwise re-partitioning
-    left = _deadline_left(deadline)
-    if not proven(ub) and (left is None or left > 0):
-        budget = UB_MIP_BUDGET if left is None else max(1e-3, min(UB_MIP_BUDGET, 0.15 * left))
-        packs, _, _ = master.solve_mip(budget, incumbent=best_packs)
+    if not cg.converged or gap_to_close(ub) < 0:
+        return _finish(inst, "setpart-cg", best_packs, lb, cg.converged, t0, extra)
+    rcs = cg.rcs
+    flat = np.sort(np.concatenate([rcs[s] for s in sorted(rcs)]))
+    delta = float(flat[min(len(flat), FIRST_CLOSURE_COLUMNS * n) - 1])
+    while True:
+        full_closure = delta >= gap_to_close(ub)
+        delta = min(delta, gap_to_close(ub))
+        # a fresh MIP over the packs with rc <= delta, plus the incumbent's (always feasible)
+        mip = _Master(n, master.min_packs, master.cuts)
+        mip.add(best_packs, [pool_cost(inst, b) for b in best_packs])
+        for s in sorted(rcs):
+            rows = np.nonzero(rcs[s] <= delta)[0]
+            mip.add([tuple(int(x) for x in pool.packs[s][r]) for r in rows],
+                    [float(c) for c in pool.costs[s][rows]])
+        left = _deadline_left(deadline)
+        if left is not None and not full_closure:
+            left *= FIRST_ROUND_SHARE  # an early round only looks for a good partition
+        packs, mbound, optimal = mip.solve_mip(
+            left, incumbent=best_packs, rel_gap=0.0 if full_closure else EARLY_ROUND_GAP)
         if packs is not None and _cost_of(inst, packs) < ub:
             ub, best_packs = _cost_of(inst, packs), packs
-        packs = improve_by_pairs(inst, best_packs, deadline, budget=LNS_BUDGET)
-        if _cost_of(inst, packs) < ub:
-            ub, best_packs = _cost_of(inst, packs), packs
-            master.add(packs, [pool_cost(inst, b) for b in packs])
-    extra["heuristic_ub"] = ub
-    if proven(ub):
-        return _finish(inst, "setpart-cg", best_packs, lb, True, t0, extra)
-    if not converged:
-        return _finish(inst, "setpart-cg", best_packs, lb, False, t0, extra)
-    # closure: every pack that can appear in a partition cheaper than UB (or UB - 1)
-    target = ub - 1 if integral else ub
-    thr = target - sum_pi - (n - 1) * min(0.0, min_rc) + 1e-7 * max(1.0, abs(ub))
-    rcs = pool.reduced_costs(pi)
-    add_p, add_c = [], []
-    for s in rcs:
-        for r in np.nonzero(rcs[s] <= thr)[0]:
-            add_p.append(tuple(int(x) for x in pool.packs[s][r]))
-            add_c.append(float(pool.costs[s][r]))
-    master.add(add_p, add_c)
-    extra["closure_columns"] = len(add_p)
-    left = _deadline_left(deadline)
-    packs, mbound, optimal = master.solve_mip(left, incumbent=best_packs)
-    if packs is not None:
-        val = _cost_of(inst, packs)
-        if val < ub:
-            ub, best_packs = val, packs
-    if optimal:
-        return _finish(inst, "setpart-cg", best_packs, None, True, t0, extra)
-    bound = max(lb, min(ub, mbound))
-    return _finish(inst, "setpart-cg", best_packs, bound, False, t0, extra)
+        extra["closure_rounds"].append({"delta": delta, "columns": len(mip.cols),
+                                        "optimal": optimal, "ub": ub,
+                                        "seconds": time.perf_counter() - t0})
+        if optimal and gap_to_close(ub) <= delta:
+            # every pack of a better partition has rc <= delta: all were in this MIP
+            return _finish(inst, "setpart-cg", best_packs, None, True, t0, extra)
+        if full_closure:  # time is up
+            return _finish(inst, "setpart-cg", best_packs, max(lb, min(ub, mbound)), False, t0,
+                           extra)
+        delta = gap_to_close(ub)
 
 
 def pool_cost(inst: CoscheduleInstance, pack: tuple[int, ...]) -> float:
@@ -411,13 +458,12 @@ def _cost_of(inst: CoscheduleInstance, packs) -> float:
 def setpart_lp_bound(inst: CoscheduleInstance, scenario=None) -> float:
     """Lower bound: the set-partitioning LP value by column generation (ceil for integral times).
 
-    sum pi + n min(0, min rc) is a valid Lagrangian bound at every iteration; at convergence it
-    is the LP optimum.
+    D + n min(0, min rc) (`Pricing.lb`) is a valid Lagrangian bound at every iteration; at
+    convergence it is the LP optimum (with the pack-count cut).
     """
     pool = build_pool(inst)
-    master = _Master(inst.n)
+    master = _Master(inst.n, min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
     master.add([(i,) for i in range(inst.n)], [float(inst.t(i, inst.p)) for i in range(inst.n)])
-    _, sum_pi, min_rc, _ = column_generation(inst, pool, master, None)
-    lb = sum_pi + inst.n * min(0.0, min_rc)
+    lb = root_relaxation(inst, pool, master, None).lb
     lb -= 1e-9 * max(1.0, abs(lb))
     return math.ceil(lb) if inst.integral else lb

@@ -145,18 +145,61 @@ def test_lp_edge_elimination_keeps_the_optimum(seed):
         assert check_packs(inst, sol.payload) == sol.objective
 
 
-def test_pair_local_search_never_worsens_and_partitions():
-    from resilsched.heuristics.coschedule import pack_approx
-    from resilsched.models.coschedule.setpart import _cost_of, improve_by_pairs
+@pytest.mark.parametrize("seed", range(6))
+def test_setpart_cg_closure_rounds_equal_enumeration(seed, monkeypatch):
+    """Tiny first rounds force several closure rounds; the result must stay exact."""
+    from resilsched.models.coschedule import setpart
 
-    for seed in range(5):
-        inst = tiny(700 + seed, 9, 6, 3)
-        start = [tuple(b) for b in pack_approx(inst).packs]
-        better = improve_by_pairs(inst, start, None, budget=5.0)
-        assert sorted(i for b in better for i in b) == list(range(inst.n))
-        assert all(len(b) <= inst.k for b in better)
-        assert _cost_of(inst, better) <= _cost_of(inst, start)
-        assert _cost_of(inst, better) >= opt(inst)
+    monkeypatch.setattr(setpart, "FIRST_CLOSURE_COLUMNS", 1)
+    inst = tiny(800 + seed, 10 + seed % 3, 8, 3, kind="amdahl" if seed % 2 else "integer")
+    sol = solve_setpart_cg(inst, None, 60)
+    assert len(sol.payload["closure_rounds"]) >= 1
+    assert sol.status is Status.OPTIMAL
+    assert float(sol.objective) == pytest.approx(float(opt(inst)), rel=1e-9)
+    assert check_packs(inst, sol.payload) == sol.objective
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cuts_raise_the_lp_bound_but_never_above_opt(seed):
+    """LP with pack-count and subset-row cuts: >= the plain LP, <= the enumeration optimum;
+    reduced costs priced over the pool equal HiGHS's column duals (sign conventions)."""
+    import numpy as np
+
+    from resilsched.models.coschedule import setpart
+    from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+
+    inst = tiny(900 + seed, 11, 8, 3, kind="amdahl")
+    pool = setpart.build_pool(inst)
+    single = [(i,) for i in range(inst.n)], [float(inst.t(i, inst.p)) for i in range(inst.n)]
+    plain = setpart._Master(inst.n, 1)
+    plain.add(*single)
+    lp_plain = setpart.column_generation(inst, pool, plain, None).lb
+    master = setpart._Master(inst.n, setpart.min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
+    master.add(*single)
+    cg = setpart.root_relaxation(inst, pool, master, None)
+    assert lp_plain - 1e-7 <= cg.lb <= float(opt(inst)) + 1e-7
+    assert cg.lb == pytest.approx(master.h.getInfo().objective_function_value, abs=1e-7)
+    col_dual = np.array(master.h.getSolution().col_dual)
+    where = {tuple(int(x) for x in row): (s, r) for s in pool.packs
+             for r, row in enumerate(pool.packs[s])}
+    for c, b in enumerate(master.cols):
+        s, r = where[b]
+        assert cg.rcs[s][r] == pytest.approx(col_dual[c], abs=1e-7)
+
+
+def test_subset_row_separation_finds_the_odd_triangle():
+    import numpy as np
+
+    from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+
+    packs = {2: np.array([(0, 1), (0, 2), (1, 2), (2, 3)], dtype=np.int32)}
+    cuts = SubsetRowCuts(4, packs)
+    found = cuts.separate([((0, 1), 0.5), ((0, 2), 0.5), ((1, 2), 0.5), ((3,), 1.0)])
+    assert found == [(0, 1, 2)]
+    q = cuts.add((2, 1, 0))
+    assert cuts.cuts_of((0, 2)) == [q] and cuts.cuts_of((2, 3)) == []
+    assert sorted(cuts.members[q][2].tolist()) == [0, 1, 2]
+    assert cuts.separate([((0, 1), 0.5), ((0, 2), 0.5), ((1, 2), 0.5)]) == []
 
 
 def test_setpart_time_limit_is_honest():
