@@ -21,13 +21,14 @@ rigid_heuristics = pytest.importorskip("resilsched.heuristics.rigid")
 rigid_bounds = pytest.importorskip("resilsched.bounds.rigid")
 
 from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 from resilsched.instances.failures import Scenario  # noqa: E402
 from resilsched.instances.rigid import RigidInstance  # noqa: E402
 from resilsched.models.rigid import solve_scenario  # noqa: E402
 from resilsched.solution import Status  # noqa: E402
 from resilsched.validation import validate_rigid_schedule  # noqa: E402
+
+from .strategies import tiny_cases  # noqa: E402
 
 simulate = rigid_heuristics.simulate
 HEURISTICS = rigid_heuristics.HEURISTICS
@@ -42,16 +43,6 @@ RESERVATION_OPTIONS = (
     {"classic_easy": True, "persistent_reservations": True},
 )
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
-
-
-@st.composite
-def tiny_cases(draw):
-    """A tiny rigid instance and failure scenario (spec 002 §11.5 item 1)."""
-    P = draw(st.integers(1, 6))
-    n = draw(st.integers(1, 6))
-    jobs = [(draw(st.integers(1, P)), draw(st.integers(1, 6))) for _ in range(n)]
-    f = tuple(draw(st.integers(0, 2)) for _ in range(n))
-    return RigidInstance.build(P, jobs), Scenario(f)
 
 
 def optimum(inst: RigidInstance, sc: Scenario) -> int:

@@ -25,6 +25,8 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.schedule import Schedule
 from resilsched.validation import validate_attempts, validate_rigid_schedule
 
+from .strategies import tiny_cases
+
 RESERVATION_OPTIONS = [
     {},
     {"classic_easy": True},
@@ -559,15 +561,6 @@ def test_profile_queries_match_brute_force():
 
 
 # -- guarantees against L(f) (the proofs only use L(f) <= OPT) ----------------------------------
-
-@st.composite
-def tiny_cases(draw):
-    P = draw(st.integers(1, 6))
-    n = draw(st.integers(1, 6))
-    jobs = [(draw(st.integers(1, P)), draw(st.integers(1, 6))) for _ in range(n)]
-    f = tuple(draw(st.integers(0, 2)) for _ in range(n))
-    return RigidInstance.build(P, jobs), Scenario(f)
-
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tiny_cases(), st.sampled_from(PRIORITIES), st.integers(0, 3))
