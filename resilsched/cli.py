@@ -1,14 +1,17 @@
 """The ``resilsched`` command (docs/architecture.md, "Contracts users script against").
 
-Subcommands: ``list``, ``generate``, ``solve``, ``simulate``, ``gap``, ``check``. Every command
-accepts ``--json`` and then prints exactly one JSON object on standard output. Bad input gives a
-one-line ``error: <field>=<value> <rule>`` on standard error and exit status 2.
+Subcommands: ``list``, ``generate``, ``solve``, ``simulate``, ``gap``, ``check``, ``reproduce``.
+Every command accepts ``--json`` and then prints exactly one JSON object on standard output (for
+``reproduce``, before FAMILY). Bad input gives a one-line ``error: <field>=<value> <rule>`` on
+standard error and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import json
 import platform
 import sys
@@ -20,6 +23,7 @@ from typing import Any
 from resilsched import __version__
 from resilsched.errors import InvalidInstance
 from resilsched.registry import UnknownName
+from resilsched.reproduce import REPRODUCTIONS
 
 
 class UsageError(Exception):
@@ -302,6 +306,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if not failures else 1
 
 
+# --- reproduce ------------------------------------------------------------------------------
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    """Hand the options after FAMILY to that family's reproduction; pass its exit status on."""
+    from resilsched.reproduce import load
+
+    module = load(args.family)
+    name = module.__name__.rsplit(".", 1)[-1]
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured) if args.json else contextlib.nullcontext():
+        try:
+            code = module.main(list(args.options), prog=f"resilsched reproduce {name}")
+        except SystemExit as exc:  # its argparse: --help (0) or bad options (2)
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.json:
+        print(json.dumps({"family": name, "exit_status": code, "output": captured.getvalue()}))
+    return code
+
+
 # --- parser ---------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
@@ -315,6 +337,7 @@ resilsched gap                       # the main job: gap report on the built-in 
 resilsched list --family rigid       # what is registered
 resilsched solve inst.json --json    # exact optimum of an instance
 resilsched simulate inst.json --heuristic R-LIST-0 --priority LA --failures 0,2,1
+resilsched reproduce rigid --help    # paper figures and tables
 """),
     )
     parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
@@ -457,6 +480,39 @@ resilsched simulate inst.json --heuristic R-LIST-0 --priority LA --failures 0,2,
     gap_args(p)
     p.add_argument("--thresholds", help="JSON file of max_gap/mean_gap thresholds")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser(
+        "reproduce",
+        help="reproduce a paper's figures and tables (CSV, PNG, summary)",
+        formatter_class=fmt,
+        description="Run the paper reproduction of a family, printing the computed numbers beside\n"
+        "the paper's:\n"
+        "  rigid        spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)\n"
+        "  moldable     spec 000: Table 1 and the sweeps (store in results/moldable/, --csv)\n"
+        "  worksharing  spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)\n"
+        "The options after FAMILY are that reproduction's own: see\n"
+        "`resilsched reproduce FAMILY --help`. Results are stored as they finish in\n"
+        "<out>/campaign.sqlite, so rerunning an interrupted command (Ctrl-C, exit status 130)\n"
+        "computes only the missing tasks. Exit status: the reproduction's (0, 2, 130).\n"
+        "With --json (before FAMILY) the printed summary comes back as the \"output\" field\n"
+        "of one JSON object {family, exit_status, output}.",
+        epilog=_examples(
+            "resilsched reproduce rigid --help\n"
+            "resilsched reproduce rigid                    # scaled-down Figs. 4-6, Table 1\n"
+            "resilsched reproduce moldable --sets 30 --scenarios 20 --csv table1.csv\n"
+            "resilsched reproduce worksharing e5 --trials 1000"
+        ),
+    )
+    p.add_argument("--json", action="store_true",
+                   help="print {family, exit_status, output} as one JSON object (before FAMILY)")
+    p.add_argument("family", metavar="FAMILY", help=f"one of {', '.join(REPRODUCTIONS)}")
+    p.add_argument(
+        "options",
+        nargs=argparse.REMAINDER,
+        metavar="OPTIONS...",
+        help="options of the family's reproduction",
+    )
+    p.set_defaults(func=cmd_reproduce)
     return parser
 
 

@@ -1,17 +1,16 @@
 """Campaigns (docs/architecture.md, "Campaigns and scale"): the SQLite result store, resuming an
-interrupted run, the process pool and Dask backends, and the reproduction scripts resuming."""
+interrupted run, the process pool and Dask backends, and the reproductions
+(`resilsched.reproduce`) resuming."""
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,8 +23,9 @@ from resilsched.campaign import (
     run_campaign,
     task_key,
 )
-
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from resilsched.reproduce import moldable as reproduce_moldable
+from resilsched.reproduce import rigid as reproduce_rigid
+from resilsched.reproduce import worksharing as reproduce_worksharing
 
 
 def draw(payload: dict) -> dict:
@@ -238,14 +238,7 @@ def test_missing_dask_is_one_line_naming_the_option(monkeypatch):
     assert "\n" not in msg and msg.startswith("--dask") and "resilsched[dask]" in msg
 
 
-# -- the reproduction scripts -----------------------------------------------------------------
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(f"{name}_under_test", SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look the module up
-    spec.loader.exec_module(module)
-    return module
+# -- the reproductions (resilsched.reproduce, run by `resilsched reproduce FAMILY`) ------------
 
 
 def interrupt_after(monkeypatch, module, attr: str, k: int) -> list:
@@ -269,7 +262,7 @@ RIGID_CSV = ("synthetic.csv", "synthetic_per_set.csv", "table1.csv", "table1_per
 
 
 def test_reproduce_rigid_resumes_to_the_same_outputs(tmp_path, monkeypatch, capsys):
-    rr = load_script("reproduce_rigid")
+    rr = reproduce_rigid
     assert rr.main(RIGID + ["--out", str(tmp_path / "ref")]) == 0
     out = tmp_path / "run"
     interrupt_after(monkeypatch, rr, "run_task", 5)
@@ -296,7 +289,7 @@ def test_reproduce_rigid_resumes_to_the_same_outputs(tmp_path, monkeypatch, caps
 
 
 def test_reproduce_rigid_missing_dask_exits_2(tmp_path, monkeypatch, capsys):
-    rr = load_script("reproduce_rigid")
+    rr = reproduce_rigid
     monkeypatch.setitem(sys.modules, "distributed", None)
     assert rr.main(RIGID + ["--out", str(tmp_path), "--dask", "local"]) == 2
     err = capsys.readouterr().err.strip()
@@ -304,7 +297,7 @@ def test_reproduce_rigid_missing_dask_exits_2(tmp_path, monkeypatch, capsys):
 
 
 def test_reproduce_moldable_resumes_to_the_same_table(tmp_path, monkeypatch, capsys):
-    rm = load_script("reproduce_moldable")
+    rm = reproduce_moldable
     args = ["--sets", "2", "--scenarios", "1", "--algos", "LPA", "--jobs", "1"]
     assert rm.main(args + ["--out", str(tmp_path / "ref"), "--csv", str(tmp_path / "a.csv")]) == 0
     ref = capsys.readouterr().out
@@ -320,7 +313,7 @@ def test_reproduce_moldable_resumes_to_the_same_table(tmp_path, monkeypatch, cap
 
 
 def test_reproduce_worksharing_resumes_to_the_same_csv(tmp_path, monkeypatch, capsys):
-    ws = load_script("reproduce_worksharing")
+    ws = reproduce_worksharing
     args = ["e4", "--trials", "4", "--jobs", "1"]
     assert ws.main(args + ["--out", str(tmp_path / "ref")]) == 0
     ref = capsys.readouterr().out
@@ -337,10 +330,10 @@ def test_reproduce_worksharing_resumes_to_the_same_csv(tmp_path, monkeypatch, ca
 
 @pytest.mark.slow
 def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
-    """A real SIGINT to the script running on 2 processes, then the same command again."""
-    args = [sys.executable, str(SCRIPTS / "reproduce_rigid.py"), "--sets", "3", "--scenarios",
-            "6", "--qbars", "0,0.3", "--Ps", "5000,10000", "--only", "fig5", "--no-plots",
-            "--jobs", "2"]
+    """A real SIGINT to `resilsched reproduce rigid` on 2 processes, then the same command."""
+    args = [sys.executable, "-m", "resilsched", "reproduce", "rigid", "--sets", "3",
+            "--scenarios", "6", "--qbars", "0,0.3", "--Ps", "5000,10000", "--only", "fig5",
+            "--no-plots", "--jobs", "2"]
     subprocess.run(args + ["--out", str(tmp_path / "ref")], check=True, capture_output=True)
     proc = subprocess.Popen(args + ["--out", str(tmp_path / "run")], stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, text=True)

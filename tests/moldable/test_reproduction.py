@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "reproduce_moldable.py"
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("reproduce_moldable", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(mod)
-    return mod
-
+from resilsched.reproduce.moldable import run_config
 
 #: LPA expected T/L' at the defaults quoted in the task (paper Table 1 / spec §6.3)
 LPA_TARGET = {"roofline": 1.05, "communication": 1.29, "amdahl": 1.96, "mix": 1.91}
@@ -25,8 +13,7 @@ LPA_TARGET = {"roofline": 1.05, "communication": 1.29, "amdahl": 1.96, "mix": 1.
 @pytest.mark.slow
 @pytest.mark.parametrize("model", sorted(LPA_TARGET))
 def test_lpa_expected_ratio_at_defaults(model):
-    mod = _script()
-    res = mod.run_config(model, 7500, 500, 1e-7, sets=3, scenarios=10, seed=2021, config=0)
+    res = run_config(model, 7500, 500, 1e-7, sets=3, scenarios=10, seed=2021, config=0)
     lpa, batch = res["LPA"][0], res["BATCH"][0]
     assert lpa == pytest.approx(LPA_TARGET[model], rel=0.05)
     # orderings of §6.2: LPA best on roofline/communication, BATCH best on Amdahl and mix

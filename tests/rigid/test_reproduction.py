@@ -1,31 +1,20 @@
 """Reduced reproduction of the rigid-job experiments (spec 002 §9), run with ``pytest -m slow``.
 
-Runs ``scripts/reproduce_rigid.py`` on a small configuration and checks the qualitative claims of
-the paper that our numbers support (docs/reproduction.md lists the ones they do not).
+Runs `resilsched.reproduce.rigid` (``resilsched reproduce rigid``) on a small configuration and
+checks the qualitative claims of the paper that our numbers support (docs/reproduction.md lists
+the ones they do not).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "reproduce_rigid.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("reproduce_rigid", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses and the process pool look the module up
-    spec.loader.exec_module(module)
-    return module
+from resilsched.reproduce import rigid as reproduce_rigid
 
 
 @pytest.fixture(scope="module")
 def reproduction(tmp_path_factory):
-    rr = _load()
+    rr = reproduce_rigid
     out = tmp_path_factory.mktemp("rigid")
     cfg = rr.parse_args(["--sets", "4", "--scenarios", "8", "--qbars", "0,0.1,0.3,0.5",
                          "--Ps", "5000,10000,15000,20000", "--mira-days", "10",
@@ -108,7 +97,7 @@ def test_table1_through_swf_equals_generator(tmp_path):
     """The SWF path end to end: Mira-like days written as SWF and read back give the same table."""
     from resilsched.instances.rigid.mira_like import mira_like_days, write_swf
 
-    rr = _load()
+    rr = reproduce_rigid
     write_swf(mira_like_days(3, days=3), tmp_path / "mira.swf")
     common = ["--only", "table1", "--mira-days", "3", "--mira-scenarios", "3", "--jobs", "1",
               "--no-plots", "--mira-seed", "3"]

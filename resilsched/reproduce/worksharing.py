@@ -1,0 +1,280 @@
+"""Reproduce the worksharing paper's numbers (spec 003 §4): Table 4, E1-E6, synthetic traces.
+
+Usage::
+
+    resilsched reproduce worksharing table4
+    resilsched reproduce worksharing e5 [--trials 1000] [--p 5 10 25 50 100]
+    resilsched reproduce worksharing e1|e2|e3|e4|e6 [--trials 1000]
+    resilsched reproduce worksharing traces [--trials 100] [--p 5 10]
+    resilsched reproduce worksharing all
+
+``python3 scripts/reproduce_worksharing.py`` (a thin wrapper of this module) takes the same
+arguments.
+
+Outputs go to ``--out`` (default ``worksharing_results/``): one CSV per experiment (one row
+per configuration and heuristic: mean ratio to the omniscient reference, stdev, expected work,
+chunk counts) and a printed summary beside the paper's numbers. The traces are *synthetic
+stand-ins* (spec §4.3): their numbers are not comparable to Table 5.
+
+Every configuration is one task of the campaign ``worksharing-<experiment>``
+(`resilsched.campaign`), stored in ``--store`` (default ``<out>/campaign.sqlite``) with its
+per-trial ratios: after an interruption (Ctrl-C, exit status 130) the same command resumes and
+writes the same CSV files and summary. ``--fresh`` starts over, ``--jobs`` sets the worker
+processes, ``--dask ADDRESS|local`` runs on Dask distributed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from resilsched.campaign import (
+    EXIT_INTERRUPTED,
+    CampaignError,
+    ResultStore,
+    Task,
+    add_cli_options,
+    require_dask,
+    run_campaign,
+)
+from resilsched.heuristics.worksharing.experiments import (
+    E5_HEURISTICS,
+    best_fraction_curve,
+    run_config,
+)
+from resilsched.heuristics.worksharing.table4 import table4_statistics
+from resilsched.instances.worksharing.generators import (
+    E_EPS,
+    E_N,
+    E_P,
+    TRACES,
+    e5_configs,
+    e6_configs,
+    synthetic_trace,
+    write_trace_csvs,
+)
+
+#: program name in the help and error lines (the script's name, as before the move)
+PROG = "reproduce_worksharing.py"
+PAPER_T4 = {  # rel min/max/avg/std, abs min/max/avg/std, success
+    "cyclic": (1.1, 3.786, 2.143, 0.664, 1.1, 3.786, 2.239, 0.592, 0.00),
+    "reverse": (1, 1.295, 1.055, 0.065, 1, 1.295, 1.117, 0.061, 12.42),
+    "mirror": (1, 2.468, 1.504, 0.393, 1, 2.468, 1.575, 0.338, 12.37),
+    "snake": (1, 1.199, 1.127, 0.059, 1, 1.291, 1.193, 0.059, 12.34),
+    "fat-snake": (1, 1.442, 1.123, 0.115, 1, 1.530, 1.192, 0.143, 17.07),
+    "greedy": (1, 1.055, 1.005, 0.015, 1, 1.224, 1.067, 0.074, 83.01),
+    "best-of": (1, 1, 1, 0, 1, 1.224, 1.061, 0.069, 100.00),
+}
+PAPER_E5 = {"greedy": 0.852, "no-rep": 0.796}
+PAPER_T5 = {"brute": 0.217, "no-rep": 0.536, "cyclic-rep": 0.565, "greedy": 0.708}
+
+#: runs a list of tasks, returns their results in order (inline, or a campaign)
+Runner = Callable[[Sequence[Task]], list[Any]]
+
+
+def pack(x: np.ndarray) -> str:
+    """float64 array -> base64 text (exact, ~2x smaller than JSON numbers)."""
+    return base64.b64encode(np.ascontiguousarray(x, dtype="<f8").tobytes()).decode("ascii")
+
+
+def unpack(text: str) -> np.ndarray:
+    return np.frombuffer(base64.b64decode(text), dtype="<f8").copy()
+
+
+def config_task(payload: dict[str, Any]) -> dict[str, Any]:
+    """One configuration (a campaign task): per heuristic the packed ratios, expected work and
+    chunk counts. Every draw is seeded from the payload (`run_config`'s ``config_seed``)."""
+    risk = None if payload["trace"] is None else synthetic_trace(payload["trace"])
+    r = run_config(payload["p"], payload["W"], payload["eps"], tuple(payload["heuristics"]),
+                   payload["n"], payload["trials"], seed=payload["seed"], risk=risk,
+                   trace_id=payload["trace"] or 0)
+    return {h: {"ratios": pack(r.ratios[h]), "expected": float(r.expected[h]),
+                "chunks": [int(c) for c in r.chunks[h]]} for h in payload["heuristics"]}
+
+
+def inline(tasks: Sequence[Task]) -> list[Any]:
+    return [config_task(t.payload) for t in tasks]
+
+
+def campaign_runner(store: ResultStore, experiment: str, jobs: int, dask: str | None) -> Runner:
+    """Runs tasks as campaign ``worksharing-<experiment>`` of `store` (resumable)."""
+    def run(tasks: Sequence[Task]) -> list[Any]:
+        return run_campaign(f"worksharing-{experiment}", tasks, config_task, store, jobs=jobs,
+                            dask=dask, label=experiment)
+    return run
+
+
+def run_table4(out: Path) -> None:
+    t0 = time.perf_counter()
+    stats = table4_statistics()
+    dt = time.perf_counter() - t0
+    keys = ["rel_min", "rel_max", "rel_avg", "rel_std", "abs_min", "abs_max", "abs_avg",
+            "abs_std", "success"]
+    with open(out / "table4.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["chart", *keys, *[f"paper_{k}" for k in keys]])
+        for name, s in stats.items():
+            w.writerow([name, *[round(s[k], 4) for k in keys], *PAPER_T4[name]])
+    print(f"Table 4 ({stats['greedy']['count']} instances, {dt:.2f} s)")
+    print(f"{'chart':10s} " + " ".join(f"{k:>8s}" for k in keys))
+    for name, s in stats.items():
+        print(f"{name:10s} " + " ".join(f"{s[k]:8.3f}" if k != "success" else f"{s[k]:8.2f}"
+                                        for k in keys))
+        print(f"{'  paper':10s} " + " ".join(f"{v:8.3f}" if i < 8 else f"{v:8.2f}"
+                                             for i, v in enumerate(PAPER_T4[name])))
+
+
+def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
+           run: Runner = inline) -> dict[str, np.ndarray]:
+    """Run configurations; CSV rows per (config, heuristic); returns all ratios per heuristic."""
+    tasks = []
+    for cfg in configs:
+        p, W, eps = cfg[:3]
+        nn = cfg[3] if len(cfg) > 3 else n
+        fields = {"p": p, "W": W, "eps": eps, "n": nn, "heuristics": list(heuristics),
+                  "trials": trials, "seed": 0, "trace": trace}
+        tasks.append(Task(fields, fields))
+    results = run(tasks)
+    allr: dict[str, list[np.ndarray]] = {h: [] for h in heuristics}
+    with open(out / f"{name}.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["p", "W", "eps", "n", "heuristic", "mean_ratio", "std_ratio", "expected_work",
+                    "chunks"])
+        for t, res in zip(tasks, results, strict=True):
+            c = t.fields
+            for h in heuristics:
+                ratios = unpack(res[h]["ratios"])
+                allr[h].append(ratios)
+                w.writerow([c["p"], c["W"], c["eps"], c["n"] if c["n"] is not None else "auto",
+                            h, f"{ratios.mean():.6f}", f"{ratios.std():.6f}",
+                            f"{res[h]['expected']:.6f}", ";".join(map(str, res[h]["chunks"][:4]))])
+    return {h: np.concatenate(v) for h, v in allr.items()}
+
+
+def run_e5(out: Path, trials: int, ps, run: Runner = inline) -> dict:
+    configs = [c for c in e5_configs() if c[0] in ps]
+    t0 = time.perf_counter()
+    r = _sweep("e5", configs, out, trials, E5_HEURISTICS, run=run)
+    dt = time.perf_counter() - t0
+    print(f"E5: {len(configs)} configurations x {trials} trials = {len(configs) * trials} "
+          f"instances in {dt:.1f} s")
+    for h, v in r.items():
+        paper = PAPER_E5.get(h)
+        print(f"  {h:11s} mean {v.mean():.4f}  std {v.std():.4f}"
+              + (f"   (paper {paper:.3f})" if paper else ""))
+    g = r["greedy"]
+    print(f"  greedy > 0.995 on {100 * np.mean(g > 0.995):.1f} % of instances (paper > 21 %)")
+    nr = r["no-rep"].mean()
+    print(f"  greedy closes {(g.mean() - nr) / (1 - nr) * 100:.1f} % of the no-rep gap "
+          "(paper 27.4 %)")
+    curves = {h: best_fraction_curve(v) for h, v in r.items()}
+    with open(out / "e5_fig5.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        xs = list(next(iter(curves.values())))
+        w.writerow(["heuristic", *[f"best_{x}%" for x in xs]])
+        for h, c in curves.items():
+            w.writerow([h, *[f"{c[x]:.4f}" for x in xs]])
+    return {"seconds": dt, "means": {h: float(v.mean()) for h, v in r.items()},
+            "greedy_above_995": float(np.mean(g > 0.995))}
+
+
+def run_fixed(name: str, out: Path, trials: int, run: Runner = inline) -> None:
+    heur = ("greedy", "brute", "no-rep", "cyclic-rep", "random-rep")
+    if name == "e1":
+        configs = [(25, float(W), 0.001, 147) for W in range(1, 26)]
+    elif name == "e2":
+        configs = [(p, 0.3 * p, 0.001, 147) for p in E_P]
+    elif name == "e3":
+        ns = sorted({int(x) for x in np.geomspace(1, 500, 20)} | set(E_N))
+        configs = [(25, 7.5, eps, n) for eps in (0.01, 0.001, 0.0001) for n in ns]
+    else:  # e4
+        configs = [(25, 7.5, float(eps), 147) for eps in np.geomspace(1e-4, 1, 13)]
+    r = _sweep(name, configs, out, trials, heur, run=run)
+    print(f"{name.upper()}: {len(configs)} configurations; overall mean ratios: "
+          + ", ".join(f"{h} {v.mean():.3f}" for h, v in r.items()))
+
+
+def run_e6(out: Path, trials: int, run: Runner = inline) -> None:
+    r = _sweep("e6", e6_configs(), out, trials, ("greedy", "no-rep", "cyclic-rep"), run=run)
+    print("E6: overall mean ratios: " + ", ".join(f"{h} {v.mean():.3f}" for h, v in r.items()))
+
+
+def run_traces(out: Path, trials: int, ps, run: Runner = inline) -> None:
+    write_trace_csvs(out / "traces")
+    heur = ("greedy", "brute", "no-rep", "cyclic-rep")
+    print("Traces (SYNTHETIC stand-ins, spec §4.3; not comparable to Table 5):")
+    allr: dict[str, list[np.ndarray]] = {h: [] for h in heur}
+    for tid, (tname, *_rest) in TRACES.items():
+        configs = [(p, float(W), eps) for p in ps for W in range(1, p + 1) for eps in E_EPS]
+        r = _sweep(f"trace{tid}_{tname}", configs, out, trials, heur, trace=tid, run=run)
+        for h in heur:
+            allr[h].append(r[h])
+        print(f"  trace {tid} {tname:9s}: " + ", ".join(f"{h} {v.mean():.3f}"
+                                                       for h, v in r.items()))
+    for h in heur:
+        v = np.concatenate(allr[h])
+        print(f"  all traces {h:10s} mean {v.mean():.3f} std {v.std():.3f} "
+              f"(paper Table 5: {PAPER_T5[h]:.3f})")
+
+
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Run the reproduction with command-line arguments `argv`; exit status 0, 2 or 130.
+
+    `prog` names the program in the help and in error lines (``resilsched reproduce
+    worksharing`` when run from the CLI).
+    """
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=["table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces",
+                                     "all"])
+    ap.add_argument("--trials", type=int, default=None)
+    ap.add_argument("--p", type=int, nargs="*", default=None)
+    ap.add_argument("--out", type=Path, default=Path("worksharing_results"))
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                    help="worker processes (default 2; 1 runs inline)")
+    add_cli_options(ap, "<out>/campaign.sqlite")
+    a = ap.parse_args(argv)
+    a.out.mkdir(parents=True, exist_ok=True)
+    try:
+        if a.dask:
+            require_dask()
+        with ResultStore(a.store or a.out / "campaign.sqlite") as store:
+            return _main(a, store)
+    except CampaignError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(a: argparse.Namespace, store: ResultStore) -> int:
+    todo = ["table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces"] if a.what == "all" \
+        else [a.what]
+    if a.fresh:
+        for w in todo:
+            store.forget(f"worksharing-{w}")
+    for w in todo:
+        runner = campaign_runner(store, w, a.jobs, a.dask)
+        if w == "table4":
+            run_table4(a.out)
+        elif w == "e5":
+            run_e5(a.out, a.trials or 1000, a.p or E_P, run=runner)
+        elif w in ("e1", "e2", "e3", "e4"):
+            run_fixed(w, a.out, a.trials or 1000, run=runner)
+        elif w == "e6":
+            run_e6(a.out, a.trials or 1000, run=runner)
+        elif w == "traces":
+            run_traces(a.out, a.trials or 100, a.p or (5, 10), run=runner)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
