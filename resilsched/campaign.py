@@ -52,7 +52,7 @@ from typing import Any, TextIO
 from resilsched.solution import to_jsonable
 
 __all__ = ["EXIT_INTERRUPTED", "CampaignError", "ResultStore", "Task", "add_cli_options",
-           "canonical_json", "require_dask", "run_campaign", "task_key"]
+           "canonical_json", "require_dask", "run_campaign", "run_script", "task_key"]
 
 #: exit status of a script interrupted by Ctrl-C (128 + SIGINT), as a shell reports it
 EXIT_INTERRUPTED = 130
@@ -393,6 +393,20 @@ def _run_dask(todo: dict[str, Task], fn: Callable[[Any], Any],
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def run_script(prog: str, dask: str | None, body: Callable[[], int]) -> int:
+    """Exit status of a campaign program: check ``--dask``, run `body`; a `CampaignError` is one
+    line ``prog: error: ...`` on stderr (status 2), Ctrl-C gives `EXIT_INTERRUPTED` (130)."""
+    try:
+        if dask:
+            require_dask()
+        return body()
+    except CampaignError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr, flush=True)
+        return 2
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
 
 
 def add_cli_options(parser: Any, store_default: str) -> None:

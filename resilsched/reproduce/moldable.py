@@ -36,13 +36,11 @@ import numpy as np
 
 from resilsched.bounds.moldable import extremes
 from resilsched.campaign import (
-    EXIT_INTERRUPTED,
-    CampaignError,
     ResultStore,
     Task,
     add_cli_options,
-    require_dask,
     run_campaign,
+    run_script,
 )
 from resilsched.heuristics.moldable import Simulator
 from resilsched.instances.moldable.generators import (
@@ -216,16 +214,12 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
                     help="folder of the default --store")
     add_cli_options(ap, "<out>/campaign.sqlite")
     args = ap.parse_args(argv)
-    try:
-        if args.dask:
-            require_dask()
+
+    def body() -> int:
         with ResultStore(args.store or args.out / "campaign.sqlite") as store:
             return _main(args, store)
-    except CampaignError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+
+    return run_script(prog, args.dask, body)
 
 
 def _main(args: argparse.Namespace, store: ResultStore) -> int:

@@ -49,13 +49,11 @@ import numpy as np
 
 from resilsched.bounds.rigid import lower_bound
 from resilsched.campaign import (
-    EXIT_INTERRUPTED,
-    CampaignError,
     ResultStore,
     Task,
     add_cli_options,
-    require_dask,
     run_campaign,
+    run_script,
 )
 from resilsched.heuristics.rigid import makespan
 from resilsched.instances.failures import Scenario
@@ -711,20 +709,16 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     when run from the CLI).
     """
     cfg = parse_args(argv, prog)
-    try:
-        if cfg.dask:
-            require_dask()
+
+    def body() -> int:
         result = run(cfg)
-    except CampaignError as e:
-        log(f"{prog}: error: {e}")
-        return 2
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    print(result["summary"])
-    for p in result.get("plots", []):
-        log(f"wrote {p}")
-    log(f"wrote {cfg.out / 'summary.md'} and CSV files in {result['elapsed']:.0f} s")
-    return 0
+        print(result["summary"])
+        for p in result.get("plots", []):
+            log(f"wrote {p}")
+        log(f"wrote {cfg.out / 'summary.md'} and CSV files in {result['elapsed']:.0f} s")
+        return 0
+
+    return run_script(prog, cfg.dask, body)
 
 
 if __name__ == "__main__":

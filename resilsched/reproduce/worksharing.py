@@ -29,7 +29,6 @@ import argparse
 import base64
 import csv
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,13 +37,11 @@ from typing import Any
 import numpy as np
 
 from resilsched.campaign import (
-    EXIT_INTERRUPTED,
-    CampaignError,
     ResultStore,
     Task,
     add_cli_options,
-    require_dask,
     run_campaign,
+    run_script,
 )
 from resilsched.heuristics.worksharing.experiments import (
     E5_HEURISTICS,
@@ -243,16 +240,12 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     add_cli_options(ap, "<out>/campaign.sqlite")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
-    try:
-        if a.dask:
-            require_dask()
+
+    def body() -> int:
         with ResultStore(a.store or a.out / "campaign.sqlite") as store:
             return _main(a, store)
-    except CampaignError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+
+    return run_script(prog, a.dask, body)
 
 
 def _main(a: argparse.Namespace, store: ResultStore) -> int:
