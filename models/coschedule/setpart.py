@@ -181,11 +181,11 @@ def add_pack_columns(h: highspy.Highs, packs: list[tuple[int, ...]], costs: list
 
 
 class _Master:
-    """Set-partitioning master in highspy. Rows: one per task (= 1), the pack-count cut
-    sum_B z_B >= ceil(n/k) (row n), then one subset-row cut per triple of `cuts` (<= 1, rows
-    n+1...). Columns: packs."""
+    """Set-partitioning master in highspy. Rows: one per task (= 1), then (with `min_packs`) the
+    pack-count cut sum_B z_B >= min_packs, then one subset-row cut per triple of `cuts` (<= 1).
+    Columns: packs."""
 
-    def __init__(self, n: int, min_packs: int, cuts: SubsetRowCuts | None = None):
+    def __init__(self, n: int, min_packs: int | None = None, cuts: SubsetRowCuts | None = None):
         self.n = n
         self.min_packs = min_packs
         self.cuts = cuts
@@ -195,12 +195,14 @@ class _Master:
         self.cols: list[tuple[int, ...]] = []
         self.index: set[tuple[int, ...]] = set()
         self.costs: list[float] = []
+        self.count_rows = [] if min_packs is None else [n]
+        self.first_cut_row = n + len(self.count_rows)
         for _ in range(len(cuts) if cuts is not None else 0):
             self.h.addRow(-highspy.kHighsInf, 1.0, 0, np.zeros(0, np.int32), np.zeros(0))
 
     def _extra_rows(self, pack: tuple[int, ...]) -> list[int]:
         cut_rows = [] if self.cuts is None else self.cuts.cuts_of(pack)
-        return [self.n] + [self.n + 1 + q for q in cut_rows]
+        return self.count_rows + [self.first_cut_row + q for q in cut_rows]
 
     def add(self, packs: list[tuple[int, ...]], costs: list[float]) -> int:
         new = add_pack_columns(self.h, packs, costs, self.index, extra_rows=self._extra_rows)
@@ -226,8 +228,9 @@ class _Master:
                                      np.array([highspy.HighsVarType.kContinuous] * ncol))
         self.h.run()
         duals = np.array(self.h.getSolution().row_dual)
-        n = self.n
-        return duals[:n], max(0.0, float(duals[n])), np.minimum(0.0, duals[n + 1:])
+        n, c = self.n, self.first_cut_row
+        mu = max(0.0, float(duals[n])) if self.count_rows else 0.0
+        return duals[:n], mu, np.minimum(0.0, duals[c:])
 
     def support(self) -> list[tuple[tuple[int, ...], float]]:
         """(pack, value) of the columns positive in the last LP solution."""
@@ -293,7 +296,7 @@ def solve_setpart_full(inst: CoscheduleInstance, scenario=None,
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP)."""
     t0 = time.perf_counter()
     pool = build_pool(inst)
-    master = _Master(inst.n, min_packs(inst))
+    master = _Master(inst.n)
     for s in pool.packs:
         master.add([tuple(int(x) for x in row) for row in pool.packs[s]], list(pool.costs[s]))
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
@@ -349,7 +352,7 @@ def column_generation(inst: CoscheduleInstance, pool: PackPool, master: _Master,
             master.cuts.lower_reduced_costs(rcs, sigma)
         flat = np.concatenate([rcs[s] for s in sizes])
         min_rc = float(flat.min())
-        dual = float(pi.sum()) + mu * master.min_packs + float(sigma.sum())
+        dual = float(pi.sum()) + mu * (master.min_packs or 0) + float(sigma.sum())
         state = Pricing(rcs, dual, min_rc, True, n)
         if min_rc >= -tol * scale:
             return state

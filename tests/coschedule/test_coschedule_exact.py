@@ -171,7 +171,7 @@ def test_cuts_raise_the_lp_bound_but_never_above_opt(seed):
     inst = tiny(900 + seed, 11, 8, 3, kind="amdahl")
     pool = setpart.build_pool(inst)
     single = [(i,) for i in range(inst.n)], [float(inst.t(i, inst.p)) for i in range(inst.n)]
-    plain = setpart._Master(inst.n, 1)
+    plain = setpart._Master(inst.n)
     plain.add(*single)
     lp_plain = setpart.column_generation(inst, pool, plain, None).lb
     master = setpart._Master(inst.n, setpart.min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
