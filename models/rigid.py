@@ -29,7 +29,8 @@ value (each proven in its docstring, and checked against brute force in tests/ri
 * `add_forbidden_set_clauses` — ordering literals and one clause per minimal forbidden set of
   at most 3 jobs (some pair of its attempts must be disjoint);
 * `add_symmetry_breaking` — attempts of jobs with equal (p, t) are ordered column by column;
-* `lower_bound_scaled` — C >= max(L(f), clique chains, dual-feasible-function energy bounds),
+* `lower_bound_scaled` — C >= max(L(f), clique chains, dual-feasible-function energy bounds,
+  the configuration LP (`configuration_lp_bound`)),
   the lower end of C's domain;
 * a hint and a horizon from a greedy list schedule, and a tight domain for every start.
 """
@@ -44,6 +45,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import highspy
+import numpy as np
 from ortools.sat.python import cp_model
 
 from resilsched.errors import InvalidInstance
@@ -247,12 +250,87 @@ def dff_energy_bound(data: ScaledScenario) -> int:
     return best
 
 
+def _knapsack(weights: Sequence[int], values: Sequence[Any], capacity: int
+              ) -> tuple[Any, list[int]]:
+    """max sum_{j in K} values_j s.t. sum_{j in K} weights_j <= capacity (0/1 DP over the
+    capacity); returns (max, K). Exact (int64) for integer values, float otherwise."""
+    n = len(weights)
+    is_int = all(isinstance(v, (int, np.integer)) for v in values)
+    best = np.zeros(capacity + 1, dtype=np.int64 if is_int else float)
+    take = np.zeros((n, capacity + 1), dtype=bool)
+    for j in range(n):
+        w, v = int(weights[j]), values[j]
+        if v <= 0 or w > capacity:
+            continue
+        cand = best[: capacity + 1 - w] + v
+        better = cand > best[w:]
+        take[j, w:] = better
+        best[w:] = np.where(better, cand, best[w:])
+    chosen, c = [], capacity
+    for j in range(n - 1, -1, -1):
+        if take[j, c]:
+            chosen.append(j)
+            c -= int(weights[j])
+    value = best[capacity]
+    return (int(value) if is_int else float(value)), sorted(chosen)
+
+
+def configuration_lp_bound(data: ScaledScenario, max_rounds: int = 500) -> int:
+    """Preemptive configuration-LP bound [OURS]; exact integer certificate.
+
+    With w_j = m_j t_j: min sum_K y_K s.t. sum_{K ni j} y_K >= w_j, y >= 0, over the sets K of
+    jobs with sum_{j in K} p_j <= P. Valid: cut any schedule at its events; between two events
+    the running attempts form such a set (capacity, Eq. 2) holding each job at most once (its
+    attempts are chained, Eq. 3), and job j runs w_j in total, so C >= sum_K y_K. It dominates
+    L(f) and the clique chains (a set holds at most one job of a conflict clique) and, unlike
+    them, sees jobs that compete for the same spare capacity beside a long chain.
+
+    Solved by column generation (HiGHS LP, knapsack pricing). The bound returned does not trust
+    floating point: for ANY pi >= 0, scaling pi by 1 / z(pi) with z(pi) = max_K sum_{j in K}
+    pi_j gives a dual-feasible point, so C >= sum_j w_j pi_j / z(pi). It is evaluated with pi
+    rounded down to integers (pi * 2^20) and an exact integer knapsack.
+    """
+    n, P = data.n, data.P
+    w = [data.m[j] * data.t[j] for j in range(n)]
+    if n == 0:
+        return 0
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.addRows(n, np.array(w, dtype=float), np.full(n, highspy.kHighsInf), 0,
+              np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    seen: set[tuple[int, ...]] = set()
+
+    def add(config: list[int]) -> None:
+        seen.add(tuple(config))
+        h.addCol(1.0, 0.0, highspy.kHighsInf, len(config), np.array(config, np.int32),
+                 np.ones(len(config)))
+
+    for j in range(n):
+        add([j])
+    pi = np.zeros(n)
+    for _ in range(max_rounds):
+        h.run()
+        pi = np.maximum(0.0, np.array(h.getSolution().row_dual))
+        z, config = _knapsack(data.p, list(pi), P)
+        if z <= 1 + 1e-9 or tuple(config) in seen:
+            break
+        add(config)
+    ints = [int(math.floor(x * 2**20)) for x in pi]
+    z_int, _ = _knapsack(data.p, ints, P)
+    if z_int <= 0:
+        return 0
+    num = sum(wj * pj for wj, pj in zip(w, ints, strict=True))
+    return -(-num // z_int)
+
+
 def lower_bound_scaled(data: ScaledScenario, strengthen: bool = True) -> int:
     """Proven lower bound on the scaled optimum: ceil(L(f)), and with `strengthen` the clique
-    chain and dual-feasible-function bounds."""
+    chain, dual-feasible-function and configuration-LP bounds."""
     lb = data.trivial_lower_bound()
     if strengthen:
-        lb = max(lb, clique_chain_bound(data), dff_energy_bound(data))
+        lb = max(lb, clique_chain_bound(data), dff_energy_bound(data),
+                 configuration_lp_bound(data))
     return lb
 
 

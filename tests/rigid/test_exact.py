@@ -20,6 +20,9 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import (
+    _knapsack,
+    clique_chain_bound,
+    configuration_lp_bound,
     conflict_cliques,
     dff_energy_bound,
     lower_bound_scaled,
@@ -114,6 +117,44 @@ def test_strengthened_lower_bounds_never_exceed_brute_force():
         data = scale_scenario(inst, sc)
         assert lower_bound_scaled(data, strengthen=True) <= opt
         assert dff_energy_bound(data) <= opt
+        assert configuration_lp_bound(data) <= opt
+
+
+def test_configuration_lp_bound_dominates_chains_and_area():
+    """The configuration LP contains L(f) and every clique chain (a feasible set holds at most one
+    job of a conflict clique), and it is tight on a hand-solved case."""
+    rng = np.random.default_rng(3100)
+    for _ in range(40):
+        inst, sc = _random_tiny(rng, max_attempts=9)
+        data = scale_scenario(inst, sc)
+        cfg = configuration_lp_bound(data)
+        assert cfg >= data.trivial_lower_bound()
+        assert cfg >= clique_chain_bound(data)
+    # Strictly better than L(f), cliques and DFF (failure-model benchmark case 7): P = 27, a chain
+    # (10, 69) x 8 = 552, beside it (8, 78) x 6 and (16, 59) x 2, which do not fit together next
+    # to it, and four jobs wider than 17 that never run beside it. The old bound is that chain
+    # plus the four wide jobs; the LP also charges the competition for the spare 17 processors.
+    inst = RigidInstance.build(27, [(10, 69), (8, 78), (16, 59), (23, 16), (24, 2), (27, 17),
+                                    (27, 8)])
+    data = scale_scenario(inst, Scenario((7, 5, 1, 3, 0, 0, 3)))
+    old = max(data.trivial_lower_bound(), clique_chain_bound(data), dff_energy_bound(data))
+    assert old == 552 + 64 + 2 + 17 + 32
+    assert configuration_lp_bound(data) > old
+
+
+def test_knapsack_matches_enumeration():
+    import itertools
+
+    rng = np.random.default_rng(3200)
+    for _ in range(50):
+        n, cap = int(rng.integers(1, 8)), int(rng.integers(1, 20))
+        w = [int(x) for x in rng.integers(1, 12, size=n)]
+        v = [int(x) for x in rng.integers(0, 50, size=n)]
+        best = max(sum(v[j] for j in K) for r in range(n + 1)
+                   for K in itertools.combinations(range(n), r) if sum(w[j] for j in K) <= cap)
+        value, chosen = _knapsack(w, v, cap)
+        assert value == best
+        assert sum(w[j] for j in chosen) <= cap and sum(v[j] for j in chosen) == best
 
 
 def test_identical_jobs_symmetry_breaking_is_harmless():
