@@ -61,8 +61,8 @@ from resilsched.solution import Solution, Status
 
 MAX_POOL = 12_000_000
 CHUNK = 400_000
-#: the first restricted MIP of ``setpart-cg`` holds the FIRST_CLOSURE_COLUMNS * n packs of
-#: smallest reduced cost; each later round doubles the reduced-cost threshold.
+#: the early MIP of ``setpart-cg`` holds the FIRST_CLOSURE_COLUMNS * n packs of smallest
+#: reduced cost (step 5 of the module docstring); the full closure follows.
 FIRST_CLOSURE_COLUMNS = 15
 #: at most this many separation rounds of subset-row cuts at the root of ``setpart-cg``
 MAX_CUT_ROUNDS = 10
@@ -142,8 +142,8 @@ def min_packs(inst: CoscheduleInstance) -> int:
 def partition_master(n: int, min_packs: int | None = None) -> highspy.Highs:
     """A silent single-thread HiGHS model with n rows fixed to 1: each task in exactly one pack.
 
-    With `min_packs`, row n is the pack-count cut sum_B z_B >= min_packs (columns added by
-    `add_pack_columns(..., count_row=n)` get a 1 there).
+    With `min_packs`, row n is the pack-count cut sum_B z_B >= min_packs (columns get a 1 there
+    through `add_pack_columns(..., extra_rows=...)`).
     """
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
