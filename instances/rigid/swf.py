@@ -79,36 +79,35 @@ def parse_swf_header(lines: Iterable[str]) -> dict[str, Any]:
     return header
 
 
-def _field_int(tokens: Sequence[str], k: int, lineno: int) -> int:
-    """Field k (1-based) as an int; '5.0' is accepted, 'x' and '2.5' are not."""
-    tok = tokens[k - 1]
+def _to_number(tok: str) -> int | float:
+    """The token as an int, else a float (nan when it is not a number at all)."""
     try:
         return int(tok)
     except ValueError:
         pass
     try:
-        v = float(tok)
+        return float(tok)
     except ValueError:
-        v = math.nan
-    if math.isfinite(v) and v.is_integer():
+        return math.nan
+
+
+def _field_int(tokens: Sequence[str], k: int, lineno: int) -> int:
+    """Field k (1-based) as an int; '5.0' is accepted, 'x' and '2.5' are not."""
+    v = _to_number(tokens[k - 1])
+    if isinstance(v, int) or (math.isfinite(v) and v.is_integer()):
         return int(v)
     raise InvalidInstance(f"line {lineno}: field {k} ({FIELD_NAMES[k - 1]})",
-                          f"{tok!r} is not an integer")
+                          f"{tokens[k - 1]!r} is not an integer")
 
 
 def _field_number(tokens: Sequence[str], k: int, lineno: int) -> int | float:
-    tok = tokens[k - 1]
-    try:
-        return int(tok)
-    except ValueError:
-        pass
-    try:
-        v = float(tok)
-    except ValueError:
-        v = math.nan
+    """Field k (1-based) as an int when integral, else a finite float."""
+    v = _to_number(tokens[k - 1])
+    if isinstance(v, int):
+        return v
     if not math.isfinite(v):
         raise InvalidInstance(f"line {lineno}: field {k} ({FIELD_NAMES[k - 1]})",
-                              f"{tok!r} is not a number")
+                              f"{tokens[k - 1]!r} is not a number")
     return int(v) if v.is_integer() else v
 
 

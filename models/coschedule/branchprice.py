@@ -136,16 +136,8 @@ def solve_setpart_bp(inst: CoscheduleInstance, scenario=None,
                 conv = min_rc >= -TOL * max(1.0, abs(obj))
                 infeasible = conv and x[:n].max() > 1e-7
                 return (obj if conv else lag), x, conv, infeasible
-            cnt = int((flat < -TOL).sum())
-            m = min(batch, cnt)
-            pick = np.argpartition(flat, m - 1)[:m]
-            offs = np.cumsum([0] + [len(r) for r in rcs])
-            new_p, new_c = [], []
-            for g in pick:
-                a = int(np.searchsorted(offs, g, side="right")) - 1
-                s, r = sizes[a], int(g - offs[a])
-                new_p.append(tuple(int(v) for v in pool.packs[s][r]))
-                new_c.append(float(pool.costs[s][r]))
+            new_p, new_c = pool.cheapest(dict(zip(sizes, rcs, strict=True)),
+                                         min(batch, int((flat < -TOL).sum())))
             if master.add(new_p, new_c) == 0:
                 return obj, x, True, x[:n].max() > 1e-7
 

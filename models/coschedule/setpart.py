@@ -88,6 +88,21 @@ class PackPool:
         """rc_B = c_B - sum_{i in B} pi_i - mu (mu: dual of the pack-count row)."""
         return {s: self.costs[s] - pi[self.packs[s]].sum(axis=1) - mu for s in self.packs}
 
+    def cheapest(self, rcs: dict[int, np.ndarray], count: int
+                 ) -> tuple[list[tuple[int, ...]], list[float]]:
+        """The `count` packs of smallest reduced cost (`rcs` by size, as `reduced_costs`) and
+        their costs, the columns a pricing round adds."""
+        sizes = sorted(rcs)
+        flat = np.concatenate([rcs[s] for s in sizes])
+        offsets = np.cumsum([0] + [len(rcs[s]) for s in sizes])
+        packs, costs = [], []
+        for g in np.argpartition(flat, count - 1)[:count]:
+            a = int(np.searchsorted(offsets, g, side="right")) - 1
+            s, r = sizes[a], int(g - offsets[a])
+            packs.append(tuple(int(x) for x in self.packs[s][r]))
+            costs.append(float(self.costs[s][r]))
+        return packs, costs
+
 
 def pool_size(n: int, k: int) -> int:
     return sum(math.comb(n, s) for s in range(1, k + 1))
@@ -360,15 +375,7 @@ def column_generation(inst: CoscheduleInstance, pool: PackPool, master: _Master,
         if left is not None and left <= 0:
             state.converged = False
             return state
-        m = min(batch, int((flat < -tol * scale).sum()))
-        pick = np.argpartition(flat, m - 1)[:m]
-        offsets = np.cumsum([0] + [len(rcs[s]) for s in sizes])
-        new_packs, new_costs = [], []
-        for g in pick:
-            a = int(np.searchsorted(offsets, g, side="right")) - 1
-            s, r = sizes[a], int(g - offsets[a])
-            new_packs.append(tuple(int(x) for x in pool.packs[s][r]))
-            new_costs.append(float(pool.costs[s][r]))
+        new_packs, new_costs = pool.cheapest(rcs, min(batch, int((flat < -tol * scale).sum())))
         if master.add(new_packs, new_costs) == 0:
             return state
 

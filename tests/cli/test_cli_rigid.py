@@ -108,36 +108,9 @@ def test_bad_instance_files(run, tmp_path, content, message):
 
 def test_generate_is_deterministic_with_manifest(run, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
-    assert (
-        run(
-            "generate",
-            "--family",
-            "rigid",
-            "--preset",
-            "smoke",
-            "--seed",
-            "3",
-            "--count",
-            "2",
-            "--out",
-            a,
-        )[0]
-        == 0
-    )
-    code, out, _ = run(
-        "generate",
-        "--family",
-        "rigid",
-        "--preset",
-        "smoke",
-        "--seed",
-        "3",
-        "--count",
-        "2",
-        "--out",
-        b,
-        "--json",
-    )
+    argv = ("generate", "--family", "rigid", "--preset", "smoke", "--seed", "3", "--count", "2")
+    assert run(*argv, "--out", a)[0] == 0
+    code, out, _ = run(*argv, "--out", b, "--json")
     manifest = json.loads(out)
     assert code == 0 and manifest["count"] == 2 and manifest["seed"] == 3
     for f in manifest["files"]:
