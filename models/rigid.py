@@ -22,8 +22,10 @@ rounded instance, run with the true (shorter or equal) durations, is still feasi
 objective reported is the true makespan of a real schedule, the bound is the paper's L(f)
 only, and the status is at best FEASIBLE (``exact_scaling=False``).
 
-The strengthened model (`strengthen=True`, default) adds constraints that remove no optimal
-value (each proven in its docstring, and checked against brute force in tests/rigid):
+The strengthened model (`strengthen=True`, default) first takes out the jobs that fit beside
+no other job (`split_isolated`: they run alone, back to back at time 0, an exact reduction),
+then adds constraints that remove no optimal value (each proven in its docstring, and checked
+against brute force in tests/rigid):
 
 * `add_conflict_cliques_no_overlap` — jobs with pairwise p_i + p_j > P never overlap (§7);
 * `add_forbidden_set_clauses` — ordering literals and one clause per minimal forbidden set of
@@ -335,6 +337,63 @@ def lower_bound_scaled(data: ScaledScenario, strengthen: bool = True) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# Reduction: jobs that always run alone
+# ---------------------------------------------------------------------------------------------
+def isolated_jobs(p: Sequence[int], P: int) -> list[int]:
+    """Jobs j with p_j + p_k > P for every other job k: they fit beside no job [OURS]."""
+    if len(p) < 2:
+        return []
+    order = sorted(range(len(p)), key=lambda j: p[j])
+    narrowest, second = order[0], order[1]
+    return [j for j in range(len(p))
+            if p[j] + p[second if j == narrowest else narrowest] > P]
+
+
+def split_isolated(data: ScaledScenario, isolated: Sequence[int]
+                   ) -> tuple[ScaledScenario, list[int]]:
+    """The scenario without the `isolated` jobs, and the kept job indices (decision R6).
+
+    Exact reduction: T_OPT(f) = T_OPT(rest) + sum_{j isolated} m_j t_j. No attempt of an
+    isolated job overlaps any other attempt (capacity, Eq. 2; chain, Eq. 3), so cutting each of
+    them out of an optimal schedule and shifting what follows left by t_j keeps every
+    constraint of the rest; conversely the rest's schedule delayed by that sum, after the
+    isolated attempts run back to back from 0, is feasible (`place_isolated`).
+    """
+    gone = set(isolated)
+    kept = [j for j in range(data.n) if j not in gone]
+    rest = ScaledScenario(data.P, tuple(data.p[j] for j in kept), tuple(data.t[j] for j in kept),
+                          tuple(data.m[j] for j in kept), data.scale, data.exact)
+    return rest, kept
+
+
+def compress_starts(data: ScaledScenario, starts: list[list[int]], isolated: Sequence[int]
+                    ) -> list[list[int]]:
+    """A schedule of `data` restricted to the kept jobs with the isolated attempts cut out:
+    each start moves left by the length of the isolated attempts that end by it."""
+    ends = [(s + data.t[j], data.t[j]) for j in isolated for s in starts[j]]
+
+    def shift(x: int) -> int:
+        return sum(length for end, length in ends if end <= x)
+
+    gone = set(isolated)
+    return [[s - shift(s) for s in starts[j]] for j in range(data.n) if j not in gone]
+
+
+def place_isolated(data: ScaledScenario, isolated: Sequence[int], kept: Sequence[int],
+                   rest_starts: list[list[int]]) -> list[list[int]]:
+    """Full start times: isolated attempts back to back from 0, then the rest's schedule."""
+    starts: list[list[int]] = [[] for _ in range(data.n)]
+    now = 0
+    for j in isolated:
+        for _ in range(data.m[j]):
+            starts[j].append(now)
+            now += data.t[j]
+    for j, row in zip(kept, rest_starts, strict=True):
+        starts[j] = [s + now for s in row]
+    return starts
+
+
+# ---------------------------------------------------------------------------------------------
 # Model builders
 # ---------------------------------------------------------------------------------------------
 @dataclass
@@ -635,6 +694,63 @@ def _scaled_hint(data: ScaledScenario, hint: list[list[Any]]) -> list[list[int]]
     return starts
 
 
+@dataclass
+class ScaledResult:
+    """Outcome of `solve_scaled` in scaled integer units.
+
+    ``status`` is CP-SAT's status name ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", ...),
+    "OPTIMAL" also when the reduction leaves nothing to solve; ``starts`` the start times per
+    job and attempt (None without a schedule); ``bound`` the proven lower bound; ``lower`` the
+    constant root bound and ``horizon`` the greedy (or hinted) upper bound, both of the whole
+    scenario; ``isolated`` the jobs taken out by `split_isolated`.
+    """
+
+    status: str
+    starts: list[list[int]] | None
+    objective: int | None
+    bound: int
+    lower: int
+    horizon: int
+    isolated: list[int]
+
+
+def solve_scaled(
+    data: ScaledScenario,
+    strengthen: bool = True,
+    hint: list[list[int]] | None = None,
+    time_limit: float = 60.0,
+    workers: int = 2,
+    forbidden_set_size: int = 3,
+) -> ScaledResult:
+    """Solve the scaled attempt model; with `strengthen`, after `split_isolated`.
+
+    The jobs that fit beside no other job are taken out, the rest is solved by CP-SAT, and the
+    schedule is rebuilt with the isolated attempts back to back at time 0 (decision R6):
+    objective and bound both grow by their total length, which is exact by `split_isolated`.
+    """
+    isolated = isolated_jobs(data.p, data.P) if strengthen else []
+    rest, kept = split_isolated(data, isolated)
+    offset = sum(data.m[j] * data.t[j] for j in isolated)
+    rest_hint = None if hint is None else compress_starts(data, hint, isolated)
+    if rest.n == 0:
+        starts = place_isolated(data, isolated, kept, [])
+        return ScaledResult("OPTIMAL", starts, offset, offset, offset, offset, isolated)
+    built = build_model(rest, strengthen=strengthen, hint=rest_hint,
+                        forbidden_set_size=forbidden_set_size)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.0, float(time_limit))
+    solver.parameters.num_workers = max(1, int(workers))
+    code = solver.solve(built.model)
+    lower, horizon = built.lower + offset, built.horizon + offset
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ScaledResult(solver.status_name(code), None, None, lower, lower, horizon,
+                            isolated)
+    rest_starts = [[solver.value(s) for s in row] for row in built.vars.start]
+    bound = max(math.ceil(solver.best_objective_bound - 1e-9), built.lower) + offset
+    return ScaledResult(solver.status_name(code), place_isolated(data, isolated, kept, rest_starts),
+                        int(solver.objective_value) + offset, bound, lower, horizon, isolated)
+
+
 def _solve(
     instance: RigidInstance,
     scenario: Scenario,
@@ -652,37 +768,31 @@ def _solve(
     int_hint = None
     if hint is not None and data.exact and not merged:
         int_hint = _scaled_hint(data, hint)
-    built = build_model(data, strengthen=strengthen, hint=int_hint,
-                        forbidden_set_size=forbidden_set_size)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.0, float(time_limit))
-    solver.parameters.num_workers = max(1, int(workers))
-    code = solver.solve(built.model)
+    res = solve_scaled(data, strengthen, int_hint, time_limit, workers, forbidden_set_size)
     wall = time.perf_counter() - t0
 
     paper_lb = _paper_lower_bound(instance, scenario)
     info: dict[str, Any] = {
-        "lower_bound_scaled": built.lower,
-        "horizon_scaled": built.horizon,
+        "lower_bound_scaled": res.lower,
+        "horizon_scaled": res.horizon,
         "attempt_intervals": sum(data.m) if not merged else data.n,
+        "isolated_jobs": res.isolated,
         "strengthened": bool(strengthen),
-        "cp_sat_status": solver.status_name(code),
+        "cp_sat_status": res.status,
     }
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        status = Status.INFEASIBLE if code == cp_model.INFEASIBLE else Status.NO_SOLUTION
+    if res.starts is None:
+        status = Status.INFEASIBLE if res.status == "INFEASIBLE" else Status.NO_SOLUTION
         exact_model = data.exact and not merged
-        bound = max(paper_lb, _to_time(built.lower, data, instance)) if exact_model else paper_lb
+        bound = max(paper_lb, _to_time(res.lower, data, instance)) if exact_model else paper_lb
         return Solution(None, bound, status, method, SOLVER, wall, data.scale, data.exact,
                         {"info": info})
-    starts = [[solver.value(s) for s in row] for row in built.vars.start]
-    sched = _schedule(instance, scenario, data, starts, merged)
+    sched = _schedule(instance, scenario, data, res.starts, merged)
     if data.exact:
-        objective = _to_time(int(solver.objective_value), data, instance)
-        bound_scaled = max(math.ceil(solver.best_objective_bound - 1e-9), built.lower)
-        bound = _to_time(bound_scaled, data, instance)
+        objective = _to_time(res.objective, data, instance)
+        bound = _to_time(res.bound, data, instance)
         if bound > objective:  # a wrong "proven" bound: fail loudly rather than report it
             raise RuntimeError(f"lower bound {bound} exceeds the schedule found ({objective})")
-        optimal = code == cp_model.OPTIMAL and not merged
+        optimal = res.status == "OPTIMAL" and not merged
         status = Status.OPTIMAL if optimal else Status.FEASIBLE
         if merged:
             # The merged optimum is an upper bound on T_OPT(f), not a bound below it.

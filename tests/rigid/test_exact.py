@@ -2,8 +2,8 @@
 
 Covers: failure-free and per-scenario optima = enumeration on many tiny random instances, the
 strengthened model = the plain model = brute force, the split-vs-merged counterexample,
-Propositions 3 and 4, scaling of rational and float times, honest statuses under a time limit,
-and the validity of every returned schedule.
+Propositions 3 and 4, the isolated-job reduction, scaling of rational and float times, honest
+statuses under a time limit, and the validity of every returned schedule.
 """
 
 from __future__ import annotations
@@ -22,15 +22,19 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import (
     _knapsack,
     clique_chain_bound,
+    compress_starts,
     configuration_lp_bound,
     conflict_cliques,
     dff_energy_bound,
+    isolated_jobs,
     lower_bound_scaled,
     minimal_forbidden_sets,
+    place_isolated,
     scale_scenario,
     solve_failure_free,
     solve_scenario,
     solve_scenario_merged,
+    split_isolated,
 )
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Status
@@ -296,3 +300,58 @@ def test_hint_is_used_as_horizon():
     hint = [[0, 2], [0], [1]]  # the optimal schedule of the spec
     sol = solve_scenario(inst, sc, time_limit=10, workers=1, hint=hint)
     assert sol.objective == 3 and sol.payload["info"]["horizon_scaled"] == 3
+
+
+# --- the isolated-job reduction (decision R6) ---------------------------------------------------
+def test_isolated_jobs_match_their_definition():
+    rng = np.random.default_rng(4000)
+    for _ in range(300):
+        P = int(rng.integers(1, 30))
+        p = [int(x) for x in rng.integers(1, P + 1, size=int(rng.integers(0, 7)))]
+        expected = [j for j in range(len(p))
+                    if len(p) > 1 and all(p[j] + p[k] > P for k in range(len(p)) if k != j)]
+        assert isolated_jobs(p, P) == expected
+
+
+def test_reduction_matches_brute_force_on_cases_with_isolated_jobs():
+    """Tiny cases with at least one isolated job and one other job: the reduced model's optimum
+    (isolated attempts first) equals the enumeration, and its schedule is valid."""
+    rng = np.random.default_rng(4100)
+    seen = 0
+    while seen < 15:
+        inst, sc = _random_tiny(rng)
+        iso = isolated_jobs(list(inst.p), inst.P)
+        if not iso or len(iso) == inst.n:
+            continue
+        seen += 1
+        expected, _ = oracle.brute_force_makespan(
+            inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures
+        )
+        sol = solve_scenario(inst, sc, time_limit=20, workers=1)
+        assert sol.payload["info"]["isolated_jobs"] == iso
+        assert sol.status is Status.OPTIMAL and sol.objective == expected == sol.bound
+        validate_rigid_schedule(inst, sc, _schedule(sol))
+
+
+def test_all_isolated_jobs_need_no_search():
+    inst = RigidInstance.build(4, [(3, 2), (4, 1), (2, 5)])  # 3+2 > 4: every pair conflicts
+    sc = Scenario((1, 0, 2))
+    sol = solve_scenario(inst, sc, time_limit=5, workers=1)
+    assert sol.status is Status.OPTIMAL and sol.objective == 2 * 2 + 1 + 3 * 5 == sol.bound
+    validate_rigid_schedule(inst, sc, _schedule(sol))
+
+
+def test_compressed_hint_stays_feasible():
+    """A hint with isolated attempts in the middle: cut out, then placed first again."""
+    inst = RigidInstance.build(4, [(4, 2), (1, 3), (1, 1)])  # job 0 is isolated
+    sc = Scenario((1, 0, 0))
+    data = scale_scenario(inst, sc)
+    hint = [[3, 5], [0], [0]]  # job 0 runs in [3, 5) and [5, 7) after the others
+    rest, kept = split_isolated(data, [0])
+    assert kept == [1, 2] and rest.p == (1, 1)
+    short = compress_starts(data, hint, [0])
+    assert short == [[0], [0]]
+    full = place_isolated(data, [0], kept, short)
+    assert full == [[0, 2], [4], [4]]
+    sol = solve_scenario(inst, sc, time_limit=5, workers=1, hint=hint)
+    assert sol.status is Status.OPTIMAL and sol.objective == 7
