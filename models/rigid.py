@@ -35,14 +35,19 @@ against brute force in tests/rigid):
   the configuration LP (`configuration_lp_bound`)),
   the lower end of C's domain;
 * a hint and a horizon from a greedy list schedule, and a tight domain for every start.
+
+When CP-SAT stops without a proof, the rest of the time limit (``refute_share``) goes to the
+exact branch and bound of `resilsched.models.rigid_refute`, which refutes C <= T for T = bound,
+bound + 1, ... and so raises the proven bound (decision R7).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -62,6 +67,9 @@ SOLVER = "cp-sat"
 
 #: Largest time scale tried for float instances before rounding (see the module docstring).
 MAX_SCALE = 10**6
+
+#: Share of the time limit kept for the refutation search after CP-SAT (decision R7).
+REFUTE_SHARE = 0.5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -219,36 +227,43 @@ def clique_chain_bound(data: ScaledScenario) -> int:
     return best
 
 
-def dff_energy_bound(data: ScaledScenario) -> int:
-    """Energy bound with dual-feasible functions: ceil(sum_j m_j t_j u(p_j) / u(P)) [OURS].
-
-    A function u: {0..P} -> Q+ is dual feasible when sum_i p_i <= P implies
-    sum_i u(p_i) <= u(P). At every instant the running jobs use at most P processors, so
-    sum_j u(p_j) x (time j runs) <= u(P) x C; integrating gives C >= sum_j m_j t_j u(p_j) / u(P).
-    With u = identity this is the area bound of Eq. (6). Two classical families are tried for
-    every parameter (Fekete and Schepers 2001):
+def dff_functions(P: int) -> list[Callable[[int], Fraction]]:
+    """Dual-feasible functions u: {0..P} -> Q+ (sum_i p_i <= P implies sum_i u(p_i) <= u(P)),
+    the two classical families of Fekete and Schepers (2001), for every parameter:
 
     * u_eps(x) = P if x > P - eps, 0 if x < eps, x otherwise, for 1 <= eps <= P/2;
     * u^(k)(x) = x if (k+1) x / P is an integer, else floor((k+1) x / P) P / k, for k = 1..P.
     """
+
+    def u_eps(x: int, e: int) -> Fraction:
+        return Fraction(P if x > P - e else (0 if x < e else x))
+
+    def u_k(x: int, k: int) -> Fraction:
+        if ((k + 1) * x) % P == 0:
+            return Fraction(x)
+        return Fraction(((k + 1) * x) // P * P, k)
+
+    out: list[Callable[[int], Fraction]] = []
+    out += [functools.partial(u_eps, e=eps) for eps in range(1, P // 2 + 1)]
+    out += [functools.partial(u_k, k=k) for k in range(1, P + 1)]
+    return out
+
+
+def dff_energy_bound(data: ScaledScenario) -> int:
+    """Energy bound with dual-feasible functions: ceil(sum_j m_j t_j u(p_j) / u(P)) [OURS].
+
+    At every instant the running jobs use at most P processors, so for a dual-feasible u
+    (`dff_functions`) sum_j u(p_j) x (time j runs) <= u(P) x C; integrating gives
+    C >= sum_j m_j t_j u(p_j) / u(P). With u = identity this is the area bound of Eq. (6).
+    """
     P = data.P
     work = [(data.m[j] * data.t[j], data.p[j]) for j in range(data.n)]
-
-    def bound(u) -> int:
+    best = 0
+    for u in dff_functions(P):
         num = sum(Fraction(d) * u(x) for d, x in work)
         den = u(P)
-        return math.ceil(num / den) if den > 0 else 0
-
-    best = 0
-    for eps in range(1, P // 2 + 1):
-        best = max(best, bound(lambda x, e=eps: P if x > P - e else (0 if x < e else x)))
-    for k in range(1, P + 1):
-        def u(x: int, k: int = k) -> Fraction:
-            if ((k + 1) * x) % P == 0:
-                return Fraction(x)
-            return Fraction(((k + 1) * x) // P * P, k)
-
-        best = max(best, bound(u))
+        if den > 0:
+            best = max(best, math.ceil(num / den))
     return best
 
 
@@ -277,6 +292,58 @@ def _knapsack(weights: Sequence[int], values: Sequence[Any], capacity: int
     return (int(value) if is_int else float(value)), sorted(chosen)
 
 
+class ConfigurationLP:
+    """The configuration LP of `configuration_lp_bound` for a fixed (p, P) [OURS].
+
+    ``duals(w)`` solves min sum_K y_K s.t. sum_{K ni j} y_K >= w_j, y >= 0, over the sets K of
+    jobs with sum_{j in K} p_j <= P, by column generation (HiGHS LP, knapsack pricing), and
+    returns its duals pi >= 0. The columns and the HiGHS basis are kept between calls, so
+    re-solving for a nearby w (the remaining work of a search node, `rigid_refute`) is cheap.
+    ``certificate(pi)`` turns any pi into an exact integer cut (see `configuration_lp_bound`).
+    """
+
+    def __init__(self, p: Sequence[int], P: int, max_rounds: int = 500) -> None:
+        self.p, self.P, self.max_rounds = list(p), P, max_rounds
+        n = len(self.p)
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        h.addRows(n, np.zeros(n), np.full(n, highspy.kHighsInf), 0,
+                  np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+        self.highs = h
+        self.seen: set[tuple[int, ...]] = set()
+        for j in range(n):
+            self._add([j])
+
+    def _add(self, config: list[int]) -> None:
+        self.seen.add(tuple(config))
+        self.highs.addCol(1.0, 0.0, highspy.kHighsInf, len(config),
+                          np.array(config, np.int32), np.ones(len(config)))
+
+    def duals(self, w: Sequence[float]) -> np.ndarray:
+        """Optimal duals pi (floats, >= 0) of the LP with work vector `w`."""
+        h = self.highs
+        for j, wj in enumerate(w):
+            h.changeRowBounds(j, float(wj), highspy.kHighsInf)
+        pi = np.zeros(len(self.p))
+        for _ in range(self.max_rounds):
+            h.run()
+            pi = np.maximum(0.0, np.array(h.getSolution().row_dual))
+            z, config = _knapsack(self.p, list(pi), self.P)
+            if z <= 1 + 1e-9 or tuple(config) in self.seen:
+                break
+            self._add(config)
+        return pi
+
+    def certificate(self, pi: Sequence[float]) -> tuple[list[int], int]:
+        """(pi_int, z): pi rounded down to integers (x 2^20) and z = max_K sum_{j in K} pi_int_j
+        (exact knapsack). sum_j pi_int_j x_j <= z holds at every instant of every schedule,
+        x_j = 1 while job j runs; so remaining work d needs time >= sum pi_int d / z."""
+        ints = [int(math.floor(x * 2**20)) for x in pi]
+        z, _ = _knapsack(self.p, ints, self.P)
+        return ints, int(z)
+
+
 def configuration_lp_bound(data: ScaledScenario, max_rounds: int = 500) -> int:
     """Preemptive configuration-LP bound [OURS]; exact integer certificate.
 
@@ -287,39 +354,16 @@ def configuration_lp_bound(data: ScaledScenario, max_rounds: int = 500) -> int:
     L(f) and the clique chains (a set holds at most one job of a conflict clique) and, unlike
     them, sees jobs that compete for the same spare capacity beside a long chain.
 
-    Solved by column generation (HiGHS LP, knapsack pricing). The bound returned does not trust
-    floating point: for ANY pi >= 0, scaling pi by 1 / z(pi) with z(pi) = max_K sum_{j in K}
-    pi_j gives a dual-feasible point, so C >= sum_j w_j pi_j / z(pi). It is evaluated with pi
-    rounded down to integers (pi * 2^20) and an exact integer knapsack.
+    Solved by column generation (`ConfigurationLP`: HiGHS LP, knapsack pricing). The bound
+    returned does not trust floating point: for ANY pi >= 0, scaling pi by 1 / z(pi) with
+    z(pi) = max_K sum_{j in K} pi_j gives a dual-feasible point, so C >= sum_j w_j pi_j / z(pi).
+    It is evaluated with pi rounded down to integers (pi * 2^20) and an exact integer knapsack.
     """
-    n, P = data.n, data.P
-    w = [data.m[j] * data.t[j] for j in range(n)]
-    if n == 0:
+    if data.n == 0:
         return 0
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.addRows(n, np.array(w, dtype=float), np.full(n, highspy.kHighsInf), 0,
-              np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
-    seen: set[tuple[int, ...]] = set()
-
-    def add(config: list[int]) -> None:
-        seen.add(tuple(config))
-        h.addCol(1.0, 0.0, highspy.kHighsInf, len(config), np.array(config, np.int32),
-                 np.ones(len(config)))
-
-    for j in range(n):
-        add([j])
-    pi = np.zeros(n)
-    for _ in range(max_rounds):
-        h.run()
-        pi = np.maximum(0.0, np.array(h.getSolution().row_dual))
-        z, config = _knapsack(data.p, list(pi), P)
-        if z <= 1 + 1e-9 or tuple(config) in seen:
-            break
-        add(config)
-    ints = [int(math.floor(x * 2**20)) for x in pi]
-    z_int, _ = _knapsack(data.p, ints, P)
+    w = [data.m[j] * data.t[j] for j in range(data.n)]
+    lp = ConfigurationLP(data.p, data.P, max_rounds)
+    ints, z_int = lp.certificate(lp.duals(w))
     if z_int <= 0:
         return 0
     num = sum(wj * pj for wj, pj in zip(w, ints, strict=True))
@@ -702,7 +746,8 @@ class ScaledResult:
     "OPTIMAL" also when the reduction leaves nothing to solve; ``starts`` the start times per
     job and attempt (None without a schedule); ``bound`` the proven lower bound; ``lower`` the
     constant root bound and ``horizon`` the greedy (or hinted) upper bound, both of the whole
-    scenario; ``isolated`` the jobs taken out by `split_isolated`.
+    scenario; ``isolated`` the jobs taken out by `split_isolated`; ``refuted`` how many
+    makespans the refutation search ruled out after CP-SAT; ``cp_sat_status`` CP-SAT's own.
     """
 
     status: str
@@ -712,6 +757,8 @@ class ScaledResult:
     lower: int
     horizon: int
     isolated: list[int]
+    refuted: int = 0
+    cp_sat_status: str = ""
 
 
 def solve_scaled(
@@ -721,12 +768,17 @@ def solve_scaled(
     time_limit: float = 60.0,
     workers: int = 2,
     forbidden_set_size: int = 3,
+    refute_share: float = 0.0,
 ) -> ScaledResult:
     """Solve the scaled attempt model; with `strengthen`, after `split_isolated`.
 
     The jobs that fit beside no other job are taken out, the rest is solved by CP-SAT, and the
     schedule is rebuilt with the isolated attempts back to back at time 0 (decision R6):
     objective and bound both grow by their total length, which is exact by `split_isolated`.
+
+    With ``refute_share > 0`` CP-SAT gets (1 - refute_share) of the time, and if it stops
+    without a proof the rest goes to `rigid_refute.refute_makespan` on T = bound, bound + 1, ...
+    (decision R7): each refuted T raises the bound, a schedule found ends the search as optimal.
     """
     isolated = isolated_jobs(data.p, data.P) if strengthen else []
     rest, kept = split_isolated(data, isolated)
@@ -734,21 +786,48 @@ def solve_scaled(
     rest_hint = None if hint is None else compress_starts(data, hint, isolated)
     if rest.n == 0:
         starts = place_isolated(data, isolated, kept, [])
-        return ScaledResult("OPTIMAL", starts, offset, offset, offset, offset, isolated)
+        return ScaledResult("OPTIMAL", starts, offset, offset, offset, offset, isolated, 0,
+                            "NOT_RUN")
+    t0 = time.perf_counter()
+    share = min(max(float(refute_share), 0.0), 1.0)
     built = build_model(rest, strengthen=strengthen, hint=rest_hint,
                         forbidden_set_size=forbidden_set_size)
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.0, float(time_limit))
+    solver.parameters.max_time_in_seconds = max(0.0, float(time_limit) * (1.0 - share))
     solver.parameters.num_workers = max(1, int(workers))
     code = solver.solve(built.model)
     lower, horizon = built.lower + offset, built.horizon + offset
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        status = solver.status_name(code)
+        rest_starts = [[solver.value(s) for s in row] for row in built.vars.start]
+        objective = int(solver.objective_value)
+        bound = max(math.ceil(solver.best_objective_bound - 1e-9), built.lower)
+    elif share > 0 and code == cp_model.UNKNOWN:  # no schedule yet: start from the greedy one
+        status, rest_starts, objective, bound = "FEASIBLE", built.greedy, built.horizon, built.lower
+    else:
         return ScaledResult(solver.status_name(code), None, None, lower, lower, horizon,
-                            isolated)
-    rest_starts = [[solver.value(s) for s in row] for row in built.vars.start]
-    bound = max(math.ceil(solver.best_objective_bound - 1e-9), built.lower) + offset
-    return ScaledResult(solver.status_name(code), place_isolated(data, isolated, kept, rest_starts),
-                        int(solver.objective_value) + offset, bound, lower, horizon, isolated)
+                            isolated, 0, solver.status_name(code))
+    left = float(time_limit) - (time.perf_counter() - t0)
+    refuted = 0
+    if share > 0 and status != "OPTIMAL":
+        from resilsched.models.rigid_refute import refute_makespan  # it imports this module
+
+        while bound < objective and left > 0:
+            res = refute_makespan(rest, bound, left)
+            left = float(time_limit) - (time.perf_counter() - t0)
+            if res.status == "infeasible":
+                bound += 1
+                refuted += 1
+            elif res.status == "feasible" and res.starts is not None:
+                rest_starts = res.starts  # ends by `bound`, and every smaller T was refuted
+                objective = max(s[-1] + tj for s, tj in zip(rest_starts, rest.t, strict=True))
+            else:
+                break
+        if bound >= objective:
+            status = "OPTIMAL"
+    return ScaledResult(status, place_isolated(data, isolated, kept, rest_starts),
+                        objective + offset, bound + offset, lower, horizon, isolated, refuted,
+                        solver.status_name(code))
 
 
 def _solve(
@@ -762,13 +841,15 @@ def _solve(
     strengthen: bool,
     max_scale: int = MAX_SCALE,
     forbidden_set_size: int = 3,
+    refute_share: float = 0.0,
 ) -> Solution:
     t0 = time.perf_counter()
     data = scale_scenario(instance, scenario, merged=merged, max_scale=max_scale)
     int_hint = None
     if hint is not None and data.exact and not merged:
         int_hint = _scaled_hint(data, hint)
-    res = solve_scaled(data, strengthen, int_hint, time_limit, workers, forbidden_set_size)
+    share = refute_share if strengthen and not merged and data.exact else 0.0
+    res = solve_scaled(data, strengthen, int_hint, time_limit, workers, forbidden_set_size, share)
     wall = time.perf_counter() - t0
 
     paper_lb = _paper_lower_bound(instance, scenario)
@@ -777,8 +858,9 @@ def _solve(
         "horizon_scaled": res.horizon,
         "attempt_intervals": sum(data.m) if not merged else data.n,
         "isolated_jobs": res.isolated,
+        "refuted_by_search": res.refuted,
         "strengthened": bool(strengthen),
-        "cp_sat_status": res.status,
+        "cp_sat_status": res.cp_sat_status,
     }
     if res.starts is None:
         status = Status.INFEASIBLE if res.status == "INFEASIBLE" else Status.NO_SOLUTION
@@ -814,6 +896,7 @@ def solve_scenario(
     hint: list[list[Any]] | None = None,
     strengthen: bool = True,
     forbidden_set_size: int = 3,
+    refute_share: float = REFUTE_SHARE,
 ) -> Solution:
     """Clairvoyant optimum T_OPT(f) with one interval per attempt (spec 002 §1.3, §11.2).
 
@@ -822,7 +905,7 @@ def solve_scenario(
     instance : the rigid instance.
     scenario : failure counts f (a `Scenario` or a list); default: the instance's stored
         scenario, else failure-free.
-    time_limit : CP-SAT time limit in seconds.
+    time_limit : total time limit in seconds (CP-SAT, then the refutation search).
     workers : CP-SAT worker threads (keep <= 2 on shared machines).
     hint : optional start times per job and attempt (instance units), used as the hint and
         horizon when better than the built-in greedy schedule.
@@ -830,15 +913,19 @@ def solve_scenario(
         cumulative model of §11.2, kept as a baseline).
     forbidden_set_size : largest minimal forbidden set turned into clauses by
         `add_forbidden_set_clauses` (0 disables them; only used when `strengthen`).
+    refute_share : fraction of `time_limit` kept for `rigid_refute.refute_makespan` when CP-SAT
+        stops without a proof (decision R7; 0 gives CP-SAT the whole limit; only used when
+        `strengthen` and the scaling is exact).
 
     Returns
     -------
-    Solution with ``status`` OPTIMAL only when CP-SAT proved it on an exactly scaled instance,
-    ``bound`` the proven lower bound (>= L(f)), ``payload["schedule"]`` the schedule.
+    Solution with ``status`` OPTIMAL only when optimality is proven (by CP-SAT, or by refuting
+    every smaller makespan) on an exactly scaled instance, ``bound`` the proven lower bound
+    (>= L(f)), ``payload["schedule"]`` the schedule.
     """
     sc = instance.scenario(scenario)
     return _solve(instance, sc, "cpsat-scenario", False, time_limit, workers, hint, strengthen,
-                  forbidden_set_size=forbidden_set_size)
+                  forbidden_set_size=forbidden_set_size, refute_share=refute_share)
 
 
 def solve_failure_free(
@@ -850,7 +937,8 @@ def solve_failure_free(
 ) -> Solution:
     """P|size_j|C_max: the failure-free optimum (spec 002 §11.2), one interval per job."""
     sc = Scenario.failure_free(instance.n)
-    return _solve(instance, sc, "cpsat-failure-free", False, time_limit, workers, hint, strengthen)
+    return _solve(instance, sc, "cpsat-failure-free", False, time_limit, workers, hint, strengthen,
+                  refute_share=REFUTE_SHARE)
 
 
 def solve_scenario_merged(

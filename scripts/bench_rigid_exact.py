@@ -10,19 +10,24 @@ Random scenarios with exactly `--attempts` attempt intervals (default 30), drawn
   attempts each, the hardest packing-like regime);
 * or (``--distribution failure-model``) n ~ U{8..15} and f drawn from the paper's failure model
   (geometric f_j, q_j = 1 - (1 - q-bar)^(a_j / a-bar), q-bar = 0.5, spec 002 §1.2), redrawn until
-  sum_j (f_j + 1) = attempts: failures concentrate on the large-area jobs, as in the experiments.
+  sum_j (f_j + 1) = attempts: failures concentrate on the large-area jobs, as in the experiments;
+* or (``--distribution paper-widths``) the paper's width proportion p_j ~ U{1..P/5} (§8.2:
+  [50, 2000] of P = 10000), n ~ U{15..25}, f from the failure model at q-bar = 0.3, conditioned
+  the same way: many narrow jobs that run side by side.
 
 Each case is solved by `solve_scenario` (strengthened, the default) and by the plain cumulative
 model (`strengthen=False`) in the same process, with the same time limit and worker count.
 Prints one row per case and the number of cases proven optimal.
 
 Usage: python3 scripts/bench_rigid_exact.py [--cases 10] [--attempts 30] [--time-limit 60]
-       [--workers 2] [--seed 2026] [--no-plain] [--distribution uniform|failure-model]
+       [--workers 2] [--seed 2026] [--no-plain]
+       [--distribution uniform|failure-model|paper-widths]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 
 import numpy as np
@@ -59,7 +64,26 @@ def failure_model_case(rng: np.random.Generator, attempts: int,
             return inst, Scenario(tuple(int(x) for x in draws[hits[0]]))
 
 
-DISTRIBUTIONS = {"uniform": random_case, "failure-model": failure_model_case}
+def paper_widths_case(rng: np.random.Generator, attempts: int,
+                      qbar: float = 0.3) -> tuple[RigidInstance, Scenario]:
+    """Widths in the paper's proportion (spec 002 §8.2: p_j in [50, 2000] of P = 10000, so at
+    most P/5), n ~ U{15..25}, failures from the failure model at q-bar = 0.3, conditioned on
+    exactly `attempts` attempt intervals (rejection sampling)."""
+    while True:
+        P = int(rng.integers(16, 65))
+        hi = P // 5
+        n = int(min(attempts, rng.integers(15, 26)))
+        inst = RigidInstance.build(
+            P, [(int(rng.integers(1, hi + 1)), int(rng.integers(1, 101))) for _ in range(n)]
+        )
+        draws = sample_failures(inst.q(qbar), 2000, rng)
+        hits = np.flatnonzero(draws.sum(axis=1) + n == attempts)
+        if hits.size:
+            return inst, Scenario(tuple(int(x) for x in draws[hits[0]]))
+
+
+DISTRIBUTIONS = {"uniform": random_case, "failure-model": failure_model_case,
+                 "paper-widths": paper_widths_case}
 
 
 def main() -> None:
@@ -74,16 +98,22 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated case indices to run")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain baseline model")
     ap.add_argument("--distribution", choices=sorted(DISTRIBUTIONS), default="uniform")
+    ap.add_argument("--qbar", type=float, default=None,
+                    help="q-bar of the failure-model distributions (default 0.5 / 0.3)")
     args = ap.parse_args()
 
     rng = np.random.default_rng(args.seed)
     draw = DISTRIBUTIONS[args.distribution]
+    if args.qbar is not None:
+        if args.distribution == "uniform":
+            ap.error("--qbar needs a failure-model distribution")
+        draw = functools.partial(draw, qbar=args.qbar)
     cases = [draw(rng, args.attempts) for _ in range(args.cases)]
     models = [("strengthened", True)] + ([] if args.no_plain else [("plain", False)])
     header = ("| case | intervals | n | P | model | status | objective | bound | wall s |\n"
               "|---:|---:|---:|---:|---|---|---:|---:|---:|")
-    print(f"seed={args.seed} distribution={args.distribution} time_limit={args.time_limit}s "
-          f"workers={args.workers}")
+    print(f"seed={args.seed} distribution={args.distribution} qbar={args.qbar} "
+          f"time_limit={args.time_limit}s workers={args.workers}")
     print(header, flush=True)
     proven = {name: 0 for name, _ in models}
     walls: dict[str, list[float]] = {name: [] for name, _ in models}

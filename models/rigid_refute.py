@@ -1,0 +1,198 @@
+"""Branch and bound over semi-active schedules for a makespan target [OURS] (spec 002 §1.3, §11.2).
+
+Decision problem D(T): is there an attempt schedule of a scaled scenario (job j: m_j chained
+attempts of length t_j on p_j processors, capacity P, Eq. 2-3 of §1.3) that ends by T?
+`refute_makespan` answers it exactly or runs out of time. `solve_scenario` calls it after
+CP-SAT on T = bound, bound + 1, ... (decision R7): every refuted T raises the proven bound by
+one, and a schedule found at T is optimal, since every smaller T was refuted.
+
+Search. Chronological, over semi-active schedules only: decision times are 0 and the end times
+of the attempts placed so far; at a decision time the search starts a set of ready attempts that
+fit (taken in increasing job order, so every set is met once) and then moves to the next end
+time. An attempt may start at tau > 0 only if its predecessor ends exactly at tau or fewer than
+p_j processors are free on [tau - 1, tau): otherwise it could move one unit left. With integer
+times every schedule can be shifted left unit by unit until no attempt can move without
+raising the makespan (see tests/rigid/oracle.py), and that schedule passes these rules; so a
+search that fails everywhere proves D(T) false.
+
+Pruning, in exact integer arithmetic, at every decision time tau with remaining work
+d_j = (attempts not started) t_j + (remaining part of a running attempt):
+
+* chains: max(tau, ready_j) + (attempts not started) t_j <= T for every job;
+* cuts sum_j pi_j d_j <= z (T - tau) for a pool of integer vectors pi >= 0 with
+  z = max{sum_{j in K} pi_j : sum_{j in K} p_j <= P}: at every instant the running jobs form
+  such a set K (one attempt per job, Eq. 3), so the inequality holds on [tau, T]. The pool holds
+  the conflict cliques (pi = 1 on the clique, z = 1), the dual-feasible functions of
+  `dff_energy_bound`, and integer certificates of the configuration LP (`ConfigurationLP`),
+  solved at the root and on the remaining work of every `lp_every`-th node, kept when they cut;
+* memo: a state (attempts left, running attempts and ready times relative to tau, free
+  processors on [tau - 1, tau)) that failed at tau fails at every later tau as well: the search
+  below it depends on the state only, and has less time left.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from resilsched.models.rigid import (
+    ConfigurationLP,
+    ScaledScenario,
+    _knapsack,
+    conflict_cliques,
+    dff_functions,
+)
+
+#: Pool size cap for the configuration-LP cuts (the oldest are dropped first).
+MAX_LP_CUTS = 200
+
+
+@dataclass(frozen=True)
+class RefuteResult:
+    """``status``: "infeasible" (D(T) is false), "feasible" (``starts`` ends by T) or "timeout"."""
+
+    status: str
+    starts: list[list[int]] | None
+    nodes: int
+    seconds: float
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _integer_row(values: Sequence[Fraction | int]) -> list[int]:
+    """Scale non-negative rationals to integers with their common denominator."""
+    den = math.lcm(*[Fraction(v).denominator for v in values]) if values else 1
+    return [int(Fraction(v) * den) for v in values]
+
+
+class _Search:
+    def __init__(self, data: ScaledScenario, T: int, time_limit: float, lp_every: int) -> None:
+        self.P, self.p, self.t, self.n = data.P, list(data.p), list(data.t), data.n
+        self.m, self.T, self.lp_every = list(data.m), T, lp_every
+        self.deadline = time.perf_counter() + time_limit
+        self.nodes = 0
+        self.memo: dict[tuple, int] = {}
+        self.starts: list[list[int]] = [[] for _ in range(self.n)]
+        self.solution: list[list[int]] | None = None
+        self.lp = ConfigurationLP(self.p, self.P)
+        cliques = conflict_cliques(self.p, self.P)
+        rows = [[1 if j in c else 0 for j in range(self.n)] for c in cliques]
+        rows += [_integer_row([u(pj) for pj in self.p]) for u in dff_functions(self.P)]
+        work = [self.m[j] * self.t[j] for j in range(self.n)]
+        rows.append(self.lp.certificate(self.lp.duals(work))[0])
+        self.base: list[tuple[list[int], int]] = []
+        seen = set()
+        for row in rows:
+            z = _knapsack(self.p, row, self.P)[0]
+            if z > 0 and tuple(row) not in seen:
+                seen.add(tuple(row))
+                self.base.append((row, int(z)))
+        self.lp_cuts: list[tuple[list[int], int]] = []
+        # int64 unless a product could overflow (very fine time scales)
+        big = max([z for _, z in self.base] + [1]) * max(T, sum(work), 1)
+        big = max(big, max((max(r) for r, _ in self.base), default=1) * max(sum(work), 1))
+        self.dtype = np.int64 if big < 2**40 else object
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        rows = self.base + self.lp_cuts
+        self.pi = np.array([r for r, _ in rows], dtype=self.dtype)
+        self.z = np.array([z for _, z in rows], dtype=self.dtype)
+
+    # --- bounds ----------------------------------------------------------------------------
+    def _cut_ok(self, tau: int, rem: list[int], end: list[int]) -> bool:
+        d = [rem[j] * self.t[j] + max(0, end[j] - tau) for j in range(self.n)]
+        left = self.T - tau
+        if np.any(self.pi @ np.array(d, dtype=self.dtype) > self.z * left):
+            return False
+        if self.nodes % self.lp_every:
+            return True
+        row, z = self.lp.certificate(self.lp.duals(d))
+        if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
+            self.lp_cuts = (self.lp_cuts + [(row, z)])[-MAX_LP_CUTS:]
+            self._rebuild()
+            return False
+        return True
+
+    # --- search ----------------------------------------------------------------------------
+    def run(self) -> bool:
+        return self._at(0, list(self.m), [0] * self.n, self.P, self.P)
+
+    def _at(self, tau: int, rem: list[int], end: list[int], free: int, free_before: int) -> bool:
+        """Decision time tau: `end[j]` is the end of job j's last started attempt (its ready
+        time), `free` the processors free at tau, `free_before` those free on [tau - 1, tau)."""
+        self.nodes += 1
+        if self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
+            raise _Timeout
+        if not any(rem):
+            self.solution = [list(s) for s in self.starts]
+            return True
+        T, t = self.T, self.t
+        if any(r and max(tau, e) + r * tj > T for r, e, tj in zip(rem, end, t, strict=True)):
+            return False
+        key = (tuple(rem), tuple(max(-1, e - tau) for e in end), free_before if tau else -1)
+        failed_at = self.memo.get(key)
+        if failed_at is not None and failed_at <= tau:
+            return False
+        if not self._cut_ok(tau, rem, end):
+            return False
+        if self._choose(tau, 0, rem, end, free, free_before):
+            return True
+        self.memo[key] = tau if failed_at is None else min(tau, failed_at)
+        return False
+
+    def _choose(self, tau: int, first: int, rem: list[int], end: list[int], free: int,
+                free_before: int) -> bool:
+        p, t = self.p, self.t
+        for j in range(first, self.n):
+            if not rem[j] or end[j] > tau or p[j] > free or tau + rem[j] * t[j] > self.T:
+                continue
+            if tau > 0 and end[j] < tau and free_before >= p[j]:
+                continue  # could start one unit earlier: not semi-active
+            ready = end[j]
+            rem[j] -= 1
+            end[j] = tau + t[j]
+            self.starts[j].append(tau)
+            if self._choose(tau, j + 1, rem, end, free - p[j], free_before):
+                return True
+            rem[j] += 1
+            end[j] = ready
+            self.starts[j].pop()
+        later = [e for e in end if e > tau]
+        if not later:
+            return False
+        nxt = min(later)
+        used_at = sum(p[j] for j in range(self.n) if end[j] - t[j] <= nxt < end[j])
+        used_before = sum(p[j] for j in range(self.n) if end[j] - t[j] <= nxt - 1 < end[j])
+        return self._at(nxt, rem, end, self.P - used_at, self.P - used_before)
+
+
+def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
+                    lp_every: int = 16) -> RefuteResult:
+    """Decide D(T) for the scaled scenario `data` within `time_limit` seconds (module docstring).
+
+    Returns "infeasible" (proof that every schedule ends after T), "feasible" with the start
+    times of a schedule ending by T, or "timeout".
+    """
+    t0 = time.perf_counter()
+    if data.n == 0:
+        return RefuteResult("feasible" if T >= 0 else "infeasible", [], 0, 0.0)
+    search = _Search(data, T, max(0.0, time_limit), max(1, lp_every))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * sum(data.m) + 1000))
+    try:
+        status = "feasible" if search.run() else "infeasible"
+    except _Timeout:
+        status = "timeout"
+    finally:
+        sys.setrecursionlimit(limit)
+    starts = search.solution if status == "feasible" else None
+    return RefuteResult(status, starts, search.nodes, time.perf_counter() - t0)
