@@ -108,8 +108,9 @@ class _Search:
         self.z = np.array([z for _, z in rows], dtype=self.dtype)
 
     # --- bounds ----------------------------------------------------------------------------
-    def _cut_ok(self, tau: int, rem: list[int], end: list[int]) -> bool:
-        d = [rem[j] * self.t[j] + max(0, end[j] - tau) for j in range(self.n)]
+    def _cut_ok(self, tau: int, d: list[int]) -> bool:
+        """The pool cuts, and every `lp_every`-th node a fresh configuration-LP cut, on the
+        remaining work `d` from tau."""
         left = self.T - tau
         if np.any(self.pi @ np.array(d, dtype=self.dtype) > self.z * left):
             return False
@@ -132,17 +133,30 @@ class _Search:
         self.nodes += 1
         if self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
-        if not any(rem):
+        T = self.T
+        rel: list[int] = []  # end - tau, with every end before tau as -1
+        d: list[int] = []  # remaining work
+        done = True
+        for r, e, tj in zip(rem, end, self.t, strict=True):
+            ahead = e - tau
+            if r:
+                done = False
+                if (e if ahead > 0 else tau) + r * tj > T:
+                    return False  # chain
+            if ahead > 0:
+                rel.append(ahead)
+                d.append(r * tj + ahead)
+            else:
+                rel.append(0 if ahead == 0 else -1)
+                d.append(r * tj)
+        if done:
             self.solution = [list(s) for s in self.starts]
             return True
-        T, t = self.T, self.t
-        if any(r and max(tau, e) + r * tj > T for r, e, tj in zip(rem, end, t, strict=True)):
-            return False
-        key = (tuple(rem), tuple(max(-1, e - tau) for e in end), free_before if tau else -1)
+        key = (tuple(rem), tuple(rel), free_before if tau else -1)
         failed_at = self.memo.get(key)
         if failed_at is not None and failed_at <= tau:
             return False
-        if not self._cut_ok(tau, rem, end):
+        if not self._cut_ok(tau, d):
             return False
         if self._choose(tau, 0, rem, end, free, free_before):
             return True
@@ -166,17 +180,18 @@ class _Search:
             rem[j] += 1
             end[j] = ready
             self.starts[j].pop()
-        later = [e for e in end if e > tau]
-        if not later:
+        nxt = min((e for e in end if e > tau), default=None)
+        if nxt is None:
             return False
-        nxt = min(later)
-        used_at = sum(p[j] for j in range(self.n) if end[j] - t[j] <= nxt < end[j])
-        used_before = sum(p[j] for j in range(self.n) if end[j] - t[j] <= nxt - 1 < end[j])
+        # the attempts running at tau all run on [nxt - 1, nxt) (none ends before nxt, and
+        # every attempt placed so far starts by tau); those ending after nxt go on at nxt
+        used_before = sum(pj for e, pj in zip(end, p, strict=True) if e > tau)
+        used_at = sum(pj for e, pj in zip(end, p, strict=True) if e > nxt)
         return self._at(nxt, rem, end, self.P - used_at, self.P - used_before)
 
 
 def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
-                    lp_every: int = 16) -> RefuteResult:
+                    lp_every: int = 64) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds (module docstring).
 
     Returns "infeasible" (proof that every schedule ends after T), "feasible" with the start
