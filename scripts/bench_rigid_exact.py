@@ -13,7 +13,10 @@ Random scenarios with exactly `--attempts` attempt intervals (default 30), drawn
   sum_j (f_j + 1) = attempts: failures concentrate on the large-area jobs, as in the experiments;
 * or (``--distribution paper-widths``) the paper's width proportion p_j ~ U{1..P/5} (§8.2:
   [50, 2000] of P = 10000), n ~ U{15..25}, f from the failure model at q-bar = 0.3, conditioned
-  the same way: many narrow jobs that run side by side.
+  the same way: many narrow jobs that run side by side;
+* or (``--distribution failure-model-up-to``) n ~ U{10..20}, p_j ~ U{1..P}, one scenario of the
+  failure model at q-bar = 0.3, redrawn until it has AT MOST `--attempts` intervals (the
+  other distributions have exactly that many).
 
 Each case is solved by `solve_scenario` (strengthened, the default) and by the plain cumulative
 model (`strengthen=False`) in the same process, with the same time limit and worker count.
@@ -21,7 +24,7 @@ Prints one row per case and the number of cases proven optimal.
 
 Usage: python3 scripts/bench_rigid_exact.py [--cases 10] [--attempts 30] [--time-limit 60]
        [--workers 2] [--seed 2026] [--no-plain]
-       [--distribution uniform|failure-model|paper-widths]
+       [--distribution uniform|failure-model|paper-widths|failure-model-up-to]
 """
 
 from __future__ import annotations
@@ -82,8 +85,24 @@ def paper_widths_case(rng: np.random.Generator, attempts: int,
             return inst, Scenario(tuple(int(x) for x in draws[hits[0]]))
 
 
+def failure_model_up_to_case(rng: np.random.Generator, attempts: int,
+                             qbar: float = 0.3) -> tuple[RigidInstance, Scenario]:
+    """n ~ U{10..20}, p_j ~ U{1..P}, t_j ~ U{1..100}, one scenario of the failure model at
+    q-bar = 0.3, redrawn (instance and scenario) until it has at most `attempts` intervals."""
+    while True:
+        P = int(rng.integers(16, 65))
+        n = int(min(attempts, rng.integers(10, 21)))
+        inst = RigidInstance.build(
+            P, [(int(rng.integers(1, P + 1)), int(rng.integers(1, 101))) for _ in range(n)]
+        )
+        f = sample_failures(inst.q(qbar), 1, rng)[0]
+        if int(f.sum()) + n <= attempts:
+            return inst, Scenario(tuple(int(x) for x in f))
+
+
 DISTRIBUTIONS = {"uniform": random_case, "failure-model": failure_model_case,
-                 "paper-widths": paper_widths_case}
+                 "paper-widths": paper_widths_case,
+                 "failure-model-up-to": failure_model_up_to_case}
 
 
 def main() -> None:
