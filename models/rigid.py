@@ -742,8 +742,9 @@ def _scaled_hint(data: ScaledScenario, hint: list[list[Any]]) -> list[list[int]]
 class ScaledResult:
     """Outcome of `solve_scaled` in scaled integer units.
 
-    ``status`` is CP-SAT's status name ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN", ...),
-    "OPTIMAL" also when the reduction leaves nothing to solve; ``starts`` the start times per
+    ``status`` is "OPTIMAL" when optimality is proven (by CP-SAT, by the refutation search, or
+    because the reduction leaves nothing to solve), else CP-SAT's status name ("FEASIBLE",
+    "INFEASIBLE", "UNKNOWN", ...); ``starts`` the start times per
     job and attempt (None without a schedule); ``bound`` the proven lower bound; ``lower`` the
     constant root bound and ``horizon`` the greedy (or hinted) upper bound, both of the whole
     scenario; ``isolated`` the jobs taken out by `split_isolated`; ``refuted`` how many
