@@ -63,7 +63,7 @@ from resilsched.numeric import integer_scale
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Solution, Status
 
-SOLVER = "cp-sat"
+SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search of decision R7 ran too
 
 #: Largest time scale tried for float instances before rounding (see the module docstring).
 MAX_SCALE = 10**6
@@ -748,7 +748,8 @@ class ScaledResult:
     job and attempt (None without a schedule); ``bound`` the proven lower bound; ``lower`` the
     constant root bound and ``horizon`` the greedy (or hinted) upper bound, both of the whole
     scenario; ``isolated`` the jobs taken out by `split_isolated`; ``refuted`` how many
-    makespans the refutation search ruled out after CP-SAT; ``cp_sat_status`` CP-SAT's own.
+    makespans the refutation search ruled out after CP-SAT; ``cp_sat_status`` CP-SAT's own;
+    ``searched`` whether the refutation search ran.
     """
 
     status: str
@@ -760,6 +761,7 @@ class ScaledResult:
     isolated: list[int]
     refuted: int = 0
     cp_sat_status: str = ""
+    searched: bool = False
 
 
 def solve_scaled(
@@ -809,12 +811,13 @@ def solve_scaled(
         return ScaledResult(solver.status_name(code), None, None, lower, lower, horizon,
                             isolated, 0, solver.status_name(code))
     left = float(time_limit) - (time.perf_counter() - t0)
-    refuted = 0
+    refuted, searched = 0, False
     if share > 0 and status != "OPTIMAL":
         from resilsched.models.rigid_refute import refute_makespan  # it imports this module
 
         while bound < objective and left > 0:
             res = refute_makespan(rest, bound, left)
+            searched = True
             left = float(time_limit) - (time.perf_counter() - t0)
             if res.status == "infeasible":
                 bound += 1
@@ -828,7 +831,7 @@ def solve_scaled(
             status = "OPTIMAL"
     return ScaledResult(status, place_isolated(data, isolated, kept, rest_starts),
                         objective + offset, bound + offset, lower, horizon, isolated, refuted,
-                        solver.status_name(code))
+                        solver.status_name(code), searched)
 
 
 def _solve(
@@ -885,7 +888,8 @@ def _solve(
         bound = paper_lb
         status = Status.FEASIBLE
     payload = {"schedule": sched.to_dict(), "info": info}
-    return Solution(objective, bound, status, method, SOLVER, wall, data.scale, data.exact,
+    solver = SOLVER + "+refute" if res.searched else SOLVER
+    return Solution(objective, bound, status, method, solver, wall, data.scale, data.exact,
                     payload)
 
 

@@ -87,4 +87,6 @@ def test_solve_scenario_proves_by_refutation_alone():
                                        a["failed"]) for a in d["attempts"]), d["makespan"])
         validate_rigid_schedule(inst, sc, sched)
         used += sol.payload["info"]["refuted_by_search"]
+        if sol.payload["info"]["refuted_by_search"]:
+            assert sol.solver == "cp-sat+refute"
     assert used > 0  # the search, not CP-SAT, raised the bounds
