@@ -52,6 +52,10 @@ from resilsched.models.rigid import (
 #: Pool size cap for the configuration-LP cuts (the oldest are dropped first).
 MAX_LP_CUTS = 200
 
+#: Memo size cap (about 0.5 KB per state): the memo is emptied when it is reached, which only
+#: loses pruning, never a schedule.
+MAX_MEMO = 1_000_000
+
 
 @dataclass(frozen=True)
 class RefuteResult:
@@ -160,6 +164,8 @@ class _Search:
             return False
         if self._choose(tau, 0, rem, end, free, free_before):
             return True
+        if len(self.memo) >= MAX_MEMO:
+            self.memo.clear()
         self.memo[key] = tau if failed_at is None else min(tau, failed_at)
         return False
 
