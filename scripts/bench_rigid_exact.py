@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import functools
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -51,38 +52,37 @@ def random_case(rng: np.random.Generator, attempts: int) -> tuple[RigidInstance,
     return RigidInstance.build(P, jobs), Scenario(tuple(f))
 
 
-def failure_model_case(rng: np.random.Generator, attempts: int,
-                       qbar: float = 0.5) -> tuple[RigidInstance, Scenario]:
-    """One random (instance, scenario) whose failures follow the calibrated failure model,
-    conditioned on exactly `attempts` attempt intervals (rejection sampling)."""
+def _failure_model_exactly(rng: np.random.Generator, attempts: int, qbar: float,
+                           jobs: tuple[int, int], widest: Callable[[int], int]
+                           ) -> tuple[RigidInstance, Scenario]:
+    """P ~ U{16..64}, n ~ U{jobs}, p_j ~ U{1..widest(P)}, t_j ~ U{1..100}, failures from the
+    calibrated failure model at `qbar`, conditioned on exactly `attempts` attempt intervals
+    (rejection sampling: 2000 scenarios per instance, the first hit is kept)."""
     while True:
         P = int(rng.integers(16, 65))
-        n = int(min(attempts, rng.integers(8, 16)))
+        n = int(min(attempts, rng.integers(jobs[0], jobs[1] + 1)))
         inst = RigidInstance.build(
-            P, [(int(rng.integers(1, P + 1)), int(rng.integers(1, 101))) for _ in range(n)]
+            P, [(int(rng.integers(1, widest(P) + 1)), int(rng.integers(1, 101)))
+                for _ in range(n)]
         )
         draws = sample_failures(inst.q(qbar), 2000, rng)
         hits = np.flatnonzero(draws.sum(axis=1) + n == attempts)
         if hits.size:
             return inst, Scenario(tuple(int(x) for x in draws[hits[0]]))
+
+
+def failure_model_case(rng: np.random.Generator, attempts: int,
+                       qbar: float = 0.5) -> tuple[RigidInstance, Scenario]:
+    """n ~ U{8..15}, p_j ~ U{1..P}, failures from the failure model, exactly `attempts`
+    attempt intervals."""
+    return _failure_model_exactly(rng, attempts, qbar, (8, 15), lambda P: P)
 
 
 def paper_widths_case(rng: np.random.Generator, attempts: int,
                       qbar: float = 0.3) -> tuple[RigidInstance, Scenario]:
     """Widths in the paper's proportion (spec 002 §8.2: p_j in [50, 2000] of P = 10000, so at
-    most P/5), n ~ U{15..25}, failures from the failure model at q-bar = 0.3, conditioned on
-    exactly `attempts` attempt intervals (rejection sampling)."""
-    while True:
-        P = int(rng.integers(16, 65))
-        hi = P // 5
-        n = int(min(attempts, rng.integers(15, 26)))
-        inst = RigidInstance.build(
-            P, [(int(rng.integers(1, hi + 1)), int(rng.integers(1, 101))) for _ in range(n)]
-        )
-        draws = sample_failures(inst.q(qbar), 2000, rng)
-        hits = np.flatnonzero(draws.sum(axis=1) + n == attempts)
-        if hits.size:
-            return inst, Scenario(tuple(int(x) for x in draws[hits[0]]))
+    most P/5), n ~ U{15..25}, failures from the failure model, exactly `attempts` intervals."""
+    return _failure_model_exactly(rng, attempts, qbar, (15, 25), lambda P: P // 5)
 
 
 def failure_model_up_to_case(rng: np.random.Generator, attempts: int,
