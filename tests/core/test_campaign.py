@@ -255,6 +255,15 @@ def interrupt_after(monkeypatch, module, attr: str, k: int) -> list:
     return calls
 
 
+def interrupted_then_logged(monkeypatch, module, attr: str, k: int, run) -> list:
+    """`run()` with `module.attr` interrupted on its (k+1)-th call must exit with the
+    interrupted status; then `module.attr` only logs its calls (for the resumed run)."""
+    interrupt_after(monkeypatch, module, attr, k)
+    assert run() == EXIT_INTERRUPTED
+    monkeypatch.undo()
+    return interrupt_after(monkeypatch, module, attr, None)
+
+
 RIGID = ["--sets", "2", "--scenarios", "2", "--qbars", "0,0.3", "--Ps", "5000,10000",
          "--only", "fig4,table1", "--mira-days", "2", "--mira-scenarios", "2", "--no-plots",
          "--jobs", "1"]
@@ -265,11 +274,9 @@ def test_reproduce_rigid_resumes_to_the_same_outputs(tmp_path, monkeypatch, caps
     rr = reproduce_rigid
     assert rr.main(RIGID + ["--out", str(tmp_path / "ref")]) == 0
     out = tmp_path / "run"
-    interrupt_after(monkeypatch, rr, "run_task", 5)
-    assert rr.main(RIGID + ["--out", str(out)]) == EXIT_INTERRUPTED
+    calls = interrupted_then_logged(monkeypatch, rr, "run_task", 5,
+                                    lambda: rr.main(RIGID + ["--out", str(out)]))
     assert "[synthetic] interrupted: 5/8 tasks stored" in capsys.readouterr().err
-    monkeypatch.undo()
-    calls = interrupt_after(monkeypatch, rr, "run_task", None)
     assert rr.main(RIGID + ["--out", str(out)]) == 0
     assert len(calls) == 3 + 10  # the 3 missing synthetic tasks, then all of Table 1
     for name in RIGID_CSV:
@@ -301,10 +308,8 @@ def test_reproduce_moldable_resumes_to_the_same_table(tmp_path, monkeypatch, cap
     args = ["--sets", "2", "--scenarios", "1", "--algos", "LPA", "--jobs", "1"]
     assert rm.main(args + ["--out", str(tmp_path / "ref"), "--csv", str(tmp_path / "a.csv")]) == 0
     ref = capsys.readouterr().out
-    interrupt_after(monkeypatch, rm, "run_set", 7)
-    assert rm.main(args + ["--out", str(tmp_path / "run")]) == EXIT_INTERRUPTED
-    monkeypatch.undo()
-    calls = interrupt_after(monkeypatch, rm, "run_set", None)
+    calls = interrupted_then_logged(monkeypatch, rm, "run_set", 7,
+                                    lambda: rm.main(args + ["--out", str(tmp_path / "run")]))
     capsys.readouterr()
     assert rm.main(args + ["--out", str(tmp_path / "run"), "--csv", str(tmp_path / "b.csv")]) == 0
     assert len(calls) == 12 - 7
@@ -317,10 +322,8 @@ def test_reproduce_worksharing_resumes_to_the_same_csv(tmp_path, monkeypatch, ca
     args = ["e4", "--trials", "4", "--jobs", "1"]
     assert ws.main(args + ["--out", str(tmp_path / "ref")]) == 0
     ref = capsys.readouterr().out
-    interrupt_after(monkeypatch, ws, "config_task", 6)
-    assert ws.main(args + ["--out", str(tmp_path / "run")]) == EXIT_INTERRUPTED
-    monkeypatch.undo()
-    calls = interrupt_after(monkeypatch, ws, "config_task", None)
+    calls = interrupted_then_logged(monkeypatch, ws, "config_task", 6,
+                                    lambda: ws.main(args + ["--out", str(tmp_path / "run")]))
     capsys.readouterr()
     assert ws.main(args + ["--out", str(tmp_path / "run")]) == 0
     assert len(calls) == 13 - 6
