@@ -23,7 +23,7 @@ model (`strengthen=False`) in the same process, with the same time limit and wor
 Prints one row per case and the number of cases proven optimal.
 
 Usage: python3 scripts/bench_rigid_exact.py [--cases 10] [--attempts 30] [--time-limit 60]
-       [--workers 2] [--seed 2026] [--no-plain]
+       [--workers 2] [--seed 2026] [--no-plain] [--refute-share 0.5]
        [--distribution uniform|failure-model|paper-widths|failure-model-up-to]
 """
 
@@ -38,7 +38,7 @@ import numpy as np
 
 from resilsched.instances.failures import Scenario, sample_failures
 from resilsched.instances.rigid import RigidInstance
-from resilsched.models.rigid import solve_scenario
+from resilsched.models.rigid import REFUTE_SHARE, solve_scenario
 
 
 def random_case(rng: np.random.Generator, attempts: int) -> tuple[RigidInstance, Scenario]:
@@ -117,6 +117,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated case indices to run")
     ap.add_argument("--no-plain", action="store_true", help="skip the plain baseline model")
     ap.add_argument("--distribution", choices=sorted(DISTRIBUTIONS), default="uniform")
+    ap.add_argument("--refute-share", type=float, default=REFUTE_SHARE,
+                    help="share of the limit for the refutation search (decision R7)")
     ap.add_argument("--qbar", type=float, default=None,
                     help="q-bar of the failure-model distributions (default 0.5 / 0.3)")
     args = ap.parse_args()
@@ -132,7 +134,8 @@ def main() -> None:
     header = ("| case | intervals | n | P | model | status | objective | bound | wall s |\n"
               "|---:|---:|---:|---:|---|---|---:|---:|---:|")
     print(f"seed={args.seed} distribution={args.distribution} qbar={args.qbar} "
-          f"time_limit={args.time_limit}s workers={args.workers}")
+          f"time_limit={args.time_limit}s workers={args.workers} "
+          f"refute_share={args.refute_share}")
     print(header, flush=True)
     proven = {name: 0 for name, _ in models}
     walls: dict[str, list[float]] = {name: [] for name, _ in models}
@@ -144,7 +147,8 @@ def main() -> None:
             t0 = time.perf_counter()
             sol = solve_scenario(inst, sc, time_limit=args.time_limit, workers=args.workers,
                                  strengthen=strengthen,
-                                 forbidden_set_size=args.forbidden_set_size)
+                                 forbidden_set_size=args.forbidden_set_size,
+                                 refute_share=args.refute_share)
             wall = time.perf_counter() - t0
             proven[name] += sol.is_optimal
             walls[name].append(wall)
