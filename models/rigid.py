@@ -69,7 +69,7 @@ SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search of decision R7 r
 MAX_SCALE = 10**6
 
 #: Share of the time limit kept for the refutation search after CP-SAT (decision R7).
-REFUTE_SHARE = 0.5
+REFUTE_SHARE = 0.75
 
 
 # ---------------------------------------------------------------------------------------------
