@@ -8,10 +8,8 @@ statuses under a time limit, and the validity of every returned schedule.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,42 +34,11 @@ from resilsched.models.rigid import (
     solve_scenario_merged,
     split_isolated,
 )
-from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
 
-_ORACLE = Path(__file__).with_name("oracle.py")
-_spec = importlib.util.spec_from_file_location("rigid_oracle", _ORACLE)
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
-
-
-def _schedule(sol) -> Schedule:
-    """Rebuild the `Schedule` from a solution payload (what a user of the JSON would do)."""
-    d = sol.payload["schedule"]
-    atts = tuple(
-        Attempt(a["job"], a["k"], _num(a["start"]), _num(a["end"]), a["p"], a["failed"])
-        for a in d["attempts"]
-    )
-    return Schedule(atts, _num(d["makespan"]))
-
-
-def _num(x):
-    return Fraction(x) if isinstance(x, str) else x
-
-
-def _random_tiny(rng: np.random.Generator, max_attempts: int = 8):
-    """n <= 5 jobs, P in 1..6, t in 1..6, f in 0..2, at most `max_attempts` attempts."""
-    P = int(rng.integers(1, 7))
-    n = int(rng.integers(1, 6))
-    jobs = [(int(rng.integers(1, P + 1)), int(rng.integers(1, 7))) for _ in range(n)]
-    f = [int(rng.integers(0, 3)) for _ in range(n)]
-    while sum(f) + n > max_attempts:
-        j = int(np.argmax(f))
-        if f[j] == 0:
-            break
-        f[j] -= 1
-    return RigidInstance.build(P, jobs), Scenario(tuple(f))
+from . import oracle
+from .cases import random_tiny, schedule_from_payload
 
 
 # --- oracle sanity -----------------------------------------------------------------------------
@@ -87,7 +54,7 @@ def test_oracle_on_hand_solved_instances():
 def test_scenario_optimum_matches_brute_force(seed):
     rng = np.random.default_rng(1000 + seed)
     for _ in range(12):
-        inst, sc = _random_tiny(rng)
+        inst, sc = random_tiny(rng)
         expected, _ = oracle.brute_force_makespan(
             inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures
         )
@@ -96,7 +63,7 @@ def test_scenario_optimum_matches_brute_force(seed):
                                  forbidden_set_size=size)
             assert sol.status is Status.OPTIMAL
             assert sol.objective == expected == sol.bound, (inst, sc, strengthen)
-            sched = _schedule(sol)
+            sched = schedule_from_payload(sol)
             validate_rigid_schedule(inst, sc, sched)
             assert sched.makespan == expected
 
@@ -105,18 +72,18 @@ def test_scenario_optimum_matches_brute_force(seed):
 def test_failure_free_optimum_matches_brute_force(seed):
     rng = np.random.default_rng(2000 + seed)
     for _ in range(15):
-        inst, _ = _random_tiny(rng)
+        inst, _ = random_tiny(rng)
         expected, _ = oracle.brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs])
         sol = solve_failure_free(inst, time_limit=20, workers=1)
         assert sol.status is Status.OPTIMAL and sol.objective == expected
-        validate_rigid_schedule(inst, Scenario.failure_free(inst.n), _schedule(sol))
+        validate_rigid_schedule(inst, Scenario.failure_free(inst.n), schedule_from_payload(sol))
 
 
 def test_strengthened_lower_bounds_never_exceed_brute_force():
     """The constant bounds fed to the model (L(f), cliques, DFF energy) are <= T_OPT(f)."""
     rng = np.random.default_rng(3000)
     for _ in range(60):
-        inst, sc = _random_tiny(rng, max_attempts=7)
+        inst, sc = random_tiny(rng, max_attempts=7)
         opt, _ = oracle.brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures)
         data = scale_scenario(inst, sc)
         assert lower_bound_scaled(data, strengthen=True) <= opt
@@ -129,7 +96,7 @@ def test_configuration_lp_bound_dominates_chains_and_area():
     job of a conflict clique), and it is tight on a hand-solved case."""
     rng = np.random.default_rng(3100)
     for _ in range(40):
-        inst, sc = _random_tiny(rng, max_attempts=9)
+        inst, sc = random_tiny(rng, max_attempts=9)
         data = scale_scenario(inst, sc)
         cfg = configuration_lp_bound(data)
         assert cfg >= data.trivial_lower_bound()
@@ -175,7 +142,7 @@ def test_identical_jobs_symmetry_breaking_is_harmless():
         expected, _ = oracle.brute_force_makespan(P, jobs, f)
         sol = solve_scenario(inst, sc, time_limit=20, workers=1)
         assert sol.is_optimal and sol.objective == expected
-        validate_rigid_schedule(inst, sc, _schedule(sol))
+        validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
 
 
 def test_conflict_cliques_are_pairwise_conflicting_and_maximal():
@@ -210,8 +177,8 @@ def test_split_vs_merged_counterexample():
     merged = solve_scenario_merged(inst, sc, time_limit=10, workers=1)
     assert split.status is Status.OPTIMAL and split.objective == 3
     assert merged.objective == 4 and merged.status is Status.FEASIBLE  # an upper bound only
-    validate_rigid_schedule(inst, sc, _schedule(split))
-    validate_rigid_schedule(inst, sc, _schedule(merged))
+    validate_rigid_schedule(inst, sc, schedule_from_payload(split))
+    validate_rigid_schedule(inst, sc, schedule_from_payload(merged))
 
 
 @pytest.mark.parametrize("P", [2, 3, 4, 5])
@@ -221,7 +188,7 @@ def test_prop3_optimum_is_one_with_lcm_scale(P):
     sol = solve_scenario(inst, sc, time_limit=20, workers=1)
     assert sol.status is Status.OPTIMAL and sol.objective == 1 and sol.bound == 1
     assert sol.scale == np.lcm.reduce(np.arange(1, P + 1)) and sol.exact_scaling
-    validate_rigid_schedule(inst, sc, _schedule(sol))
+    validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
 
 
 def test_prop4_optimum_below_certificate_p3():
@@ -241,7 +208,7 @@ def test_prop4_optimum_below_certificate_p3():
     assert certificate == Fraction(251, 150)
     assert sol.objective is not None and sol.objective <= certificate
     assert sol.bound <= sol.objective
-    validate_rigid_schedule(inst, sc, _schedule(sol))
+    validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
 
 
 def test_prop4_generator_when_available():
@@ -265,7 +232,7 @@ def test_inexact_float_times_are_flagged_and_never_optimal():
     sc = Scenario((1, 0, 0))
     sol = solve_scenario(inst, sc, time_limit=10, workers=1)
     assert not sol.exact_scaling and sol.status is Status.FEASIBLE and sol.scale == 10**6
-    sched = _schedule(sol)
+    sched = schedule_from_payload(sol)
     validate_rigid_schedule(inst, sc, sched)  # rounding up keeps the real schedule feasible
     assert sol.objective == pytest.approx(sched.makespan)
     assert sol.bound <= sol.objective
@@ -319,7 +286,7 @@ def test_reduction_matches_brute_force_on_cases_with_isolated_jobs():
     rng = np.random.default_rng(4100)
     seen = 0
     while seen < 15:
-        inst, sc = _random_tiny(rng)
+        inst, sc = random_tiny(rng)
         iso = isolated_jobs(list(inst.p), inst.P)
         if not iso or len(iso) == inst.n:
             continue
@@ -330,7 +297,7 @@ def test_reduction_matches_brute_force_on_cases_with_isolated_jobs():
         sol = solve_scenario(inst, sc, time_limit=20, workers=1)
         assert sol.payload["info"]["isolated_jobs"] == iso
         assert sol.status is Status.OPTIMAL and sol.objective == expected == sol.bound
-        validate_rigid_schedule(inst, sc, _schedule(sol))
+        validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
 
 
 def test_all_isolated_jobs_need_no_search():
@@ -338,7 +305,7 @@ def test_all_isolated_jobs_need_no_search():
     sc = Scenario((1, 0, 2))
     sol = solve_scenario(inst, sc, time_limit=5, workers=1)
     assert sol.status is Status.OPTIMAL and sol.objective == 2 * 2 + 1 + 3 * 5 == sol.bound
-    validate_rigid_schedule(inst, sc, _schedule(sol))
+    validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
 
 
 def test_compressed_hint_stays_feasible():

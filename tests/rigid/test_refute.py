@@ -7,9 +7,6 @@ the search (CP-SAT gets none and the greedy schedule is the start) proves the sa
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -21,21 +18,8 @@ from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
 
-_spec = importlib.util.spec_from_file_location("rigid_oracle",
-                                               Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
-
-
-def _tiny(rng: np.random.Generator) -> tuple[RigidInstance, Scenario]:
-    """n <= 5 jobs, P in 1..7, t in 1..6, at most 8 attempts."""
-    P = int(rng.integers(1, 8))
-    n = int(rng.integers(1, 6))
-    jobs = [(int(rng.integers(1, P + 1)), int(rng.integers(1, 7))) for _ in range(n)]
-    f = [int(rng.integers(0, 3)) for _ in range(n)]
-    while sum(f) + n > 8:
-        f[int(np.argmax(f))] -= 1
-    return RigidInstance.build(P, jobs), Scenario(tuple(f))
+from . import oracle
+from .cases import random_tiny, schedule_from_payload
 
 
 def _as_schedule(data: ScaledScenario, starts: list[list[int]], f: tuple[int, ...]) -> Schedule:
@@ -48,7 +32,7 @@ def _as_schedule(data: ScaledScenario, starts: list[list[int]], f: tuple[int, ..
 def test_decision_matches_brute_force(lp_every):
     rng = np.random.default_rng(5100 + lp_every)
     for _ in range(60):
-        inst, sc = _tiny(rng)
+        inst, sc = random_tiny(rng)
         opt, _ = oracle.brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs],
                                              sc.failures)
         data = scale_scenario(inst, sc)
@@ -77,15 +61,12 @@ def test_solve_scenario_proves_by_refutation_alone():
     rng = np.random.default_rng(5200)
     used = 0
     for _ in range(25):
-        inst, sc = _tiny(rng)
+        inst, sc = random_tiny(rng)
         opt, _ = oracle.brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs],
                                              sc.failures)
         sol = solve_scenario(inst, sc, time_limit=10, workers=1, refute_share=1.0)
         assert sol.status is Status.OPTIMAL and sol.objective == opt == sol.bound
-        d = sol.payload["schedule"]
-        sched = Schedule(tuple(Attempt(a["job"], a["k"], a["start"], a["end"], a["p"],
-                                       a["failed"]) for a in d["attempts"]), d["makespan"])
-        validate_rigid_schedule(inst, sc, sched)
+        validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
         used += sol.payload["info"]["refuted_by_search"]
         if sol.payload["info"]["refuted_by_search"]:
             assert sol.solver == "cp-sat+refute"
