@@ -33,7 +33,7 @@ from ortools.sat.python import cp_model
 
 from resilsched.instances.failures import Scenario, enumerate_scenarios
 from resilsched.numeric import integer_scale
-from resilsched.schedule import Attempt, Schedule
+from resilsched.schedule import Attempt, Schedule, SchedulePayload
 from resilsched.solution import Solution, Status
 
 SOLVER = "cp-sat"
@@ -206,7 +206,7 @@ def _solve(instance, scenario: Scenario, method: str, time_limit: float, workers
         bound = lprime
         status = Status.FEASIBLE
     return Solution(objective, bound, status, method, SOLVER, wall, data.scale, data.exact,
-                    {"schedule": sched.to_dict(), "info": info})
+                    SchedulePayload(sched, info))
 
 
 def solve_scenario(instance, scenario: Scenario | Sequence[int] | None = None,
@@ -214,7 +214,7 @@ def solve_scenario(instance, scenario: Scenario | Sequence[int] | None = None,
     """Clairvoyant optimum T_OPT(J, f), allocation chosen per attempt (§1.5, §8).
 
     Returns a `Solution`: ``status`` OPTIMAL only when CP-SAT proved it on exactly scaled times;
-    ``bound`` a proven lower bound (>= ceil(L')); ``payload["schedule"]`` the schedule.
+    ``bound`` a proven lower bound (>= ceil(L')); ``payload.schedule`` the schedule.
     """
     return _solve(instance, instance.scenario(scenario), "cpsat-scenario", time_limit,
                   workers)

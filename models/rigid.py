@@ -60,7 +60,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.numeric import integer_scale
-from resilsched.schedule import Attempt, Schedule
+from resilsched.schedule import Attempt, Schedule, SchedulePayload
 from resilsched.solution import Solution, Status
 
 SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search of decision R7 ran too
@@ -887,7 +887,7 @@ def _solve(
         objective = sched.makespan  # true makespan with the original durations
         bound = paper_lb
         status = Status.FEASIBLE
-    payload = {"schedule": sched.to_dict(), "info": info}
+    payload = SchedulePayload(sched, info)
     solver = SOLVER + "+refute" if res.searched else SOLVER
     return Solution(objective, bound, status, method, solver, wall, data.scale, data.exact,
                     payload)
@@ -926,7 +926,7 @@ def solve_scenario(
     -------
     Solution with ``status`` OPTIMAL only when optimality is proven (by CP-SAT, or by refuting
     every smaller makespan) on an exactly scaled instance, ``bound`` the proven lower bound
-    (>= L(f)), ``payload["schedule"]`` the schedule.
+    (>= L(f)), ``payload.schedule`` the schedule.
     """
     sc = instance.scenario(scenario)
     return _solve(instance, sc, "cpsat-scenario", False, time_limit, workers, hint, strengthen,

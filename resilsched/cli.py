@@ -15,15 +15,16 @@ import io
 import json
 import platform
 import sys
+import time
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from resilsched import __version__
 from resilsched.errors import InvalidInstance
+from resilsched.options import Deadline, check_time_limit, parse_params
+from resilsched.progress import Heartbeat
 from resilsched.registry import UnknownName
-from resilsched.reproduce import REPRODUCTIONS
 
 
 class UsageError(Exception):
@@ -36,9 +37,16 @@ def _examples(text: str) -> str:
 
 def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
     if as_json:
-        print(json.dumps(obj, indent=None if len(json.dumps(obj)) < 200 else 1))
+        compact = json.dumps(obj, allow_nan=False)
+        print(compact if len(compact) < 200 else json.dumps(obj, indent=1, allow_nan=False))
     else:
         print(text)
+
+
+def _time_limit(args: argparse.Namespace, default: float) -> float:
+    """``--time-limit`` checked at the boundary (finite, within the accepted range)."""
+    value = default if args.time_limit is None else args.time_limit
+    return check_time_limit(value, "--time-limit")
 
 
 def _family(name: str):
@@ -92,29 +100,50 @@ def cmd_list(args: argparse.Namespace) -> int:
             "spec": fam.spec,
             "sense": fam.sense,
             "objective": fam.objective_name,
+            "unit": fam.objective_unit,
             "default_exact": fam.default_exact,
             "heuristics": {
-                h.name: {"priorities": list(h.priorities), "description": h.description}
+                h.name: {"priorities": list(h.priorities), "default_priority": h.default_priority,
+                         "params": _params_json(h.params), "description": h.description}
                 for h in fam.heuristics.values()
             },
-            "exact": {m.name: m.description for m in fam.exact.values()},
+            "exact": {m.name: {"description": m.description, "params": _params_json(m.params)}
+                      for m in fam.exact.values()},
             "bounds": {b.name: b.description for b in fam.bounds.values()},
             "generators": {g.name: g.description for g in fam.generators.values()},
             "readers": sorted(fam.readers),
+            "reproduction": fam.reproduction.description if fam.reproduction else None,
         }
-        lines.append(f"{name} (spec {fam.spec}, {fam.sense}imise {fam.objective_name})")
+        lines.append(f"{name} (spec {fam.spec}, {fam.sense}imise {fam.objective_name}"
+                     + (f" in {fam.objective_unit}" if fam.objective_unit else "") + ")")
         for h in fam.heuristics.values():
             prios = f" [priorities: {', '.join(h.priorities)}]" if h.priorities else ""
             lines.append(f"  heuristic {h.name}: {h.description}{prios}")
+            lines += [f"      --param {p.describe()}" for p in h.params]
         for m in fam.exact.values():
             star = " (gap reference)" if m.name == fam.default_exact else ""
             lines.append(f"  exact     {m.name}: {m.description}{star}")
+            if args.verbose:
+                lines += [f"      --param {p.describe()}" for p in m.params]
         for b in fam.bounds.values():
             lines.append(f"  bound     {b.name}: {b.description}")
         for g in fam.generators.values():
             lines.append(f"  preset    {g.name}: {g.description}")
+        if fam.reproduction:
+            lines.append(f"  reproduce resilsched reproduce {name}: {fam.reproduction.description}")
+    if not args.verbose and names:
+        lines.append("(exact models' solver options: resilsched list -v)")
     _emit({"families": out}, args.json, "\n".join(lines))
     return 0
+
+
+def _params_json(params) -> dict[str, Any]:
+    return {
+        p.name: {"default": p.default, "type": p.kind.__name__,
+                 **({"choices": list(p.choices)} if p.choices else {}),
+                 **({"help": p.help} if p.help else {})}
+        for p in params
+    }
 
 
 # --- generate -------------------------------------------------------------------------------
@@ -164,46 +193,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 # --- solve ----------------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
+    """The whole command, loading included, runs within ``--time-limit`` (default 60 s)."""
     from resilsched.registry import exact_model
 
+    deadline = Deadline(_time_limit(args, 60.0), start=args.started)
     fam, instance = _load(args)
     model = exact_model(fam, args.method or fam.default_exact)
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError(f"--time-limit={args.time_limit} must be > 0")
+    options = parse_params(model.params, args.param, model.name)
     scenario = _scenario(fam, instance, args)
-    sol = model.solve(instance, scenario, args.time_limit if args.time_limit is not None else 60.0)
-    d = sol.to_dict()
-    d["family"] = fam.name
+    with Heartbeat(f"solve {model.name}", deadline, enabled=not args.quiet) as beat:
+        sol = model.solve(instance, scenario, time_limit=max(deadline.remaining(), 0.01),
+                          progress=beat.phase, **options)
+    d = {**sol.to_dict(), "wall_time": round(deadline.elapsed(), 6),
+         "solver_time": round(sol.wall_time, 6), "family": fam.name,
+         "unit": fam.objective_unit}
     if scenario is not None and hasattr(scenario, "to_list"):
         d["failures"] = scenario.to_list()
-    text = (
-        f"{fam.name} / {model.name}: {fam.objective_name} {d['objective']} "
-        f"(status {d['status']}, bound {d['bound']}, {sol.wall_time:.2f} s"
-        + (f", times scaled x{sol.scale}" if sol.scale != 1 else "")
-        + ("" if sol.exact_scaling else ", APPROXIMATE: times were rounded")
-        + ")"
-    )
-    summary = _payload_summary(d.get("solution"))
-    _emit(d, args.json, text + ("\n" + summary if summary else ""))
+    _emit(d, args.json, f"{fam.name} / " + sol.describe(fam.objective_name, fam.objective_unit))
     return 0
-
-
-def _payload_summary(payload: Any) -> str:
-    """A readable rendering of a solution payload for the text output."""
-    if not isinstance(payload, dict):
-        return ""
-    if isinstance(payload.get("schedule"), dict):
-        payload = payload["schedule"]
-    if "packs" in payload:
-        return "\n".join(f"  pack {i}: {json.dumps(p)}" for i, p in enumerate(payload["packs"]))
-    if "attempts" in payload:
-        rows = sorted(payload["attempts"], key=lambda a: (Fraction(str(a["start"])), a["job"]))
-        return "\n".join(
-            f"  job {a['job']} attempt {a['k']}: [{a['start']}, {a['end']}) on {a['p']}"
-            + (" failed" if a["failed"] else "")
-            for a in rows
-        )
-    return "  " + json.dumps(payload)
 
 
 # --- simulate -------------------------------------------------------------------------------
@@ -224,20 +231,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         prio = folded[prio.lower()]
     elif prio is not None:
         raise UsageError(f"--priority: {h.name} takes no priority rule")
+    params = parse_params(h.params, args.param, h.name)
     scenario = _scenario(fam, instance, args)
-    res = h.run(instance, scenario, prio, args.seed)
-    d = res.to_dict()
-    d["family"] = fam.name
+    with Heartbeat(f"simulate {h.name}", Deadline(None, start=args.started),
+                   enabled=not args.quiet):
+        res = h.run(instance, scenario, prio, seed=args.seed, **params)
+    d = {**res.to_dict(), "family": fam.name, "unit": fam.objective_unit,
+         "wall_time": round(time.perf_counter() - args.started, 6)}
+    if params:
+        d["params"] = params
     if scenario is not None and hasattr(scenario, "to_list"):
         d["failures"] = scenario.to_list()
-    label = h.name + (f"/{prio}" if prio else "")
-    summary = _payload_summary(d.get("solution"))
-    _emit(
-        d,
-        args.json,
-        f"{fam.name} / {label}: {fam.objective_name} {d['objective']}"
-        + ("\n" + summary if summary and args.verbose else ""),
-    )
+    text = res.describe(fam.objective_name, fam.objective_unit, verbose=args.verbose)
+    _emit(d, args.json, f"{fam.name} / {text}")
     return 0
 
 
@@ -246,11 +252,10 @@ def _run_gap(args: argparse.Namespace):
     from resilsched.gap import run_gap, stderr_progress
     from resilsched.registry import available_families
 
-    if args.time_limit <= 0:
-        raise UsageError(f"--time-limit={args.time_limit} must be > 0")
+    time_limit = _time_limit(args, 10.0)
     names = [args.family] if args.family else available_families()
     fams = [_family(n) for n in names]
-    return run_gap(fams, args.time_limit, progress=None if args.quiet else stderr_progress)
+    return run_gap(fams, time_limit, progress=None if args.quiet else stderr_progress)
 
 
 def cmd_gap(args: argparse.Namespace) -> int:
@@ -309,19 +314,35 @@ def cmd_check(args: argparse.Namespace) -> int:
 # --- reproduce ------------------------------------------------------------------------------
 def cmd_reproduce(args: argparse.Namespace) -> int:
     """Hand the options after FAMILY to that family's reproduction; pass its exit status on."""
-    from resilsched.reproduce import load
+    from resilsched.registry import reproduction
 
-    module = load(args.family)
-    name = module.__name__.rsplit(".", 1)[-1]
+    fam = reproduction(args.family)
+    options = list(args.options)
+    as_json = args.json or "--json" in options  # the flag may follow FAMILY too
+    options = [o for o in options if o != "--json"]
     captured = io.StringIO()
-    with contextlib.redirect_stdout(captured) if args.json else contextlib.nullcontext():
+    with contextlib.redirect_stdout(captured) if as_json else contextlib.nullcontext():
         try:
-            code = module.main(list(args.options), prog=f"resilsched reproduce {name}")
+            code = fam.reproduction.main(options, prog=f"resilsched reproduce {fam.name}")
         except SystemExit as exc:  # its argparse: --help (0) or bad options (2)
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    if args.json:
-        print(json.dumps({"family": name, "exit_status": code, "output": captured.getvalue()}))
+    if as_json:
+        print(json.dumps({"family": fam.name, "exit_status": code,
+                          "output": captured.getvalue()}))
     return code
+
+
+class _ReproduceParser(argparse.ArgumentParser):
+    """The ``reproduce`` subcommand, whose help lists the registered reproductions when asked
+    for (building it imports every family, which plain ``resilsched --help`` should not)."""
+
+    def format_help(self) -> str:
+        from resilsched.registry import reproductions
+
+        table = "\n".join(f"  {name:<12} {fam.reproduction.description}"
+                          for name, fam in reproductions().items())
+        self.description = self.description.replace("{table}", table)
+        return super().format_help()
 
 
 # --- parser ---------------------------------------------------------------------------------
@@ -343,6 +364,7 @@ resilsched reproduce rigid --help    # paper figures and tables
     parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
+
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument(
             "--json", action="store_true", help="print one JSON object on standard output"
@@ -354,7 +376,9 @@ resilsched reproduce rigid --help    # paper figures and tables
         formatter_class=fmt,
         epilog=_examples("resilsched list\nresilsched list --family rigid --json"),
     )
-    p.add_argument("--family", help="only this family")
+    p.add_argument("--family", help="only this family (default: every family)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also list the solver options (--param) of the exact models")
     common(p)
     p.set_defaults(func=cmd_list)
 
@@ -370,13 +394,13 @@ resilsched reproduce rigid --help    # paper figures and tables
             "resilsched generate --family rigid --preset smoke --seed 0 --count 3 --out smoke/"
         ),
     )
-    p.add_argument("--family", required=True)
+    p.add_argument("--family", required=True, help="family name (see `resilsched list`)")
     p.add_argument("--preset", required=True, help="generator name (see `resilsched list`)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     p.add_argument(
-        "--count", type=int, default=None, help="number of instances (preset default if omitted)"
+        "--count", type=int, default=None, help="number of instances (default: the preset's)"
     )
-    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--out", required=True, help="output directory (created if missing)")
     common(p)
     p.set_defaults(func=cmd_generate)
 
@@ -386,7 +410,8 @@ resilsched reproduce rigid --help    # paper figures and tables
             "--index",
             type=int,
             default=0,
-            help="which instance of a multi-instance file (an SWF trace holds one per day)",
+            help="which instance of a multi-instance file, from 0 (an SWF trace holds one per "
+            "day; default 0)",
         )
         p.add_argument(
             "--failures",
@@ -394,10 +419,12 @@ resilsched reproduce rigid --help    # paper figures and tables
             '(default: the instance\'s "failures", else none)',
         )
         p.add_argument(
-            "--qbar", type=float, help="draw the scenario at average failure probability q-bar"
+            "--qbar", type=float,
+            help="draw the scenario at average failure probability q-bar (default: no draw)"
         )
         p.add_argument(
-            "--seed", type=int, default=0, help="seed for --qbar draws and random priorities"
+            "--seed", type=int, default=0,
+            help="seed for --qbar draws and random priorities (default 0)"
         )
         p.add_argument(
             "--P", type=int, help="processor count for trace files (default: the trace header)"
@@ -405,8 +432,15 @@ resilsched reproduce rigid --help    # paper figures and tables
         p.add_argument(
             "--cores-per-node",
             type=int,
-            help="trace files: divide processors by this to count nodes",
+            help="trace files: divide processors by this to count nodes (default 1)",
         )
+        p.add_argument(
+            "--param", action="append", metavar="NAME=VALUE",
+            help="a parameter of the heuristic or model, repeatable (names, types and defaults: "
+            "resilsched list -v)",
+        )
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress lines on standard error")
 
     p = sub.add_parser(
         "solve",
@@ -422,7 +456,8 @@ resilsched reproduce rigid --help    # paper figures and tables
     )
     instance_args(p)
     p.add_argument("--method", help="exact model name (default: the family's reference model)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds (default 60)")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds for the whole command, loading included (default 60)")
     common(p)
     p.set_defaults(func=cmd_solve)
 
@@ -436,8 +471,9 @@ resilsched reproduce rigid --help    # paper figures and tables
         ),
     )
     instance_args(p)
-    p.add_argument("--heuristic", required=True)
-    p.add_argument("--priority", help="priority rule, for heuristics that take one")
+    p.add_argument("--heuristic", required=True, help="heuristic name (see `resilsched list`)")
+    p.add_argument("--priority",
+                   help="priority rule, for heuristics that take one (default: the heuristic's)")
     p.add_argument("-v", "--verbose", action="store_true", help="also print the schedule")
     common(p)
     p.set_defaults(func=cmd_simulate)
@@ -445,7 +481,7 @@ resilsched reproduce rigid --help    # paper figures and tables
     def gap_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("--family", help="only this family (default: all)")
         p.add_argument(
-            "--time-limit", type=float, default=10.0, help="seconds per exact solve (default 10)"
+            "--time-limit", type=float, default=None, help="seconds per exact solve (default 10)"
         )
         p.add_argument(
             "-q", "--quiet", action="store_true", help="no progress lines on standard error"
@@ -478,7 +514,10 @@ resilsched reproduce rigid --help    # paper figures and tables
         ),
     )
     gap_args(p)
-    p.add_argument("--thresholds", help="JSON file of max_gap/mean_gap thresholds")
+    p.add_argument("--thresholds",
+                   help="JSON file of max_gap/mean_gap thresholds, as fractions (0.05 = 5%%); "
+                   "examples/thresholds.json passes on the built-in suite (default: none, "
+                   "only violations fail)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(
@@ -486,16 +525,13 @@ resilsched reproduce rigid --help    # paper figures and tables
         help="reproduce a paper's figures and tables (CSV, PNG, summary)",
         formatter_class=fmt,
         description="Run the paper reproduction of a family, printing the computed numbers beside\n"
-        "the paper's:\n"
-        "  rigid        spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)\n"
-        "  moldable     spec 000: Table 1 and the sweeps (store in results/moldable/, --csv)\n"
-        "  worksharing  spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)\n"
+        "the paper's:\n{table}\n"
         "The options after FAMILY are that reproduction's own: see\n"
         "`resilsched reproduce FAMILY --help`. Results are stored as they finish in\n"
         "<out>/campaign.sqlite, so rerunning an interrupted command (Ctrl-C, exit status 130)\n"
         "computes only the missing tasks. Exit status: the reproduction's (0, 2, 130).\n"
-        "With --json (before FAMILY) the printed summary comes back as the \"output\" field\n"
-        "of one JSON object {family, exit_status, output}.",
+        "With --json (before or after FAMILY) the printed summary comes back as the \"output\"\n"
+        "field of one JSON object {family, exit_status, output}.",
         epilog=_examples(
             "resilsched reproduce rigid --help\n"
             "resilsched reproduce rigid                    # scaled-down Figs. 4-6, Table 1\n"
@@ -503,9 +539,11 @@ resilsched reproduce rigid --help    # paper figures and tables
             "resilsched reproduce worksharing e5 --trials 1000"
         ),
     )
+    p.__class__ = _ReproduceParser  # its help lists the registered reproductions
     p.add_argument("--json", action="store_true",
-                   help="print {family, exit_status, output} as one JSON object (before FAMILY)")
-    p.add_argument("family", metavar="FAMILY", help=f"one of {', '.join(REPRODUCTIONS)}")
+                   help="print {family, exit_status, output} as one JSON object")
+    p.add_argument("family", metavar="FAMILY",
+                   help="a family with a reproduction (listed above)")
     p.add_argument(
         "options",
         nargs=argparse.REMAINDER,
@@ -517,8 +555,10 @@ resilsched reproduce rigid --help    # paper figures and tables
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.perf_counter()
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.started = started
     try:
         return args.func(args)
     except (InvalidInstance, UnknownName, UsageError) as exc:

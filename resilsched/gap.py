@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from resilsched.registry import Case, Family
+from resilsched.plugin import Case, Family
 from resilsched.solution import Solution, Status
 
 REL_TOL = 1e-9
@@ -155,7 +155,7 @@ def run_family(
     }
     for index, case in enumerate(cases, 1):
         t0 = time.perf_counter()
-        sol = exact.solve(case.instance, case.scenario, time_limit)
+        sol = exact.solve(case.instance, case.scenario, time_limit=time_limit)
         ref, kind = _reference(sol)
         incumbent = sol.objective
         report.cases.append(
@@ -186,7 +186,7 @@ def run_family(
         for (hname, prio), st in stats.items():
             h = family.heuristics[hname]
             try:
-                res = h.run(case.instance, case.scenario, prio, index)
+                res = h.run(case.instance, case.scenario, prio, seed=index)
             except Exception as exc:  # a crash is a finding of the report, not the end of it
                 st.violations.append(f"{case.name}: crashed: {type(exc).__name__}: {exc}")
                 continue

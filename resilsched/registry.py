@@ -1,120 +1,29 @@
-"""The registry: per family, its generators, heuristics, exact models and bounds by stable names.
+"""The registry: the families discovered, and their entries looked up by stable names.
 
-The CLI, the gap harness and campaigns discover everything through it (docs/architecture.md,
-"Registry"). A family registers itself in ``resilsched/families/<name>.py`` by building one
-`Family` object named ``FAMILY``; adding an algorithm is one entry in that object.
-
-Family modules are imported lazily, so ``resilsched --help`` does not pay for importing solvers.
+A family is a module ``resilsched/families/<name>.py`` defining ``FAMILY``, a
+`resilsched.plugin.Family` whose ``name`` is the module name (docs/architecture.md, "Adding a
+family"). Modules are found in the `resilsched.families` package (every module whose name does
+not start with ``_``) and in the ``resilsched.families`` entry-point group of other installed
+distributions; they are imported on first use, so ``resilsched --help`` pays for no solver.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import pkgutil
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from resilsched.solution import HeuristicResult, Solution
-
-#: family name -> module that defines ``FAMILY``; families not yet built are simply absent.
-FAMILY_MODULES: dict[str, str] = {
-    "rigid": "resilsched.families.rigid",
-    "moldable": "resilsched.families.moldable",
-    "coschedule": "resilsched.families.coschedule",
-    "worksharing": "resilsched.families.worksharing",
-    "desktop": "resilsched.families.desktop",
-}
-
-
-@dataclass(frozen=True)
-class Case:
-    """One gap-report case: an instance and, for the failure families, a scenario."""
-
-    name: str
-    instance: Any
-    scenario: Any = None
-
-
-@dataclass(frozen=True)
-class Heuristic:
-    """A registered heuristic.
-
-    ``run(instance, scenario, priority, seed) -> HeuristicResult``; `priorities` lists the rules
-    it accepts (empty when it has none); ``guarantee(instance, priority)`` returns the proven
-    ratio c with objective <= c * OPT (>= c * OPT when maximising), or None.
-    """
-
-    name: str
-    run: Callable[..., HeuristicResult]
-    description: str
-    priorities: tuple[str, ...] = ()
-    default_priority: str | None = None
-    guarantee: Callable[[Any, str | None], Any] | None = None
-
-
-@dataclass(frozen=True)
-class ExactModel:
-    """A registered exact model: ``solve(instance, scenario, time_limit) -> Solution``."""
-
-    name: str
-    solve: Callable[..., Solution]
-    description: str
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A registered bound: ``compute(instance, scenario)`` is <= OPT (>= OPT when maximising)."""
-
-    name: str
-    compute: Callable[[Any, Any], Any]
-    description: str
-
-
-@dataclass(frozen=True)
-class Generator:
-    """A registered generator or preset: ``generate(seed, count) -> list of instances``."""
-
-    name: str
-    generate: Callable[[int, int | None], list[Any]]
-    description: str
-
-
-@dataclass
-class Family:
-    """Everything the toolkit knows about one problem family."""
-
-    name: str
-    spec: str
-    sense: str  # "min" or "max"
-    objective_name: str
-    from_dict: Callable[[dict], Any]
-    smoke_suite: Callable[[], list[Case]]
-    default_exact: str
-    heuristics: dict[str, Heuristic] = field(default_factory=dict)
-    exact: dict[str, ExactModel] = field(default_factory=dict)
-    bounds: dict[str, Bound] = field(default_factory=dict)
-    generators: dict[str, Generator] = field(default_factory=dict)
-    #: file suffix (".swf") -> reader(path, **options) returning a list of instances
-    readers: dict[str, Callable[..., list[Any]]] = field(default_factory=dict)
-    #: (instance, failures-or-None) -> scenario object, None for families without scenarios
-    scenario: Callable[[Any, Any], Any] | None = None
-    #: (instance, qbar, seed) -> sampled scenario, for the failure families
-    sample_scenario: Callable[[Any, float, int], Any] | None = None
-    #: (case, HeuristicResult) -> None or raises; the independent validator
-    validate: Callable[[Case, HeuristicResult], None] | None = None
-
-    def add(self, item: Heuristic | ExactModel | Bound | Generator) -> None:
-        table = {
-            Heuristic: self.heuristics,
-            ExactModel: self.exact,
-            Bound: self.bounds,
-            Generator: self.generators,
-        }[type(item)]
-        if item.name in table:
-            raise ValueError(f"{self.name}: {item.name!r} is registered twice")
-        table[item.name] = item
+from resilsched.plugin import (  # noqa: F401  (re-exported: the types a family registers)
+    Bound,
+    Case,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+    Reproduction,
+)
 
 
 class UnknownName(LookupError):
@@ -125,27 +34,43 @@ def _lookup(table: dict[str, Any], name: str, what: str):
     if name in table:
         return table[name]
     folded = {k.lower(): v for k, v in table.items()}
-    if name.lower() in folded:
+    if isinstance(name, str) and name.lower() in folded:
         return folded[name.lower()]
     raise UnknownName(f"{what}={name!r} is unknown (choose from {', '.join(table) or 'none'})")
 
 
+def family_modules() -> dict[str, str]:
+    """family name -> module defining ``FAMILY``, in discovery order (package, then plug-ins)."""
+    import resilsched.families as package
+
+    found = {
+        info.name: f"{package.__name__}.{info.name}"
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name)
+        if not info.name.startswith("_")
+    }
+    for ep in entry_points(group="resilsched.families"):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
 def available_families() -> list[str]:
-    """Names of the families whose registration module is installed."""
-    out = []
-    for name, module in FAMILY_MODULES.items():
-        if importlib.util.find_spec(module) is not None:
-            out.append(name)
-    return out
+    """Names of the families installed."""
+    return list(family_modules())
 
 
 def get_family(name: str) -> Family:
-    """The `Family` registered under `name` (imports its module on first use)."""
-    if name not in FAMILY_MODULES or name not in available_families():
-        raise UnknownName(
-            f"family={name!r} is unknown (choose from {', '.join(available_families())})"
-        )
-    return importlib.import_module(FAMILY_MODULES[name]).FAMILY
+    """The `Family` registered under `name` (its module is imported on first use)."""
+    modules = family_modules()
+    if not isinstance(name, str) or name not in modules:
+        raise UnknownName(f"family={name!r} is unknown (choose from {', '.join(modules)})")
+    family = importlib.import_module(modules[name]).FAMILY
+    if family.name != name:
+        raise RuntimeError(f"{modules[name]} registers {family.name!r}, not {name!r}")
+    return family
+
+
+def all_families() -> list[Family]:
+    return [get_family(name) for name in available_families()]
 
 
 def heuristic(family: Family, name: str) -> Heuristic:
@@ -162,3 +87,15 @@ def generator(family: Family, name: str) -> Generator:
 
 def reader_for(family: Family, path: Path):
     return family.readers.get(path.suffix.lower())
+
+
+def reproductions() -> dict[str, Family]:
+    """family name -> family, for the families that register a paper reproduction."""
+    return {fam.name: fam for fam in all_families() if fam.reproduction is not None}
+
+
+def reproduction(name: str) -> Family:
+    """The family of ``resilsched reproduce NAME`` (case-insensitive), or `UnknownName`."""
+    table = reproductions()
+    fam = _lookup(table, name, "family")
+    return fam

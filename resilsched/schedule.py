@@ -52,3 +52,27 @@ class Schedule:
             "makespan": to_jsonable(self.makespan),
             "attempts": [a.to_dict() for a in self.attempts],
         }
+
+    def lines(self) -> list[str]:
+        """One line per attempt, in start order: ``job 2 attempt 1: [0, 3) on 4 processors``."""
+        rows = sorted(self.attempts, key=lambda a: (a.start, a.job, a.k))
+        return [
+            f"job {a.job} attempt {a.k}: [{a.start}, {a.end}) on {a.p} processor"
+            + ("s" if a.p != 1 else "") + (", failed" if a.failed else "")
+            for a in rows
+        ]
+
+
+@dataclass(frozen=True)
+class SchedulePayload:
+    """What an exact model of the rigid and moldable families returns: the optimal schedule
+    and facts about the model (JSON: ``{"schedule": ..., "info": ...}``)."""
+
+    schedule: Schedule
+    info: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schedule": self.schedule.to_dict(), "info": to_jsonable(self.info)}
+
+    def lines(self) -> list[str]:
+        return self.schedule.lines()

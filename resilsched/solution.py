@@ -1,12 +1,17 @@
 """Result types shared by every family (docs/architecture.md, "Conventions").
 
 A `Solution` is what an exact model returns; a `HeuristicResult` is what a heuristic returns.
-Both serialise to the JSON objects of the CLI contract (`resilsched solve/simulate --json`).
+Both serialise to the JSON objects of the CLI contract (`resilsched solve/simulate --json`), in
+which ``objective`` and ``bound`` are always JSON numbers (or null): an exact rational value
+that is not an integer is given as a float there and exactly beside it, as the string
+``objective_exact`` / ``bound_exact``. Both print themselves (`Solution.describe`): the payload
+(a schedule, packs, chunks) is a typed object of its family with ``to_dict()`` and ``lines()``.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -25,9 +30,36 @@ def json_number(x: Any) -> Any:
     """Numbers for JSON: ints stay ints, Fractions become exact strings unless integral."""
     if isinstance(x, Fraction):
         return int(x) if x.denominator == 1 else str(x)
-    if isinstance(x, float) and x.is_integer() and abs(x) < 2**53:
-        return x
     return x
+
+
+def number_fields(name: str, x: Any) -> dict[str, Any]:
+    """``{name: JSON number or None}``, plus ``{name_exact: "p/q"}`` for a non-integral Fraction.
+
+    NaN and infinities, which JSON cannot carry, become None.
+
+    >>> number_fields("objective", Fraction(17, 3))
+    {'objective': 5.666666666666667, 'objective_exact': '17/3'}
+    >>> number_fields("bound", Fraction(6))
+    {'bound': 6}
+    """
+    if x is None:
+        return {name: None}
+    if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return {name: int(x)}
+        return {name: float(x), f"{name}_exact": str(x)}
+    if hasattr(x, "item") and getattr(x, "shape", None) == ():
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return {name: None}
+    return {name: x}
+
+
+def lines_of(payload: Any) -> list[str]:
+    """The text rendering of a typed payload (its ``lines()``), or nothing."""
+    render = getattr(payload, "lines", None)
+    return list(render()) if callable(render) else []
 
 
 def to_jsonable(x: Any) -> Any:
@@ -59,7 +91,9 @@ class Solution:
     wall_time : seconds spent in the solver call.
     scale : integer factor the model multiplied times by (1 when it did not scale).
     exact_scaling : False when scaling had to round (the result is then approximate).
-    payload : the solution itself (schedule, packs, chunks), JSON-ready.
+    payload : the solution itself, a typed object of the family (schedule, packs, chunks) with
+        ``to_dict()`` and ``lines()``; a plain dict for models that only report facts.
+    info : facts about the solve (phases, node counts), JSON-ready.
     """
 
     objective: Any
@@ -70,24 +104,42 @@ class Solution:
     wall_time: float
     scale: int = 1
     exact_scaling: bool = True
-    payload: dict[str, Any] = field(default_factory=dict)
+    payload: Any = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_optimal(self) -> bool:
         return self.status is Status.OPTIMAL
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "objective": to_jsonable(self.objective),
-            "bound": to_jsonable(self.bound),
+        d = {**number_fields("objective", self.objective), **number_fields("bound", self.bound)}
+        d.update({
             "status": self.status.value,
             "method": self.method,
             "solver": self.solver,
             "wall_time": round(self.wall_time, 6),
             "scale": self.scale,
             "exact_scaling": self.exact_scaling,
-            "solution": to_jsonable(self.payload),
-        }
+        })
+        if self.info:
+            d["info"] = to_jsonable(self.info)
+        d["solution"] = to_jsonable(self.payload)
+        return d
+
+    def describe(self, objective_name: str = "objective", unit: str = "") -> str:
+        """Headline (objective, status, bound, time) and the payload's own lines."""
+        u = f" {unit}" if unit else ""
+        notes = [f"status {self.status.value}"]
+        if self.bound is not None and self.status is not Status.OPTIMAL:
+            notes.append(f"bound {_show(self.bound)}{u}")
+        notes.append(f"{self.wall_time:.2f} s")
+        if self.scale != 1:
+            notes.append(f"times scaled x{self.scale}")
+        if not self.exact_scaling:
+            notes.append("APPROXIMATE: times were rounded to the scale")
+        value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
+        head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
+        return "\n".join([head, *(f"  {line}" for line in lines_of(self.payload))])
 
 
 @dataclass(frozen=True)
@@ -102,7 +154,7 @@ class HeuristicResult:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "objective": to_jsonable(self.objective),
+            **number_fields("objective", self.objective),
             "heuristic": self.heuristic,
             "priority": self.priority,
         }
@@ -110,3 +162,22 @@ class HeuristicResult:
         if self.schedule is not None:
             d["solution"] = to_jsonable(self.schedule)
         return d
+
+    def describe(self, objective_name: str = "objective", unit: str = "",
+                 verbose: bool = False) -> str:
+        """Headline; with `verbose`, the schedule's own lines."""
+        label = self.heuristic + (f"/{self.priority}" if self.priority else "")
+        u = f" {unit}" if unit else ""
+        head = f"{label}: {objective_name} {_show(self.objective)}{u}"
+        body = lines_of(self.schedule) if verbose else []
+        return "\n".join([head, *(f"  {line}" for line in body)])
+
+
+def _show(x: Any) -> str:
+    """A number as a reader wants it: exact fractions with their decimal value, floats to 10
+    significant digits, integral values without a decimal point."""
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else f"{x} = {float(x):.10g}"
+    if isinstance(x, float) and math.isfinite(x):
+        return f"{x:.10g}"
+    return str(x)

@@ -6,7 +6,16 @@ from typing import Any
 
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.moldable import MoldableInstance
-from resilsched.registry import Bound, Case, ExactModel, Family, Generator, Heuristic
+from resilsched.plugin import (
+    Bound,
+    Case,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+    Reproduction,
+)
+from resilsched.reproduce import moldable as reproduction
 from resilsched.solution import HeuristicResult
 
 PRIORITIES = ("LPT", "HPA", "LA")
@@ -76,11 +85,13 @@ def _guarantee(name: str):
 
 def _heuristic(name: str, description: str) -> Heuristic:
     def run(
-        instance: MoldableInstance, scenario: Scenario, priority: str | None, seed: int
+        instance: MoldableInstance, scenario: Scenario | None = None,
+        priority: str | None = None, *, seed: int = 0, **params,
     ) -> HeuristicResult:
         from resilsched.heuristics.moldable import simulate
 
-        return simulate(instance, scenario or instance.scenario(), name, priority or "LPT")
+        return simulate(instance, scenario or instance.scenario(), name, priority or "LPT",
+                        **params)
 
     return Heuristic(
         name,
@@ -89,11 +100,13 @@ def _heuristic(name: str, description: str) -> Heuristic:
         priorities=PRIORITIES,
         default_priority="LPT",
         guarantee=_guarantee(name),
+        params=(),
     )
 
 
 def _exact(name: str, function: str, description: str, uses_scenario: bool = True) -> ExactModel:
-    def solve(instance: MoldableInstance, scenario: Scenario | None, time_limit: float):
+    def solve(instance: MoldableInstance, scenario: Scenario | None = None, *,
+              time_limit: float | None = None, **options):
         from resilsched.models import moldable as models
 
         fn = getattr(models, function)
@@ -113,12 +126,17 @@ def _build() -> Family:
         spec="000",
         sense="min",
         objective_name="makespan",
+        objective_unit="s",
         from_dict=MoldableInstance.from_dict,
         smoke_suite=_smoke_suite,
         default_exact="cpsat-scenario",
         scenario=_scenario,
         sample_scenario=_sample,
         validate=_validate,
+        reproduction=Reproduction(
+            reproduction.main,
+            "spec 000: Table 1 and the sweeps (store in results/moldable/, --csv)",
+        ),
     )
     for name, description in [
         ("LPA-LIST", "Local Processor Allocation (Algorithm 2) + LIST (Algorithm 1), §3.2"),

@@ -6,7 +6,16 @@ from typing import Any
 
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
-from resilsched.registry import Bound, Case, ExactModel, Family, Generator, Heuristic
+from resilsched.plugin import (
+    Bound,
+    Case,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+    Reproduction,
+)
+from resilsched.reproduce import rigid as reproduction
 from resilsched.solution import HeuristicResult
 
 
@@ -38,11 +47,13 @@ def _heuristic(name: str, description: str) -> Heuristic:
     from resilsched.bounds import rigid as bounds
 
     def run(
-        instance: RigidInstance, scenario: Scenario, priority: str | None, seed: int
+        instance: RigidInstance, scenario: Scenario | None = None, priority: str | None = None,
+        *, seed: int = 0, **params,
     ) -> HeuristicResult:
         from resilsched.heuristics.rigid import simulate
 
-        return simulate(instance, scenario, name, priority or "LPT", seed=seed)
+        return simulate(instance, scenario or instance.scenario(), name, priority or "LPT",
+                        seed=seed, **params)
 
     def guarantee(instance: RigidInstance, priority: str | None):
         # Proposition 2: GREEDY with any priority; Proposition 1: RESERVATION with LJF (HPA is
@@ -62,11 +73,13 @@ def _heuristic(name: str, description: str) -> Heuristic:
         priorities=tuple(PRIORITIES),
         default_priority="LPT",
         guarantee=guarantee,
+        params=(),
     )
 
 
 def _exact(name: str, function: str, description: str, uses_scenario: bool = True) -> ExactModel:
-    def solve(instance: RigidInstance, scenario: Scenario | None, time_limit: float):
+    def solve(instance: RigidInstance, scenario: Scenario | None = None, *,
+              time_limit: float | None = None, **options):
         from resilsched.models import rigid as models
 
         fn = getattr(models, function)
@@ -97,6 +110,7 @@ def _build() -> Family:
         spec="002",
         sense="min",
         objective_name="makespan",
+        objective_unit="s",
         from_dict=RigidInstance.from_dict,
         smoke_suite=_smoke_suite,
         default_exact="cpsat-scenario",
@@ -104,6 +118,10 @@ def _build() -> Family:
         scenario=_scenario,
         sample_scenario=_sample,
         validate=_validate,
+        reproduction=Reproduction(
+            reproduction.main,
+            "spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)",
+        ),
     )
     for name, description in [
         (

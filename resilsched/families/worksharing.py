@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from resilsched.instances.worksharing import LinearRisk, WorksharingInstance
-from resilsched.registry import Bound, Case, ExactModel, Family, Generator, Heuristic
+from resilsched.plugin import (
+    Bound,
+    Case,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+    Reproduction,
+)
+from resilsched.reproduce import worksharing as reproduction
 from resilsched.solution import HeuristicResult
 
 HEURISTICS: dict[str, str] = {
@@ -45,7 +54,8 @@ def _smoke_suite() -> list[Case]:
 
 def _heuristic(name: str, description: str) -> Heuristic:
     def run(
-        instance: WorksharingInstance, scenario: Any, priority: str | None, seed: int = 0
+        instance: WorksharingInstance, scenario: Any = None, priority: str | None = None,
+        *, seed: int = 0,
     ) -> HeuristicResult:
         from resilsched.heuristics.worksharing.schedules import run_heuristic
         from resilsched.models.worksharing.evaluate import expected_work
@@ -96,13 +106,15 @@ def _validate(case: Case, result: HeuristicResult) -> None:
         raise InvalidSchedule(f"objective {result.objective} but the schedule is worth {E}")
 
 
-def _solve(instance: WorksharingInstance, scenario: Any = None, time_limit: float | None = None):
+def _solve(instance: WorksharingInstance, scenario: Any = None, *,
+           time_limit: float | None = None, **options):
     from resilsched.models.worksharing.solve import solve
 
     return solve(instance, scenario, time_limit)
 
 
-def _solve_qp(instance: WorksharingInstance, scenario: Any = None, time_limit: float | None = None):
+def _solve_qp(instance: WorksharingInstance, scenario: Any = None, *,
+              time_limit: float | None = None, **options):
     from resilsched.models.worksharing.solve import solve_qp_one_worker
 
     return solve_qp_one_worker(instance, scenario, time_limit)
@@ -132,10 +144,15 @@ def _build() -> Family:
         spec="003",
         sense="max",
         objective_name="expected_work",
+        objective_unit="work units",
         from_dict=WorksharingInstance.from_dict,
         smoke_suite=_smoke_suite,
         default_exact="certified",
         validate=_validate,
+        reproduction=Reproduction(
+            reproduction.main,
+            "spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)",
+        ),
     )
     for name, description in HEURISTICS.items():
         fam.add(_heuristic(name, description))

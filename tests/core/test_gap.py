@@ -12,10 +12,10 @@ def _family(objectives, optimal=True, bound=10, guarantee=None):
     fam = Family("toy", "-", "min", "cost", dict, lambda: [Case("c0", None)], "exact")
     status = Status.OPTIMAL if optimal else Status.FEASIBLE
     solution = Solution(10, bound, status, "exact", "toy", 0.0)
-    fam.add(ExactModel("exact", lambda i, s, t: solution, ""))
+    fam.add(ExactModel("exact", lambda i, s=None, *, time_limit=None: solution, ""))
     fam.add(Bound("lb", lambda i, s: 9, ""))
     for name, obj in objectives.items():
-        def run(i, s, p, seed, obj=obj, name=name):
+        def run(i, s=None, p=None, *, seed=0, obj=obj, name=name):
             if obj is None:
                 raise RuntimeError("boom")
             return HeuristicResult(obj, name)

@@ -35,11 +35,11 @@ def test_smoke_suite_is_fast_and_optimal():
         inst = case.instance
         assert 4 <= inst.n <= 8 and 4 <= inst.p <= 8 and 2 <= inst.k <= 3
         t0 = time.perf_counter()
-        sol = FAM.exact[FAM.default_exact].solve(inst, None, 10)
+        sol = FAM.exact[FAM.default_exact].solve(inst, None, time_limit=10)
         assert time.perf_counter() - t0 < 1.0
         assert sol.status is Status.OPTIMAL and sol.objective == opt(inst)
         for h in FAM.heuristics.values():
-            res = h.run(inst, None, h.default_priority, 0)
+            res = h.run(inst, None, h.default_priority, seed=0)
             FAM.validate(case, res)
             assert res.objective >= sol.objective
             g = h.guarantee(inst, h.default_priority) if h.guarantee else None
@@ -61,7 +61,7 @@ def test_from_dict_then_every_applicable_exact_model(tmp_path):
     back = FAM.from_dict(d)
     best = opt(back)
     for name, model in FAM.exact.items():
-        sol = model.solve(back, None, 30)
+        sol = model.solve(back, None, time_limit=30)
         assert sol.status is Status.OPTIMAL, name
         assert sol.objective == best and check_packs(back, sol.payload) == best, name
 

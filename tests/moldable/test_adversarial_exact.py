@@ -57,7 +57,7 @@ def test_cpsat_matches_brute_force_and_bounds(case):
     sol = solve_scenario(inst, sc, time_limit=20)
     assert sol.status is Status.OPTIMAL and sol.exact_scaling
     assert sol.objective == brute_opt(inst, sc.failures)
-    sched = sol.payload["schedule"]
+    sched = sol.to_dict()["solution"]["schedule"]
     from resilsched.schedule import Attempt, Schedule
 
     atts = tuple(Attempt(a["job"], a["k"], Fraction(a["start"]), Fraction(a["end"]), a["p"],

@@ -35,7 +35,7 @@ def test_family_registration():
     assert len(cases) >= 6
     for case in cases[:3]:
         for h in fam.heuristics.values():
-            res = h.run(case.instance, case.scenario, "LPT", 0)
+            res = h.run(case.instance, case.scenario, "LPT", seed=0)
             fam.validate(case, res)
 
 
@@ -72,7 +72,7 @@ def test_validator_rejects_a_makespan_above_the_certified_bound():
 
     fam = get_family("moldable")
     case = fam.smoke_suite()[1]
-    res = fam.heuristics["LPA-LIST"].run(case.instance, case.scenario, "LPT", 0)
+    res = fam.heuristics["LPA-LIST"].run(case.instance, case.scenario, "LPT", seed=0)
     fam.validate(case, res)
     # stretch the schedule: shift every attempt by a huge delay (still a valid schedule)
     delay = 1000 * res.objective

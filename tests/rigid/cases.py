@@ -29,7 +29,7 @@ def random_tiny(rng: np.random.Generator, max_attempts: int = 8
 
 def schedule_from_payload(sol: Solution) -> Schedule:
     """Rebuild the `Schedule` from a solution payload (what a user of the JSON would do)."""
-    d = sol.payload["schedule"]
+    d = sol.to_dict()["solution"]["schedule"]
     atts = tuple(
         Attempt(a["job"], a["k"], _num(a["start"]), _num(a["end"]), a["p"], a["failed"])
         for a in d["attempts"]

@@ -266,7 +266,7 @@ def test_hint_is_used_as_horizon():
     sc = Scenario((1, 0, 0))
     hint = [[0, 2], [0], [1]]  # the optimal schedule of the spec
     sol = solve_scenario(inst, sc, time_limit=10, workers=1, hint=hint)
-    assert sol.objective == 3 and sol.payload["info"]["horizon_scaled"] == 3
+    assert sol.objective == 3 and sol.payload.info["horizon_scaled"] == 3
 
 
 # --- the isolated-job reduction (decision R6) ---------------------------------------------------
@@ -295,7 +295,7 @@ def test_reduction_matches_brute_force_on_cases_with_isolated_jobs():
             inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures
         )
         sol = solve_scenario(inst, sc, time_limit=20, workers=1)
-        assert sol.payload["info"]["isolated_jobs"] == iso
+        assert sol.payload.info["isolated_jobs"] == iso
         assert sol.status is Status.OPTIMAL and sol.objective == expected == sol.bound
         validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
 

@@ -67,7 +67,7 @@ def test_solve_scenario_proves_by_refutation_alone():
         sol = solve_scenario(inst, sc, time_limit=10, workers=1, refute_share=1.0)
         assert sol.status is Status.OPTIMAL and sol.objective == opt == sol.bound
         validate_rigid_schedule(inst, sc, schedule_from_payload(sol))
-        used += sol.payload["info"]["refuted_by_search"]
-        if sol.payload["info"]["refuted_by_search"]:
+        used += sol.payload.info["refuted_by_search"]
+        if sol.payload.info["refuted_by_search"]:
             assert sol.solver == "cp-sat+refute"
     assert used > 0  # the search, not CP-SAT, raised the bounds

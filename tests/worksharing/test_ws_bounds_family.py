@@ -88,13 +88,13 @@ def test_family_registration_and_smoke():
     assert 5 <= len(cases) <= 8
     statuses = []
     for case in cases:
-        sol = fam.exact[fam.default_exact].solve(case.instance, None, 10.0)
+        sol = fam.exact[fam.default_exact].solve(case.instance, None, time_limit=10.0)
         statuses.append(sol.status)
         assert sol.objective <= sol.bound + 1e-12
         for b in fam.bounds.values():
             assert b.compute(case.instance, None) >= sol.objective - 1e-9
         for h in fam.heuristics.values():
-            r = h.run(case.instance, None, None, 0)
+            r = h.run(case.instance, None, None, seed=0)
             fam.validate(case, r)
             json.dumps(r.to_dict())
             assert r.objective <= sol.bound + 1e-9
@@ -114,7 +114,7 @@ def test_validator_rejects_a_wrong_objective():
 
     fam = get_family("worksharing")
     case = fam.smoke_suite()[4]
-    r = fam.heuristics["greedy"].run(case.instance, None, None, 0)
+    r = fam.heuristics["greedy"].run(case.instance, None, None, seed=0)
     bad = HeuristicResult(r.objective * 1.01, r.heuristic, None, r.schedule)
     with pytest.raises(InvalidSchedule):
         fam.validate(case, bad)

@@ -1,0 +1,145 @@
+"""What a family registers (docs/architecture.md, "Adding a family").
+
+A family is its role modules (``instances/``, ``bounds/``, ``heuristics/``, ``models/``) plus
+one module ``resilsched/families/<name>.py`` that builds a `Family` named ``FAMILY``. Every
+entry points at the function itself; the registry (`resilsched.registry`) discovers the module,
+and the CLI, the gap harness, campaigns and ``resilsched reproduce`` derive everything from it.
+
+Signatures of the registered functions:
+
+- heuristic: ``run(instance, scenario=None, priority=None, *, seed=0, **params) ->
+  HeuristicResult``; its parameters are its keyword-only arguments with defaults
+  (`resilsched.options.params_of`), reachable as ``--param NAME=VALUE``;
+- exact model: ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution``,
+  the options being the fields of its `SolveOptions` class;
+- bound: ``compute(instance, scenario=None)`` <= OPT (>= OPT when maximising);
+- generator (preset): ``generate(seed, count=None) -> list of instances``;
+- reader: ``read(path, **options) -> list of instances`` for a file suffix (e.g. ``.swf``);
+- reproduction: ``main(argv, prog) -> exit status`` (``resilsched reproduce FAMILY``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from resilsched.options import Param, SolveOptions, params_of
+from resilsched.solution import HeuristicResult, Solution
+
+
+@dataclass(frozen=True)
+class Case:
+    """One gap-report case: an instance and, for the failure families, a scenario."""
+
+    name: str
+    instance: Any
+    scenario: Any = None
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A registered heuristic.
+
+    `priorities` lists the rules it accepts (empty when it has none);
+    ``guarantee(instance, priority)`` returns the proven ratio c with objective <= c * OPT
+    (>= c * OPT when maximising), or None. `params` defaults to the keyword-only arguments of
+    `run` (every one but ``seed``).
+    """
+
+    name: str
+    run: Callable[..., HeuristicResult]
+    description: str
+    priorities: tuple[str, ...] = ()
+    default_priority: str | None = None
+    guarantee: Callable[[Any, str | None], Any] | None = None
+    params: tuple[Param, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.params is None:
+            object.__setattr__(self, "params", params_of(self.run))
+
+
+@dataclass(frozen=True)
+class ExactModel:
+    """A registered exact model; `options` is the options class its ``solve`` builds."""
+
+    name: str
+    solve: Callable[..., Solution]
+    description: str
+    options: type[SolveOptions] = SolveOptions
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        return self.options.params()
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A registered bound: ``compute(instance, scenario)`` is <= OPT (>= OPT when maximising)."""
+
+    name: str
+    compute: Callable[..., Any]
+    description: str
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A registered generator or preset: ``generate(seed, count) -> list of instances``."""
+
+    name: str
+    generate: Callable[..., list[Any]]
+    description: str
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A paper reproduction: ``main(argv, prog) -> int`` and one line on what it regenerates."""
+
+    main: Callable[[list[str], str], int]
+    description: str
+
+
+@dataclass
+class Family:
+    """Everything the toolkit knows about one problem family.
+
+    `objective_unit` is printed after objective values (``"s"`` for makespans). `scenario` turns
+    ``(instance, failures-or-None)`` into a checked scenario (None for families without one),
+    `sample_scenario` draws one ``(instance, qbar, seed)``; `validate(case, result)` is the
+    independent checker of heuristic results.
+    """
+
+    name: str
+    spec: str
+    sense: str  # "min" or "max"
+    objective_name: str
+    from_dict: Callable[[dict], Any]
+    smoke_suite: Callable[[], list[Case]]
+    default_exact: str
+    objective_unit: str = ""
+    heuristics: dict[str, Heuristic] = field(default_factory=dict)
+    exact: dict[str, ExactModel] = field(default_factory=dict)
+    bounds: dict[str, Bound] = field(default_factory=dict)
+    generators: dict[str, Generator] = field(default_factory=dict)
+    #: file suffix (".swf") -> reader(path, **options) returning a list of instances
+    readers: dict[str, Callable[..., list[Any]]] = field(default_factory=dict)
+    scenario: Callable[[Any, Any], Any] | None = None
+    sample_scenario: Callable[[Any, float, int], Any] | None = None
+    validate: Callable[[Case, HeuristicResult], None] | None = None
+    reproduction: Reproduction | None = None
+
+    def add(self, item: Heuristic | ExactModel | Bound | Generator) -> None:
+        table = {
+            Heuristic: self.heuristics,
+            ExactModel: self.exact,
+            Bound: self.bounds,
+            Generator: self.generators,
+        }[type(item)]
+        if item.name in table:
+            raise ValueError(f"{self.name}: {item.name!r} is registered twice")
+        table[item.name] = item
+
+    def unit(self, value: Any) -> str:
+        """`value` followed by the objective's unit."""
+        return f"{value} {self.objective_unit}".rstrip()
