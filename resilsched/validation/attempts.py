@@ -1,4 +1,4 @@
-"""Independent schedule validators (docs/architecture.md, "Conventions").
+"""Attempt schedules of parallel jobs under silent errors (rigid and moldable families).
 
 These checks share no code with the simulators or the solvers they verify. Every schedule a test
 makes goes through one of them.

@@ -1,0 +1,8 @@
+"""Independent validators of what heuristics and models return (docs/architecture.md,
+"Conventions"): one module per kind of solution object, sharing no code with the simulators or
+solvers they check. Every schedule a test makes goes through one of them.
+"""
+
+from resilsched.validation.attempts import validate_attempts, validate_rigid_schedule
+
+__all__ = ["validate_attempts", "validate_rigid_schedule"]
