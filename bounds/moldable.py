@@ -95,31 +95,33 @@ def extremes(instance) -> tuple[np.ndarray, np.ndarray]:
     return tmin, amin
 
 
-#: largest n x P time table whose extremes `exact_extremes` computes exactly (about 0.5 s)
-EXACT_TABLE_LIMIT = 200_000
+#: most exact evaluations of t_j(p) `exact_extremes` spends (about 0.5 s of Fraction arithmetic)
+EXACT_EVALUATIONS = 10_000
+#: float times within this relative distance of a job's float minimum are candidates for its
+#: exact minimum (float errors on these positive sums are a few ulps, far below it)
+EXTREME_RTOL = 1e-9
 _EXACT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def exact_extremes(instance) -> tuple[list[Any], list[Any]] | None:
     """(t_min, a_min) per job in exact arithmetic, or None.
 
-    None when some t_j(p) is a float (float parameters, irrational powers) or when the table
-    has more than `EXACT_TABLE_LIMIT` entries; computed once per instance.
+    The exact minima are among the p whose float time (area) is within `EXTREME_RTOL` of the
+    float minimum; only those are evaluated exactly. None when some of them is a float (float
+    parameters, irrational powers) or when they number more than `EXACT_EVALUATIONS` (e.g.
+    roofline jobs on a platform much wider than pbar); computed once per instance.
     """
     if instance in _EXACT:
         return _EXACT[instance]
+    T = instance.T
+    A = T * np.arange(1, instance.P + 1)
+    near_t = [np.nonzero(row <= row.min() * (1 + EXTREME_RTOL))[0] + 1 for row in T]
+    near_a = [np.nonzero(row <= row.min() * (1 + EXTREME_RTOL))[0] + 1 for row in A]
     out = None
-    P = instance.P
-    if instance.n * P <= EXACT_TABLE_LIMIT and all(
-            isinstance(instance.time(j, P), (int, Fraction)) for j in range(instance.n)):
-        tmin, amin = [], []
-        for j in range(instance.n):
-            times = [instance.time(j, p) for p in range(1, P + 1)]
-            if not all(isinstance(t, (int, Fraction)) for t in times):
-                break
-            tmin.append(min(times))
-            amin.append(min(p * t for p, t in enumerate(times, start=1)))
-        else:
+    if sum(map(len, near_t)) + sum(map(len, near_a)) <= EXACT_EVALUATIONS:
+        tmin = [min(instance.time(j, int(p)) for p in ps) for j, ps in enumerate(near_t)]
+        amin = [min(int(p) * instance.time(j, int(p)) for p in ps) for j, ps in enumerate(near_a)]
+        if all(isinstance(x, (int, Fraction)) for x in tmin + amin):
             out = (tmin, amin)
     _EXACT[instance] = out
     return out

@@ -30,7 +30,7 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import run_engine
-from resilsched.heuristics.moldable import _kernel
+from resilsched.heuristics.moldable._kernel import list_run
 from resilsched.heuristics.moldable.listsched import ListPolicy, check_priority, priority_key
 from resilsched.heuristics.moldable.mt_allotment import MTAllotment
 from resilsched.options import Param, params_of
@@ -116,7 +116,7 @@ class BatchPlanner:
                                                   else alloc * dur)
             cap = np.zeros(n, dtype=np.int64)
             cap[pending] = g
-            ms, done = _kernel.list_run(inst.P, dur, alloc, key, left, cap, pending, use_c)
+            ms, done = list_run(inst.P, dur, alloc, key, left, cap, pending, use_c)
             clock += ms
             left[pending] -= done[pending]
             pending = pending[left[pending] >= 0]

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.heuristics.moldable import _kernel
+from resilsched.heuristics.moldable._kernel import list_run
 from resilsched.heuristics.moldable.batch import BatchPlanner
 from resilsched.heuristics.moldable.listsched import check_priority
 
@@ -84,7 +84,7 @@ class Simulator:
         priority = check_priority(priority)
         t, p, key, cap, order = self._kernel_inputs(rule, priority)
         f = np.asarray(failures, dtype=np.int64)
-        return _kernel.list_run(self.instance.P, t, p, key, f, cap, order, use_c)[0]
+        return list_run(self.instance.P, t, p, key, f, cap, order, use_c)[0]
 
     def batch_makespan(self, failures: Sequence[int], priority: str = "LPT",
                        use_c: bool | None = None) -> float:

@@ -31,6 +31,7 @@ reproducible as long as the wall-clock safety net (the deadline) does not fire; 
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,6 +71,8 @@ DTIME_PER_SECOND = 0.001
 #: cumulative reasoning took 2 s at 2,600 intervals and the whole limit at 17,000
 #: (docs/performance.md)
 PROBING_LIMIT, PRESOLVE_LIMIT = 1_000, 5_000
+#: seconds that must remain to import OR-Tools (it takes 1-2 s on a loaded machine)
+IMPORT_RESERVE = 1.0
 
 
 @dataclass(frozen=True)
@@ -167,10 +170,14 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> 
         run.info.update(model=kind, candidate_intervals=data.intervals)
         with run.phase("build", f"building the CP-SAT model ({data.intervals} intervals, "
                                 f"{kind})"):
-            # OR-Tools (and the pandas it imports, ~1 s) is loaded only when a model is built
+            # OR-Tools (and the pandas it imports, 1-2 s) is loaded only when a model is built,
+            # and not when less than IMPORT_RESERVE seconds remain
+            if ("ortools.sat.python.cp_model" not in sys.modules
+                    and opts.deadline.remaining() < IMPORT_RESERVE):
+                raise OutOfTime("loading OR-Tools (too little time left)")
             from ortools.sat.python import cp_model
 
-            from resilsched.models.moldable import cpsat
+            import resilsched.models.moldable.cpsat as cpsat
 
             if opts.deadline.expired():
                 raise OutOfTime("loading OR-Tools")
