@@ -55,9 +55,10 @@ ARGS = ["0", "-3", "x", "nan", "1e308", "2.5", "P,n", "lambda,lambda", "LPA,BATC
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_fuzz_reproduction_options(capsys, seed):
+def test_fuzz_reproduction_options(capsys, monkeypatch, tmp_path, seed):
     from resilsched.reproduce.moldable import main
 
+    monkeypatch.chdir(tmp_path)  # valid --out/--csv/--store values are relative paths
     rng = random.Random(100 + seed)
     for _ in range(30):
         argv = []
