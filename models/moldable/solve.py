@@ -144,6 +144,7 @@ def _incumbent(instance, scenario: Scenario, exact: bool) -> tuple[list[int], Sc
 
 
 def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> Solution:
+    """The phases of the module docstring; returns the best schedule found and its bound."""
     t0 = time.perf_counter()
     run = _Run(opts)
     with run.phase("root_bound", "root bound L'"):
@@ -155,48 +156,14 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> 
             allocation, best = _incumbent(instance, scenario, exact_times)
             source = "LPA-LIST"
             run.info["incumbent"] = best.makespan
-    data, solver, code, v = None, None, None, None
-    m = [f + 1 for f in scenario.failures]
-    run.info["attempts"] = sum(m)
+    run.info["attempts"] = scenario.attempts
+    search = None
     try:
         with run.phase("scaling", "candidate allocations and integer times"):
-            cands, complete = candidate_fronts(instance, m, allocation, opts.max_intervals,
-                                               exact_times, opts.deadline)
-            if not cands:
-                raise _NoModel(f"not built: {sum(m)} attempts exceed max_intervals")
-            data = scale_candidates(instance, cands, m, complete, exact_times, opts.max_scale,
-                                    opts.deadline)
-        kind = "complete" if data.complete else "restricted"
-        run.info.update(model=kind, candidate_intervals=data.intervals)
-        with run.phase("build", f"building the CP-SAT model ({data.intervals} intervals, "
-                                f"{kind})"):
-            # OR-Tools (and the pandas it imports, 1-2 s) is loaded only when a model is built,
-            # and not when less than IMPORT_RESERVE seconds remain
-            if ("ortools.sat.python.cp_model" not in sys.modules
-                    and opts.deadline.remaining() < IMPORT_RESERVE):
-                raise OutOfTime("loading OR-Tools (too little time left)")
-            from ortools.sat.python import cp_model
-
-            import resilsched.models.moldable.cpsat as cpsat
-
-            if opts.deadline.expired():
-                raise OutOfTime("loading OR-Tools")
-            model = cp_model.CpModel()
-            v = cpsat.add_attempt_intervals(model, data, opts.deadline)
-            cpsat.add_attempt_chains(model, v)
-            cpsat.add_capacity(model, data, v)
-            cpsat.add_makespan(model, data, v)
-            if allocation is not None:
-                run.info["hint"] = cpsat.add_hint(model, data, v, scenario.failures, allocation)
-        solver = _solver(opts, data)
-        budget = solver.parameters.max_time_in_seconds
-        limit = f"{budget:.3g} s at most" if math.isfinite(budget) else "no time limit"
-        with run.phase("search", f"CP-SAT search ({limit})"):
-            code = solver.solve(model)
-            run.info["cp_sat_status"] = solver.status_name(code)
-            if opts.deterministic:
-                by_wall = solver.wall_time >= 0.98 * solver.parameters.max_time_in_seconds
-                run.info["reproducible"] = code == cp_model.OPTIMAL or not by_wall
+            data = _candidates(instance, scenario, allocation, exact_times, opts)
+        run.info.update(model="complete" if data.complete else "restricted",
+                        candidate_intervals=data.intervals)
+        search = _search(data, scenario, allocation, run)
     except OutOfTime as exc:
         run.info["stopped"] = f"time limit reached during {exc}"
         if opts.deterministic:
@@ -204,22 +171,85 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> 
     except _NoModel as exc:
         run.info["model"] = str(exc)
     proven = False
-    if code is not None and code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        with run.phase("read", "reading the solution"):
-            found = cpsat.read_schedule(solver, data, v, scenario.failures)
-            proven = data.complete and data.exact and code == cp_model.OPTIMAL
-            if proven or best is None or found.makespan < best.makespan:
-                best, source = found, SOLVER
-            if data.complete and data.exact:
-                scaled = max(math.ceil(solver.best_objective_bound - 1e-9),
-                             lower_bound_scaled(data))
-                certified = cpsat.to_time(scaled, data.scale)
-                bound = certified if certified >= bound else bound
-    return _solution(best, bound, proven, source, method, data, run, time.perf_counter() - t0)
+    if search is not None and search.found is not None:
+        proven = search.proven
+        if proven or best is None or search.found.makespan < best.makespan:
+            best, source = search.found, SOLVER
+        if search.bound is not None and search.bound >= bound:
+            bound = search.bound
+    return _solution(best, bound, proven, source, method, search, run, time.perf_counter() - t0)
 
 
 class _NoModel(Exception):
     """The model is not built (too many attempts for the interval budget)."""
+
+
+def _candidates(instance, scenario: Scenario, allocation: list[int] | None, exact_times: bool,
+                opts: MoldableOptions) -> ScaledMoldable:
+    """Phase 3: the candidate allocations and their integer times."""
+    m = [f + 1 for f in scenario.failures]
+    cands, complete = candidate_fronts(instance, m, allocation, opts.max_intervals, exact_times,
+                                       opts.deadline)
+    if not cands:
+        raise _NoModel(f"not built: {sum(m)} attempts exceed max_intervals")
+    return scale_candidates(instance, cands, m, complete, exact_times, opts.max_scale,
+                            opts.deadline)
+
+
+@dataclass
+class _Search:
+    """What CP-SAT found: its schedule (None without a solution), whether it is proven
+    optimal, and its certified bound (complete exactly scaled models only)."""
+
+    data: ScaledMoldable
+    found: Schedule | None = None
+    proven: bool = False
+    bound: Any = None
+
+
+def _search(data: ScaledMoldable, scenario: Scenario, allocation: list[int] | None,
+            run: _Run) -> _Search:
+    """Phases 4-5: build the model, run CP-SAT, read its solution."""
+    opts = run.opts
+    with run.phase("build", f"building the CP-SAT model ({data.intervals} intervals, "
+                            f"{run.info['model']})"):
+        # OR-Tools (and the pandas it imports, 1-2 s) is loaded only when a model is built,
+        # and not when less than IMPORT_RESERVE seconds remain
+        if ("ortools.sat.python.cp_model" not in sys.modules
+                and opts.deadline.remaining() < IMPORT_RESERVE):
+            raise OutOfTime("loading OR-Tools (too little time left)")
+        from ortools.sat.python import cp_model
+
+        import resilsched.models.moldable.cpsat as cpsat
+
+        if opts.deadline.expired():
+            raise OutOfTime("loading OR-Tools")
+        model = cp_model.CpModel()
+        v = cpsat.add_attempt_intervals(model, data, opts.deadline)
+        cpsat.add_attempt_chains(model, v)
+        cpsat.add_capacity(model, data, v)
+        cpsat.add_makespan(model, data, v)
+        if allocation is not None:
+            run.info["hint"] = cpsat.add_hint(model, data, v, scenario.failures, allocation)
+    solver = _solver(opts, data)
+    budget = solver.parameters.max_time_in_seconds
+    limit = f"{budget:.3g} s at most" if math.isfinite(budget) else "no time limit"
+    with run.phase("search", f"CP-SAT search ({limit})"):
+        code = solver.solve(model)
+    run.info["cp_sat_status"] = solver.status_name(code)
+    if opts.deterministic:
+        by_wall = solver.wall_time >= 0.98 * budget
+        run.info["reproducible"] = code == cp_model.OPTIMAL or not by_wall
+    out = _Search(data)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return out
+    with run.phase("read", "reading the solution"):
+        out.found = cpsat.read_schedule(solver, data, v, scenario.failures)
+        if data.complete and data.exact:
+            out.proven = code == cp_model.OPTIMAL
+            scaled = max(math.ceil(solver.best_objective_bound - 1e-9), lower_bound_scaled(data))
+            out.bound = cpsat.to_time(scaled, data.scale)
+    return out
 
 
 def _solver(opts: MoldableOptions, data: ScaledMoldable) -> cp_model.CpSolver:
@@ -249,8 +279,9 @@ def _solver(opts: MoldableOptions, data: ScaledMoldable) -> cp_model.CpSolver:
 
 
 def _solution(best: Schedule | None, bound: Any, proven: bool, source: str | None, method: str,
-              data: ScaledMoldable | None, run: _Run, wall: float) -> Solution:
+              search: _Search | None, run: _Run, wall: float) -> Solution:
     run.info["source"] = source
+    data = search.data if search is not None else None
     scale = data.scale if data is not None else 1
     exact_scaling = data.exact if data is not None else True
     solver = SOLVER if "cp_sat_status" in run.info else "heuristic"
