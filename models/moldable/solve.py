@@ -52,7 +52,7 @@ from resilsched.models.moldable.data import (
 )
 from resilsched.options import SolveOptions
 from resilsched.schedule import Schedule, SchedulePayload
-from resilsched.solution import Solution, Status
+from resilsched.solution import Solution, Status, number_fields
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -155,7 +155,7 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> 
         with run.phase("incumbent", "incumbent: LPA-LIST"):
             allocation, best = _incumbent(instance, scenario, exact_times)
             source = "LPA-LIST"
-            run.info["incumbent"] = best.makespan
+            run.info.update(number_fields("incumbent", best.makespan))
     run.info["attempts"] = scenario.attempts
     search = None
     try:
@@ -230,7 +230,8 @@ def _search(data: ScaledMoldable, scenario: Scenario, allocation: list[int] | No
         cpsat.add_capacity(model, data, v)
         cpsat.add_makespan(model, data, v)
         if allocation is not None:
-            run.info["hint"] = cpsat.add_hint(model, data, v, scenario.failures, allocation)
+            run.info["hint_scaled_makespan"] = cpsat.add_hint(model, data, v, scenario.failures,
+                                                              allocation)
     solver = _solver(opts, data)
     budget = solver.parameters.max_time_in_seconds
     limit = f"{budget:.3g} s at most" if math.isfinite(budget) else "no time limit"
