@@ -1,4 +1,9 @@
-"""Registration of the moldable-job family (spec 000): heuristics, exact models, bounds, presets."""
+"""Registration of the moldable-job family (spec 000): heuristics, exact models, bounds, presets.
+
+Every entry points at the function itself (`resilsched.heuristics.moldable`,
+`resilsched.models.moldable`, `resilsched.bounds.moldable`); the scenario hooks check a scenario
+once, here (at most `MAX_ATTEMPTS` attempts), and the code below them trusts it.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +23,6 @@ from resilsched.plugin import (
 )
 from resilsched.reproduce import moldable as reproduction
 from resilsched.solution import HeuristicResult
-
-PRIORITIES = ("LPT", "HPA", "LA")
 
 
 def _smoke_suite() -> list[Case]:
@@ -102,9 +105,8 @@ def _build() -> Family:
             "spec 000: Table 1 and the sweeps (store in results/moldable/, --csv)",
         ),
     )
-    lpa = {"priorities": PRIORITIES, "default_priority": "LPT",
-           "guarantee": bounds.lpa_guarantee}
-    others = {"priorities": PRIORITIES, "default_priority": "LPT"}
+    others = {"priorities": heuristics.PRIORITIES, "default_priority": "LPT"}
+    lpa = {**others, "guarantee": bounds.lpa_guarantee}
     fam.add(Heuristic(
         "LPA-LIST", heuristics.lpa_list,
         "Local Processor Allocation (Algorithm 2) + LIST (Algorithm 1), §3.2", **lpa))
