@@ -3,19 +3,29 @@
 - `L` (Eq. 8): L(J, f, p) = max(t_max, A / P) for given per-attempt allocations; every schedule
   using them has makespan >= L (Eq. 9).
 - `L_prime` (§2.2): the allocation-free normaliser of the experiments,
-  max(max_j (f_j+1) t_min,j, sum_j (f_j+1) a_min,j / P), exact min over p = 1..P (§7 item 10).
+  max(max_j (f_j+1) t_min,j, sum_j (f_j+1) a_min,j / P), exact min over p = 1..P (§7 item 10);
+  exact (int/Fraction) on exact data, see `exact_extremes`.
 - `L_star` (§2.3): min over allocations of L, by the integer program of §2.3 solved with
   HiGHS through highspy (scipy's bundled HiGHS as an optional cross-check),
   or, for one attempt per job, by the exact threshold search of §3.7 (`L_star_g1`).
   L' <= L* <= T_OPT.
-- `lemma1_bound` (Lemma 1) and `r_alpha_beta` (Eq. 10, Lemma 2), `certified_ratio`, and
-  `theorem_ratio` (Thms 1-6, 8).
+- `lemma1_bound` (Lemma 1) and `r_alpha_beta` (Eq. 10, Lemma 2), `certified_ratio`,
+  `theorem_ratio` (Thms 1-6, 8) and `lpa_guarantee` (the registered guarantee of LPA-LIST).
+
+>>> from resilsched.instances.moldable import MoldableInstance, Roofline
+>>> inst = MoldableInstance(4, (Roofline(6, 2), Roofline(5, 4)))
+>>> L_prime(inst)  # max(max(3, 5/4), (6 + 5) / 4)
+3
+>>> L_prime(inst, inst.scenario([0, 2]))  # max(3, 3 * 5/4, (6 + 15) / 4)
+Fraction(21, 4)
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -85,8 +95,55 @@ def extremes(instance) -> tuple[np.ndarray, np.ndarray]:
     return tmin, amin
 
 
-def L_prime(instance, scenario) -> float:
-    """L'(J, f) = max(max_j (f_j+1) t_min,j, sum_j (f_j+1) a_min,j / P) (§2.2)."""
+#: most exact evaluations of t_j(p) `exact_extremes` spends (about 0.5 s of Fraction arithmetic)
+EXACT_EVALUATIONS = 10_000
+#: float times within this relative distance of a job's float minimum are candidates for its
+#: exact minimum (float errors on these positive sums are a few ulps, far below it)
+EXTREME_RTOL = 1e-9
+_EXACT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def exact_extremes(instance) -> tuple[list[Any], list[Any]] | None:
+    """(t_min, a_min) per job in exact arithmetic, or None.
+
+    The exact minima are among the p whose float time (area) is within `EXTREME_RTOL` of the
+    float minimum; only those are evaluated exactly. None when some of them is a float (float
+    parameters, irrational powers) or when they number more than `EXACT_EVALUATIONS` (e.g.
+    roofline jobs on a platform much wider than pbar); computed once per instance.
+    """
+    if instance in _EXACT:
+        return _EXACT[instance]
+    T = instance.T
+    A = T * np.arange(1, instance.P + 1)
+    near_t = [np.nonzero(row <= row.min() * (1 + EXTREME_RTOL))[0] + 1 for row in T]
+    near_a = [np.nonzero(row <= row.min() * (1 + EXTREME_RTOL))[0] + 1 for row in A]
+    out = None
+    if sum(map(len, near_t)) + sum(map(len, near_a)) <= EXACT_EVALUATIONS:
+        tmin = [min(instance.time(j, int(p)) for p in ps) for j, ps in enumerate(near_t)]
+        amin = [min(int(p) * instance.time(j, int(p)) for p in ps) for j, ps in enumerate(near_a)]
+        if all(isinstance(x, (int, Fraction)) for x in tmin + amin):
+            out = (tmin, amin)
+    _EXACT[instance] = out
+    return out
+
+
+def _exact_number(x: Fraction) -> int | Fraction:
+    return int(x) if x.denominator == 1 else x
+
+
+def L_prime(instance, scenario=None) -> Any:
+    """L'(J, f) = max(max_j (f_j+1) t_min,j, sum_j (f_j+1) a_min,j / P) (§2.2).
+
+    ``scenario=None``: the instance's stored scenario (failure-free without one). Exact
+    (int/Fraction) when `exact_extremes` has the extremes, else computed on the float table.
+    """
+    scenario = instance.scenario() if scenario is None else scenario
+    ex = exact_extremes(instance)
+    if ex is not None:
+        m = [f + 1 for f in scenario.failures]
+        chain = max(mj * t for mj, t in zip(m, ex[0], strict=True))
+        area = Fraction(sum(mj * a for mj, a in zip(m, ex[1], strict=True)), instance.P)
+        return _exact_number(Fraction(max(chain, area)))
     tmin, amin = extremes(instance)
     m = np.asarray(scenario.failures, dtype=float) + 1.0
     return float(max((m * tmin).max(), (m * amin).sum() / instance.P))
@@ -163,7 +220,7 @@ def L_star_milp(instance, chains: Sequence[int], time_limit: float = 60.0,
     ``backend``: ``"scipy"`` (`scipy.optimize.milp`, which bundles its own HiGHS),
     ``"highspy"``, or ``"auto"`` (= highspy, the declared dependency; the scipy backend is an
     optional independent cross-check used by the tests when scipy is installed).
-    Returns (objective, dual bound, proven optimal, allocation multisets).
+    Returns (objective, dual bound <= objective, proven optimal, allocation multisets).
     """
     idx = list(range(instance.n)) if jobs is None else list(jobs)
     cols: list[tuple[int, int, float]] = []  # (row r, p, t_j(p))
@@ -219,7 +276,7 @@ def _milp_highspy(P, chains, cols, m, time_limit):
     if x.size != nv:
         return float("inf"), float(info.mip_dual_bound or 0.0), False, None
     obj = float(info.objective_function_value)
-    return obj, obj if optimal else float(info.mip_dual_bound), optimal, x
+    return obj, min(obj, float(info.mip_dual_bound)), optimal, x
 
 
 def _milp_scipy(P, chains, cols, m, time_limit):
@@ -253,19 +310,30 @@ def _milp_scipy(P, chains, cols, m, time_limit):
     if res.x is None:
         return float("inf"), dual, False, None
     obj = float(res.fun)
-    return obj, obj if optimal else dual, optimal, res.x
+    return obj, min(obj, dual), optimal, res.x
 
 
-def L_star(instance, scenario, time_limit: float = 60.0) -> float:
-    """L*(J, f) (§2.3): exact threshold search when f = 0, else the HiGHS integer program.
+#: largest integer program `L_star` builds (columns = sum_j |front_j|); beyond it, L'
+MAX_MILP_COLUMNS = 200_000
 
-    Returns a valid lower bound on T_OPT: the proven optimum, or HiGHS's dual bound when the
-    time limit stops it.
+
+def L_star(instance, scenario=None, time_limit: float = 10.0) -> Any:
+    """A valid lower bound on T_OPT from L*(J, f) (§2.3): L* itself when it is proven.
+
+    Exact threshold search (`L_star_g1`) when f = 0, else the HiGHS integer program, whose dual
+    bound is used (it equals L* up to HiGHS's tolerances when solved, and stays a bound when
+    the time limit stops it). Never below `L_prime` (L' <= L*, returned as is when the program
+    would exceed `MAX_MILP_COLUMNS` columns). ``scenario=None``: the instance's stored scenario.
     """
+    scenario = instance.scenario() if scenario is None else scenario
+    lprime = L_prime(instance, scenario)
     if not any(scenario.failures):
-        return L_star_g1(instance)[0]
-    obj, bound, optimal, _ = L_star_milp(instance, [f + 1 for f in scenario.failures], time_limit)
-    return obj if optimal else bound
+        value = L_star_g1(instance)[0]
+    elif sum(len(front) for front in instance.fronts) > MAX_MILP_COLUMNS:
+        return lprime
+    else:
+        value = L_star_milp(instance, [f + 1 for f in scenario.failures], time_limit)[1]
+    return value if value > lprime else lprime
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,6 +357,28 @@ def theorem_ratio(model: str, P: int, eps: float = 0.3, fmax: int = 0) -> float:
     if model == "batch":
         return 2.0 * (1.0 + eps) * math.ceil(math.log2(fmax + 2))
     raise InvalidInstance("model", f"{model!r} has no theorem constant")
+
+
+def lpa_guarantee(instance, priority: str | None = None) -> float | None:
+    """The proven ratio of LPA-LIST and LPA-PROOF on `instance` (any priority), or None.
+
+    Thms 1-4 (2, 3, 4, 6) when every job follows the same one of the roofline, communication,
+    Amdahl and mix models (decision M6); None otherwise (the other constants, Thms 5-6, are
+    not registered as guarantees).
+
+    >>> from resilsched.instances.moldable import MoldableInstance, Amdahl, Roofline
+    >>> lpa_guarantee(MoldableInstance(4, (Amdahl(5, 0.2), Amdahl(3, 0.5))))
+    4.0
+    >>> lpa_guarantee(MoldableInstance(4, (Amdahl(5, 0.2), Roofline(3, 2)))) is None
+    True
+    """
+    models = {job.model for job in instance.jobs}
+    if len(models) != 1:
+        return None
+    model = models.pop()
+    if model not in ("roofline", "communication", "amdahl", "mix"):
+        return None
+    return theorem_ratio(model, instance.P)
 
 
 def certified_ratio(instance, scenario, allocations: Sequence[Sequence[int]]) -> float:

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from resilsched.heuristics.moldable import Simulator, _kernel
+from resilsched.heuristics.moldable import Simulator, _kernel, lpa, minarea, mintime
 from resilsched.heuristics.moldable.listsched import run_list
 from resilsched.instances.moldable.generators import PAPER_MODELS, paper_instance
 
@@ -56,20 +56,20 @@ def bench(model: str, scenarios: int, repeats: int, seed: int) -> dict[str, floa
     inst = paper_instance(model, rng)
     _ = inst.T
     sim = Simulator(inst)
-    for h in ("LPA-LIST", "MINTIME", "MINAREA"):
-        sim.alloc(h)
+    for rule in (lpa, mintime, minarea):
+        sim.alloc(rule)
     sim.planner().allocation(np.arange(inst.n), 1)
     setup = time.perf_counter() - t0
     F = rng.geometric(1.0 - inst.q(), size=(scenarios, inst.n)) - 1
-    p = sim.alloc("LPA-LIST")
+    p = sim.alloc(lpa)
     few = F[: max(1, scenarios // 4)]
     return {
         "setup_s": setup,
-        "lpa": _per_scenario(lambda f: sim.makespan(f, "LPA-LIST"), F, repeats),
-        "lpa_py": _per_scenario(lambda f: sim.makespan(f, "LPA-LIST", use_c=False), few, repeats),
+        "lpa": _per_scenario(lambda f: sim.makespan(f, lpa), F, repeats),
+        "lpa_py": _per_scenario(lambda f: sim.makespan(f, lpa, use_c=False), few, repeats),
         "lpa_engine": _per_scenario(
             lambda f: run_list(inst, f.tolist(), lambda j, k: int(p[j]), "LPT"), few, repeats),
-        "batch": _per_scenario(lambda f: sim.makespan(f, "BATCH-LIST"), F, repeats,
+        "batch": _per_scenario(lambda f: sim.batch_makespan(f), F, repeats,
                                before=lambda: _forget_later_batches(sim)),
     }
 

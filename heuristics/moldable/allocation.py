@@ -154,6 +154,3 @@ def proof_allocation(job, P: int) -> int:
 def lpa_proof(instance) -> np.ndarray:
     """`proof_allocation` for every job (the ``LPA-PROOF`` heuristic)."""
     return np.array([proof_allocation(job, instance.P) for job in instance.jobs], dtype=np.int64)
-
-
-ALLOCATIONS = {"LPA": lpa, "LPA-PROOF": lpa_proof, "MINTIME": mintime, "MINAREA": minarea}

@@ -92,9 +92,14 @@ class ListPolicy:
 
 def run_list(instance, failures: Sequence[int], alloc: Callable[[int, int], int],
              priority: str, jobs: Sequence[int] | None = None, cap: Sequence[int] | None = None,
-             record: bool = True) -> EngineResult:
-    """LIST on the shared engine with per-attempt allocations ``alloc(j, k)`` (Algorithm 1)."""
-    priority = check_priority(priority)
+             record: bool = True, exact: bool = False) -> EngineResult:
+    """LIST on the shared engine with per-attempt allocations ``alloc(j, k)`` (Algorithm 1).
+
+    `priority` is one of `PRIORITIES` (checked by the caller). Attempts last the float times
+    ``instance.T``; with ``exact=True`` the exact scalar times ``instance.time(j, p)``
+    (int/Fraction for exact parameters) and the engine compares them exactly (the exact
+    models' incumbent). The decisions use the float keys either way.
+    """
     T = instance.T
 
     def duration(j: int, p: int) -> float:
@@ -106,9 +111,7 @@ def run_list(instance, failures: Sequence[int], alloc: Callable[[int, int], int]
 
     jobs = range(instance.n) if jobs is None else jobs
     policy = ListPolicy(alloc, key, list(jobs), cap)
+    if exact:
+        return run_engine(instance.P, failures, instance.time, policy, record=record, exact=None)
     return run_engine(instance.P, failures, duration, policy, record=record, exact=False)
 
-
-# ---------------------------------------------------------------------------------------------
-# Fast path
-# ---------------------------------------------------------------------------------------------

@@ -1,9 +1,15 @@
-"""Registration of the moldable-job family (spec 000): heuristics, exact models, bounds, presets."""
+"""Registration of the moldable-job family (spec 000): heuristics, exact models, bounds, presets.
+
+Every entry points at the function itself (`resilsched.heuristics.moldable`,
+`resilsched.models.moldable`, `resilsched.bounds.moldable`); the scenario hooks check a scenario
+once, here (at most `MAX_ATTEMPTS` attempts), and the code below them trusts it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.moldable import MoldableInstance
 from resilsched.plugin import (
@@ -18,8 +24,6 @@ from resilsched.plugin import (
 from resilsched.reproduce import moldable as reproduction
 from resilsched.solution import HeuristicResult
 
-PRIORITIES = ("LPT", "HPA", "LA")
-
 
 def _smoke_suite() -> list[Case]:
     from resilsched.instances.moldable.presets import PRESETS
@@ -31,13 +35,26 @@ def _smoke_suite() -> list[Case]:
     return cases
 
 
+#: most attempts sum_j (f_j + 1) a scenario may ask for (LIST simulates ~10^5 attempts a second)
+MAX_ATTEMPTS = 10**6
+
+
+def _checked(scenario: Scenario) -> Scenario:
+    if scenario.attempts > MAX_ATTEMPTS:
+        j = max(range(len(scenario.failures)), key=scenario.failures.__getitem__)
+        raise InvalidInstance("failures", f"ask for {scenario.attempts} attempts in total "
+                              f"(job {j}: {scenario.failures[j] + 1}); at most {MAX_ATTEMPTS}")
+    return scenario
+
+
 def _scenario(instance: MoldableInstance, failures: Any) -> Scenario:
-    return instance.scenario(failures)
+    """The scenario of the command line (or the stored one), checked once here."""
+    return _checked(instance.scenario(failures))
 
 
 def _sample(instance: MoldableInstance, qbar: float, seed: int) -> Scenario:
     """q_j = 1 - exp(-lambda w_j) with lambda calibrated so that the mean q_j is about q-bar."""
-    return sample_scenarios(instance.q(instance.lambda_from_qbar(qbar)), 1, seed)[0]
+    return _checked(sample_scenarios(instance.q(instance.lambda_from_qbar(qbar)), 1, seed)[0])
 
 
 def _validate(case: Case, result: HeuristicResult) -> None:
@@ -65,61 +82,11 @@ def _validate(case: Case, result: HeuristicResult) -> None:
                                   f"certified Lemma 2 bound {bound}")
 
 
-def _guarantee(name: str):
-    def guarantee(instance: MoldableInstance, priority: str | None):
-        """Thms 1-4 when every job follows one model (LPA-LIST / LPA-PROOF); None otherwise."""
-        from resilsched.bounds.moldable import theorem_ratio
-
-        if name not in ("LPA-LIST", "LPA-PROOF"):
-            return None
-        models = {job.model for job in instance.jobs}
-        if len(models) != 1:
-            return None
-        model = models.pop()
-        if model not in ("roofline", "communication", "amdahl", "mix"):
-            return None
-        return theorem_ratio(model, instance.P)
-
-    return guarantee
-
-
-def _heuristic(name: str, description: str) -> Heuristic:
-    def run(
-        instance: MoldableInstance, scenario: Scenario | None = None,
-        priority: str | None = None, *, seed: int = 0, **params,
-    ) -> HeuristicResult:
-        from resilsched.heuristics.moldable import simulate
-
-        return simulate(instance, scenario or instance.scenario(), name, priority or "LPT",
-                        **params)
-
-    return Heuristic(
-        name,
-        run,
-        description,
-        priorities=PRIORITIES,
-        default_priority="LPT",
-        guarantee=_guarantee(name),
-        params=(),
-    )
-
-
-def _exact(name: str, function: str, description: str, uses_scenario: bool = True) -> ExactModel:
-    def solve(instance: MoldableInstance, scenario: Scenario | None = None, *,
-              time_limit: float | None = None, **options):
-        from resilsched.models import moldable as models
-
-        fn = getattr(models, function)
-        if uses_scenario:
-            return fn(instance, scenario or instance.scenario(), time_limit=time_limit)
-        return fn(instance, time_limit=time_limit)
-
-    return ExactModel(name, solve, description)
-
-
 def _build() -> Family:
     from resilsched.bounds import moldable as bounds
+    from resilsched.heuristics import moldable as heuristics
     from resilsched.instances.moldable.presets import PRESETS
+    from resilsched.models import moldable as models
 
     fam = Family(
         name="moldable",
@@ -138,44 +105,38 @@ def _build() -> Family:
             "spec 000: Table 1 and the sweeps (store in results/moldable/, --csv)",
         ),
     )
-    for name, description in [
-        ("LPA-LIST", "Local Processor Allocation (Algorithm 2) + LIST (Algorithm 1), §3.2"),
-        ("BATCH-LIST", "doubling batches with MT-ALLOTMENT (eps=0.3, area_slack=1.1) + LIST, §3.4"),
-        ("MINTIME", "p_j = argmin t_j(p) (SET) + LIST, §3.5"),
-        ("MINAREA", "p_j = argmin p t_j(p) + LIST, §3.5"),
-        ("LPA-PROOF", "the explicit allocations of the proofs of Thms 1-6 + LIST, §3.3"),
-    ]:
-        fam.add(_heuristic(name, description))
-    fam.add(
-        _exact(
-            "cpsat-scenario",
-            "solve_scenario",
-            "CP-SAT clairvoyant optimum T_OPT(J,f), allocation chosen per attempt (§1.5)",
-        )
-    )
-    fam.add(
-        _exact(
-            "cpsat-failure-free",
-            "solve_failure_free",
-            "CP-SAT failure-free moldable optimum (ignores the scenario)",
-            uses_scenario=False,
-        )
-    )
-    fam.add(
-        Bound(
-            "L'",
-            lambda inst, sc: bounds.L_prime(inst, sc or inst.scenario()),
-            "L'(J,f) = max(max (f_j+1) t_min, sum (f_j+1) a_min / P), the paper's "
-            "normaliser (§2.2)",
-        )
-    )
-    fam.add(
-        Bound(
-            "L*",
-            lambda inst, sc: bounds.L_star(inst, sc or inst.scenario(), 10.0),
-            "L*(J,f) = min over allocations of L (Eq. 8), HiGHS MILP / exact g=1 search (§2.3)",
-        )
-    )
+    others = {"priorities": heuristics.PRIORITIES, "default_priority": "LPT"}
+    lpa = {**others, "guarantee": bounds.lpa_guarantee}
+    fam.add(Heuristic(
+        "LPA-LIST", heuristics.lpa_list,
+        "Local Processor Allocation (Algorithm 2) + LIST (Algorithm 1), §3.2", **lpa))
+    fam.add(Heuristic(
+        "BATCH-LIST", heuristics.batch_list,
+        "doubling batches allotted by MT-ALLOTMENT (eps=0.3, area_slack=1.1) + LIST, §3.4",
+        params=heuristics.batch_params(), **others))
+    fam.add(Heuristic("MINTIME", heuristics.mintime_list,
+                      "p_j = argmin t_j(p) (SET) + LIST, §3.5", **others))
+    fam.add(Heuristic("MINAREA", heuristics.minarea_list,
+                      "p_j = argmin p t_j(p) + LIST, §3.5", **others))
+    fam.add(Heuristic("LPA-PROOF", heuristics.lpa_proof_list,
+                      "the explicit allocations of the proofs of Thms 1-6 + LIST, §3.3", **lpa))
+    fam.add(ExactModel(
+        "cpsat-scenario", models.solve_scenario,
+        "CP-SAT clairvoyant optimum T_OPT(J,f), allocation chosen per attempt (§1.5); "
+        "LPA-LIST incumbent, thinned fronts on large instances",
+        options=models.MoldableOptions))
+    fam.add(ExactModel(
+        "cpsat-failure-free", models.solve_failure_free,
+        "CP-SAT failure-free moldable optimum (ignores the scenario)",
+        options=models.MoldableOptions))
+    fam.add(Bound(
+        "L'", bounds.L_prime,
+        "L'(J,f) = max(max (f_j+1) t_min, sum (f_j+1) a_min / P), the paper's normaliser "
+        "(§2.2); exact on exact data"))
+    fam.add(Bound(
+        "L*", bounds.L_star,
+        "L*(J,f) = min over allocations of L (Eq. 8): exact g=1 search, else HiGHS MILP "
+        "(dual bound, 10 s), never below L' (§2.3)"))
     for name, (description, make) in PRESETS.items():
         fam.add(Generator(name, make, description))
     return fam

@@ -26,11 +26,12 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
-from resilsched.heuristics.moldable import Simulator
+from resilsched.heuristics.moldable import Simulator, lpa, minarea, mintime
 from resilsched.instances.moldable.generators import (
     DEFAULT_LAMBDA,
     DEFAULT_N,
@@ -56,7 +57,9 @@ from resilsched.instances.moldable.generators import (
 
 #: program name in the help and error lines (the script's name, as before the move)
 PROG = "reproduce_moldable.py"
-ALGOS = {"LPA": "LPA-LIST", "BATCH": "BATCH-LIST", "MINTIME": "MINTIME", "MINAREA": "MINAREA"}
+#: the paper's algorithms (``--algos``): the allocation rule of a fixed-allocation LIST
+#: heuristic (LPA-LIST, MINTIME, MINAREA), or None for BATCH-LIST
+ALGOS = {"LPA": lpa, "BATCH": None, "MINTIME": mintime, "MINAREA": minarea}
 PAPER_TABLE1 = {  # spec §6.1 (expected, maximum)
     "LPA": {"roofline": (1.057, 1.219), "communication": (1.312, 2.241), "amdahl": (1.961, 2.349),
             "mix-low-com": (1.896, 1.987), "mix": (1.867, 1.995), "power": (1.861, 9.655)},
@@ -104,10 +107,18 @@ def run_set(task: dict[str, Any]) -> dict[str, list[float]]:
     sim = Simulator(inst, area_slack=task["area_slack"], g1_exact=task["g1_exact"])
     out = {}
     for a in task["algos"]:
-        r = np.array([sim.makespan(F[s], ALGOS[a], task["priority"])
+        r = np.array([makespan(sim, F[s], a, task["priority"])
                       for s in range(task["scenarios"])]) / lp
         out[a] = [float(r.mean()), float(r.max())]
     return out
+
+
+def makespan(sim: Simulator, failures: np.ndarray, algo: str, priority: str) -> float:
+    """Makespan of the paper's algorithm `algo` (a key of `ALGOS`) on one scenario."""
+    rule = ALGOS[algo]
+    if rule is None:
+        return sim.batch_makespan(failures, priority)
+    return sim.makespan(failures, rule, priority)
 
 
 def inline(tasks: Sequence[Task]) -> list[Any]:
@@ -188,35 +199,127 @@ def sweeps(sets: int, scenarios: int, seed: int, area_slack: float, out,
     return rows
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line ``prog: error: message`` (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _count(high: int) -> Callable[[str], int]:
+    """argparse type: an integer in [1, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not 1 <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} must be in [1, {high}]")
+        return value
+
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"{value} must be in [0, 2^32)")
+    return value
+
+
+def _slack(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 1.0 <= value <= 4.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{value} must be in [1, 4] (BATCH-LIST's area_slack)")
+    return value
+
+
+def _subset(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
+    """argparse type: a comma-separated, non-empty subset of `allowed`, without repeats."""
+
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(x.strip() for x in text.split(","))
+        bad = [x for x in items if x not in allowed]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(f"unknown {bad} (choose from {','.join(allowed)})")
+        if len(set(items)) != len(items):
+            raise argparse.ArgumentTypeError(f"{text!r} repeats a name")
+        return items
+
+    return parse
+
+
+def parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The command-line options of the reproduction (every one with its default in the help)."""
+    ap = _Parser(prog=prog, description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", type=_count(1000), default=30,
+                    help="job sets per model for Table 1, in [1, 1000] (default %(default)s)")
+    ap.add_argument("--scenarios", type=_count(10_000), default=20,
+                    help="failure scenarios per job set, in [1, 10000] (default %(default)s)")
+    ap.add_argument("--seed", type=_seed, default=2021,
+                    help="root seed of the job sets and scenarios (default %(default)s)")
+    ap.add_argument("--area-slack", type=_slack, default=1.1,
+                    help="BATCH-LIST's area slack, in [1, 4] (default %(default)s; 1 = none)")
+    ap.add_argument("--g1-exact", action="store_true",
+                    help="BATCH: exact g=1 allotment (no DP, no slack) for the first batch "
+                         "(default off)")
+    ap.add_argument("--no-table", action="store_true",
+                    help="skip Table 1 (default: compute it)")
+    ap.add_argument("--sweeps", action="store_true",
+                    help="also run the P, n and lambda sweeps of Figs. 4, 7-9 (default off)")
+    ap.add_argument("--sweep-sets", type=_count(1000), default=2,
+                    help="job sets per sweep point (default %(default)s)")
+    ap.add_argument("--sweep-scenarios", type=_count(10_000), default=5,
+                    help="scenarios per job set in the sweeps (default %(default)s)")
+    ap.add_argument("--grids", type=_subset(("P", "n", "lambda")), default=("P", "n", "lambda"),
+                    help="sweeps to run, a subset of P,n,lambda (default all)")
+    ap.add_argument("--algos", type=_subset(tuple(ALGOS)), default=tuple(ALGOS),
+                    help=f"Table 1's algorithms, a subset of {','.join(ALGOS)} (default all)")
+    ap.add_argument("--csv", type=Path, default=None,
+                    help="also write every number to this CSV file (default: none)")
+    ap.add_argument("--jobs", type=_count(256), default=min(2, os.cpu_count() or 1),
+                    help="worker processes, 1 runs inline (default %(default)s)")
+    ap.add_argument("--out", type=Path, default=Path("results/moldable"),
+                    help="folder of the default --store (default %(default)s)")
+    add_cli_options(ap, "<out>/campaign.sqlite")
+    return ap
+
+
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the reproduction with command-line options `argv`; exit status 0, 2 or 130.
 
     `prog` names the program in the help and in error lines (``resilsched reproduce moldable``
-    when run from the CLI).
+    when run from the CLI). Bad options are one line ``prog: error: ...`` with status 2.
     """
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    ap.add_argument("--sets", type=int, default=30)
-    ap.add_argument("--scenarios", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=2021)
-    ap.add_argument("--area-slack", type=float, default=1.1)
-    ap.add_argument("--g1-exact", action="store_true",
-                    help="BATCH: exact g=1 allotment (no DP, no slack) for the first batch")
-    ap.add_argument("--no-table", action="store_true")
-    ap.add_argument("--sweeps", action="store_true")
-    ap.add_argument("--sweep-sets", type=int, default=2)
-    ap.add_argument("--sweep-scenarios", type=int, default=5)
-    ap.add_argument("--grids", default="P,n,lambda", help="sweeps to run (subset of P,n,lambda)")
-    ap.add_argument("--algos", default=",".join(ALGOS), help="subset of LPA,BATCH,MINTIME,MINAREA")
-    ap.add_argument("--csv", default=None)
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                    help="worker processes (default 2; 1 runs inline)")
-    ap.add_argument("--out", type=Path, default=Path("results/moldable"),
-                    help="folder of the default --store")
-    add_cli_options(ap, "<out>/campaign.sqlite")
+    ap = parser(prog)
     args = ap.parse_args(argv)
+    args.prog = prog
+    store_path = args.store or args.out / "campaign.sqlite"
+    for name, path, folder in (("--out", args.out, True), ("--store", store_path, False),
+                               ("--csv", args.csv, False)):
+        if path is None:
+            continue
+        if folder and path.exists() and not path.is_dir():
+            ap.error(f"{name}: {path} exists and is not a folder")
+        if not folder and path.is_dir():
+            ap.error(f"{name}: {path} is a folder")
+        if not folder and name == "--csv" and not path.parent.is_dir():
+            ap.error(f"{name}: folder {path.parent} does not exist")
 
     def body() -> int:
-        with ResultStore(args.store or args.out / "campaign.sqlite") as store:
+        try:
+            store = ResultStore(store_path)
+        except (OSError, sqlite3.Error) as exc:
+            print(f"{prog}: error: --store: cannot open {store_path}: {exc}", file=sys.stderr)
+            return 2
+        with store:
             return _main(args, store)
 
     return run_script(prog, args.dask, body)
@@ -233,17 +336,22 @@ def _main(args: argparse.Namespace, store: ResultStore) -> int:
     t0 = time.perf_counter()
     if not args.no_table:
         rows += table1(args.sets, args.scenarios, args.seed, args.area_slack, sys.stdout,
-                       tuple(args.algos.split(",")), args.g1_exact, run=run)
+                       args.algos, args.g1_exact, run=run)
     if args.sweeps:
         rows += sweeps(args.sweep_sets, args.sweep_scenarios, args.seed, args.area_slack,
-                       sys.stdout, which=tuple(args.grids.split(",")), run=run)
+                       sys.stdout, which=args.grids, run=run)
     print(f"# total {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     if args.csv:
         keys = sorted({k for r in rows for k in r})
-        with open(args.csv, "w", newline="") as fh:
-            wr = csv.DictWriter(fh, fieldnames=keys)
-            wr.writeheader()
-            wr.writerows(rows)
+        try:
+            with open(args.csv, "w", newline="") as fh:
+                wr = csv.DictWriter(fh, fieldnames=keys)
+                wr.writeheader()
+                wr.writerows(rows)
+        except OSError as exc:
+            print(f"{args.prog}: error: --csv: cannot write {args.csv}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
     return 0
 
 

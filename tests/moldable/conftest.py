@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from resilsched.heuristics.moldable import (
+    batch_list,
+    lpa,
+    lpa_list,
+    lpa_proof,
+    lpa_proof_list,
+    minarea,
+    minarea_list,
+    mintime,
+    mintime_list,
+)
 from resilsched.instances.moldable import (
     Amdahl,
     Communication,
@@ -13,6 +24,12 @@ from resilsched.instances.moldable import (
     Roofline,
     Table,
 )
+
+#: the fixed-allocation heuristics with their allocation rules (the fast path's input)
+FIXED = ((lpa_list, lpa), (mintime_list, mintime), (minarea_list, minarea),
+         (lpa_proof_list, lpa_proof))
+#: every registered heuristic function
+HEURISTICS = tuple(h for h, _ in FIXED) + (batch_list,)
 
 
 def random_jobs(model: str, n: int, P: int, rng: np.random.Generator):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from resilsched.bounds.moldable import L_prime, L_star, batch_count_distribution
-from resilsched.heuristics.moldable import HEURISTICS, simulate
+from resilsched.heuristics.moldable import lpa_list
 from resilsched.heuristics.moldable.allocation import lpa
 from resilsched.instances.failures import Scenario, truncated_mass
 from resilsched.instances.moldable.adversarial import thm7_instance, thm7_profile
@@ -19,6 +19,7 @@ from resilsched.models.moldable import expected_ratio, solve_failure_free, solve
 from resilsched.solution import Status
 from resilsched.validation import validate_attempts
 
+from .conftest import HEURISTICS
 from .oracle import brute_opt
 
 
@@ -33,7 +34,7 @@ def test_theorem7_profile_and_ratio(P):
     # OPT is certified by the lower bound L' (= opt) and a matching schedule
     sc = inst.scenario()
     assert L_prime(inst, sc) == pytest.approx(float(opt))
-    T = simulate(inst, sc, "LPA-LIST", "LPT").objective
+    T = lpa_list(inst, sc, "LPT").objective
     assert T / float(opt) >= math.sqrt(P) / 2 * (1 - 1e-12)
     # the argument holds for every local allocation
     for p in (1, s, s + 1, P):
@@ -68,7 +69,7 @@ def test_cpsat_matches_brute_force_and_bounds(case):
     assert float(sol.objective) >= lstar * (1 - 1e-9)
     assert lstar >= L_prime(inst, sc) * (1 - 1e-9)
     for h in HEURISTICS:
-        assert simulate(inst, sc, h, "LPT").objective >= float(sol.objective) * (1 - 1e-9)
+        assert h(inst, sc, "LPT").objective >= float(sol.objective) * (1 - 1e-9)
 
 
 def test_failure_free_model_and_smoke_preset():
@@ -85,7 +86,7 @@ def test_failure_free_model_and_smoke_preset():
         assert float(sol.objective) >= lstar * (1 - 1e-9)
         assert lstar >= L_prime(inst, sc) * (1 - 1e-9)
         for h in HEURISTICS:
-            assert simulate(inst, sc, h, "LPT").objective >= float(sol.objective) * (1 - 1e-9)
+            assert h(inst, sc, "LPT").objective >= float(sol.objective) * (1 - 1e-9)
 
 
 def test_float_instance_is_never_reported_optimal_when_rounded():
@@ -101,7 +102,7 @@ def test_float_instance_is_never_reported_optimal_when_rounded():
 def test_expected_ratio_by_enumeration():
     inst = tiny_exact(1, 2, 3, "communication")
     inst = type(inst)(inst.P, inst.jobs, lam=0.02)
-    res = expected_ratio(inst, "LPA-LIST", "LPT", max_total_failures=2, time_limit=5)
+    res = expected_ratio(inst, lpa_list, "LPT", max_total_failures=2, time_limit=5)
     q = [float(x) for x in inst.q()]
     assert res["truncated_mass"] == pytest.approx(float(truncated_mass(q, 2)), abs=1e-12)
     assert res["scenarios"] == 6 and res["all_optimal"]

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from resilsched.bounds.moldable import L_star_g1, L_star_milp, theorem_ratio
-from resilsched.heuristics.moldable import simulate
-from resilsched.heuristics.moldable.batch import BatchPlanner, MTAllotment, order_attempts
+from resilsched.heuristics.moldable import batch_list, lpa_list
+from resilsched.heuristics.moldable.batch import BatchPlanner, order_attempts
+from resilsched.heuristics.moldable.mt_allotment import MTAllotment
 from resilsched.instances.failures import Scenario
 from resilsched.instances.moldable.adversarial import thm9_instance
 from resilsched.validation import validate_attempts
@@ -24,7 +25,7 @@ def test_job_finishes_in_batch_ceil_log2(model):
     for seed in range(3):
         inst = random_instance(model, 12, 16, seed=seed)
         f = random_failures(inst.n, seed, fmax=9)
-        res = simulate(inst, Scenario(tuple(f)), "BATCH-LIST", "LPT")
+        res = batch_list(inst, Scenario(tuple(f)), "LPT")
         P = inst.P
         validate_attempts(res.schedule, P, f, inst.duration, lambda j, p, P=P: 1 <= p <= P)
         expect = [math.ceil(math.log2(fj + 2)) for fj in f]
@@ -77,7 +78,7 @@ def test_l_star_g1_on_larger_instances_equals_milp():
 def test_theorem9_ratio(K):
     """BATCH-LIST takes 1/2 + (K-2)/4 + 2^-K while OPT = 1/2: ratio K/2 + 2^(1-K) >= K/2."""
     inst = thm9_instance(K)
-    res = simulate(inst, inst.scenario(), "BATCH-LIST", "LPT")
+    res = batch_list(inst, inst.scenario(), "LPT")
     exact = Fraction(1, 2) + Fraction(K - 2, 4) + Fraction(1, 2**K)
     assert res.objective == float(exact)
     ratio = Fraction(res.objective) / Fraction(1, 2)
@@ -86,7 +87,7 @@ def test_theorem9_ratio(K):
     fmax = max(inst.scenario().failures)
     assert math.ceil(math.log2(fmax + 2)) == K
     # LPA (any local allocation) is optimal here: the jobs run side by side
-    assert simulate(inst, inst.scenario(), "LPA-LIST", "LPT").objective == 0.5
+    assert lpa_list(inst, inst.scenario(), "LPT").objective == 0.5
 
 
 def test_attempt_orders():
@@ -113,7 +114,7 @@ def test_batch_theorem8_bound_against_l_star():
 def test_each_batch_within_twice_its_L():
     inst = random_instance("mix", 10, 12, seed=3)
     f = random_failures(inst.n, 3, fmax=6)
-    res = simulate(inst, Scenario(tuple(f)), "BATCH-LIST", "LPT")
+    res = batch_list(inst, Scenario(tuple(f)), "LPT")
     atts = sorted(res.schedule.attempts, key=lambda a: a.start)
     # split by batch index: attempt number k of job j belongs to batch ceil(log2(k+1))
     for b in range(1, res.extra["batches"] + 1):
@@ -133,7 +134,7 @@ def test_g1_exact_option_and_area_slack_options():
     f = random_failures(inst.n, 2, fmax=4)
     for opts in ({"g1_exact": True, "area_slack": 1.0}, {"area_slack": 1.0},
                  {"attempt_order": "first_only"}):
-        res = simulate(inst, Scenario(tuple(f)), "BATCH-LIST", "LA", **opts)
+        res = batch_list(inst, Scenario(tuple(f)), "LA", **opts)
         validate_attempts(res.schedule, inst.P, f, inst.duration, lambda j, p: 1 <= p <= 12)
         assert res.extra["batch_of_job"] == [math.ceil(math.log2(x + 2)) for x in f]
         assert BatchPlanner(inst, **opts).makespan(f, "LA")[0] == res.objective

@@ -82,3 +82,88 @@ def test_validator_rejects_a_makespan_above_the_certified_bound():
                               schedule=Schedule(atts, res.objective + delay))
     with pytest.raises(InvalidSchedule, match="certified Lemma 2 bound"):
         fam.validate(case, bad)
+
+
+def test_entries_point_at_the_functions_themselves():
+    from resilsched.bounds import moldable as bounds
+    from resilsched.heuristics import moldable as heuristics
+    from resilsched.models import moldable as models
+
+    fam = get_family("moldable")
+    assert fam.heuristics["LPA-LIST"].run is heuristics.lpa_list
+    assert fam.heuristics["BATCH-LIST"].run is heuristics.batch_list
+    assert fam.heuristics["LPA-PROOF"].guarantee is bounds.lpa_guarantee
+    assert fam.heuristics["MINTIME"].guarantee is None
+    assert fam.exact["cpsat-scenario"].solve is models.solve_scenario
+    assert fam.exact["cpsat-scenario"].options is models.MoldableOptions
+    assert fam.bounds["L'"].compute is bounds.L_prime
+    assert fam.bounds["L*"].compute is bounds.L_star
+    names = [p.name for p in fam.heuristics["BATCH-LIST"].params]
+    assert names == ["eps", "eps2", "area_slack", "attempt_order", "g1_exact"]
+    assert fam.heuristics["LPA-LIST"].params == ()
+
+
+def test_cli_batch_params(run, path):
+    code, out, err = run("simulate", path, "--heuristic", "BATCH-LIST", "--failures", "0,0,0,3",
+                         "--param", "attempt_order=first_only", "--param", "eps=0.5", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["params"] == {"attempt_order": "first_only", "eps": 0.5}
+    from resilsched.heuristics.moldable import batch_list
+
+    inst = get_family("moldable").from_dict(INSTANCE)
+    res = batch_list(inst, inst.scenario([0, 0, 0, 3]), attempt_order="first_only", eps=0.5)
+    assert d["objective"] == res.objective
+    code, out, _ = run("list", "--family", "moldable", "--json")
+    params = json.loads(out)["families"]["moldable"]["heuristics"]["BATCH-LIST"]["params"]
+    assert params["attempt_order"]["default"] == "desc_p"
+
+
+@pytest.mark.parametrize("param, message", [
+    ("eps=0", "--param eps=0.0 must be in [0.05, 1.0] for BATCH-LIST"),
+    ("area_slack=nan", "--param area_slack=nan must be a finite number for BATCH-LIST"),
+    ("attempt_order=last", "--param attempt_order='last' is not allowed for BATCH-LIST"),
+    ("g1_exact=maybe", "--param g1_exact='maybe' is not a boolean for BATCH-LIST"),
+    ("gamma=1", "--param gamma: is not a parameter of BATCH-LIST"),
+])
+def test_cli_bad_batch_params_are_one_line(run, path, param, message):
+    code, out, err = run("simulate", path, "--heuristic", "BATCH-LIST", "--param", param)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {message}") and err.count("\n") == 1
+
+
+def test_python_bad_batch_params():
+    from resilsched.errors import InvalidInstance
+    from resilsched.heuristics.moldable import batch_list
+
+    inst = get_family("moldable").from_dict(INSTANCE)
+    with pytest.raises(InvalidInstance, match="--param eps2=2.0 must be in"):
+        batch_list(inst, eps2=2.0)
+    with pytest.raises(InvalidInstance, match="attempt_order"):
+        batch_list(inst, attempt_order="sideways")
+    with pytest.raises(InvalidInstance, match="f_max=100000 needs MT-ALLOTMENT grids"):
+        batch_list(inst, inst.scenario([0, 0, 0, 100_000]))
+
+
+def test_cli_scenarios_that_cannot_finish_are_refused(run, path):
+    code, _, err = run("simulate", path, "--heuristic", "LPA-LIST", "--failures",
+                       "0,0,5000000,0")
+    assert code == 2
+    assert err == ("error: failures: ask for 5000004 attempts in total (job 2: 5000001); "
+                   "at most 1000000\n")
+
+
+def test_cli_exact_non_integral_optimum_is_a_number_with_its_exact_value(run, tmp_path):
+    p = tmp_path / "frac.json"
+    p.write_text(json.dumps({"family": "moldable", "format_version": 1, "P": 4,
+                             "jobs": [{"model": "roofline", "w": 6, "pbar": 2},
+                                      {"model": "roofline", "w": 5, "pbar": 4}],
+                             "failures": [0, 1]}))
+    code, out, err = run("solve", p, "--json", "--time-limit", "10", "-q")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["status"] == "optimal"
+    assert d["objective"] == 4.25 and d["objective_exact"] == "17/4"
+    assert d["bound"] == 4.25 and d["bound_exact"] == "17/4"
+    code, out, _ = run("solve", p, "--time-limit", "10", "-q")
+    assert "makespan 17/4 = 4.25 s (status optimal" in out

@@ -15,7 +15,7 @@ from resilsched.bounds.moldable import (
     r_alpha_beta,
     theorem_ratio,
 )
-from resilsched.heuristics.moldable import Simulator, _kernel, simulate
+from resilsched.heuristics.moldable import Simulator, _kernel, batch_list, lpa_list
 from resilsched.heuristics.moldable.allocation import (
     lpa,
     lpa_job_ratios,
@@ -27,11 +27,10 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.moldable import Roofline
 from resilsched.validation import validate_attempts
 
-from .conftest import random_failures, random_instance
+from .conftest import FIXED, random_failures, random_instance
 from .oracle import brute_lpa
 
 MODELS = ("roofline", "communication", "amdahl", "mix", "power", "table")
-HEUR = ("LPA-LIST", "MINTIME", "MINAREA", "LPA-PROOF", "BATCH-LIST")
 
 
 def _validate(inst, f, res):
@@ -110,7 +109,7 @@ def test_doc_example_by_hand():
     from resilsched.instances.moldable import MoldableInstance
 
     inst = MoldableInstance(4, (Roofline(8, 2), Roofline(8, 2), Roofline(4, 4)))
-    res = simulate(inst, Scenario((1, 0, 0)), "LPA-LIST", "LPT")
+    res = lpa_list(inst, Scenario((1, 0, 0)), "LPT")
     assert res.objective == 9.0
     _validate(inst, [1, 0, 0], res)
 
@@ -124,15 +123,18 @@ def test_list_engine_kernel_and_bounds(model, priority):
         f = random_failures(inst.n, seed)
         sc = Scenario(tuple(f))
         sim = Simulator(inst)
-        for h in HEUR:
-            res = simulate(inst, sc, h, priority)
+        res = batch_list(inst, sc, priority)
+        _validate(inst, f, res)
+        assert sim.batch_makespan(f, priority) == res.objective
+        assert sim.batch_makespan(f, priority, use_c=False) == res.objective
+        for h, rule in FIXED:
+            res = h(inst, sc, priority)
             _validate(inst, f, res)
             # fast path (C kernel and Python twin) == engine path, bit for bit
-            assert sim.makespan(f, h, priority) == res.objective
-            assert sim.makespan(f, h, priority, use_c=False) == res.objective
-            if h == "BATCH-LIST":
-                continue
-            p = sim.alloc(h)
+            assert sim.makespan(f, rule, priority) == res.objective
+            assert sim.makespan(f, rule, priority, use_c=False) == res.objective
+            p = sim.alloc(rule)
+            assert res.extra["allocation"] == p.tolist()
             allocs = [[int(p[j])] * (f[j] + 1) for j in range(inst.n)]
             # Lemma 1 from the trace, T <= 2 L (Thm 8 proof), certified Lemma 2 bound with L'
             atts = res.schedule.attempts
@@ -150,7 +152,7 @@ def test_list_engine_kernel_and_bounds(model, priority):
 def test_list_invariant_no_pending_job_fits():
     inst = random_instance("mix", 25, 16, seed=5)
     f = random_failures(inst.n, 5)
-    res = simulate(inst, Scenario(tuple(f)), "LPA-LIST", "LPT")
+    res = lpa_list(inst, Scenario(tuple(f)), "LPT")
     p = lpa(inst)
     atts = res.schedule.attempts
     events = sorted({0.0} | {a.end for a in atts})
@@ -180,11 +182,11 @@ def test_lpa_list_certified_bound_on_paper_sized_instance():
         inst = paper_instance(model, 3, n=60, P=500)
         sim = Simulator(inst)
         rng = np.random.default_rng(0)
-        p = sim.alloc("LPA-LIST")
+        p = sim.alloc(lpa)
         for _ in range(5):
             f = rng.geometric(1 - inst.q(), size=inst.n) - 1
             sc = Scenario(tuple(int(x) for x in f))
-            T = sim.makespan(f, "LPA-LIST")
+            T = sim.makespan(f, lpa)
             allocs = [[int(p[j])] * (int(f[j]) + 1) for j in range(inst.n)]
             lp = L_prime(inst, sc)
             assert T <= certified_ratio(inst, sc, allocs) * lp * (1 + 1e-9)

@@ -26,3 +26,50 @@ def test_lpa_expected_ratio_at_defaults(model):
     if model != "mix":
         assert min(lpa, batch) <= res["MINTIME"][0] * (1 + 1e-12)
     assert min(lpa, batch) < res["MINAREA"][0]
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--sets", "0"], "argument --sets: 0 must be in [1, 1000]"),
+    (["--sets", "-2"], "argument --sets: -2 must be in [1, 1000]"),
+    (["--scenarios", "x"], "argument --scenarios: 'x' is not an integer"),
+    (["--sweep-sets", "0"], "argument --sweep-sets: 0 must be in [1, 1000]"),
+    (["--jobs", "0"], "argument --jobs: 0 must be in [1, 256]"),
+    (["--seed", "-1"], "argument --seed: -1 must be in [0, 2^32)"),
+    (["--area-slack", "nan"], "argument --area-slack: nan must be in [1, 4]"),
+    (["--algos", "LPA,FOO"], "argument --algos: unknown ['FOO']"),
+    (["--algos", "LPA,LPA"], "argument --algos: 'LPA,LPA' repeats a name"),
+    (["--grids", "P,q"], "argument --grids: unknown ['q']"),
+    (["--csv", "/nonexistent/dir/t.csv"], "--csv: folder /nonexistent/dir does not exist"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_malformed_options_are_one_line_errors(capsys, options, message):
+    from resilsched.reproduce.moldable import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(options, prog="rm")
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rm: error: {message}") and err.count("\n") == 1
+
+
+def test_unusable_output_paths_are_one_line_errors(tmp_path, capsys):
+    from resilsched.reproduce.moldable import main
+
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    with pytest.raises(SystemExit) as exc:
+        main(["--out", str(afile)], prog="rm")
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == f"rm: error: --out: {afile} exists and is not a folder\n"
+    assert main(["--store", str(afile / "s.sqlite"), "--sets", "1"], prog="rm") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rm: error: --store: cannot open {afile / 's.sqlite'}")
+
+
+def test_every_option_has_help_with_its_default():
+    from resilsched.reproduce.moldable import parser
+
+    for action in parser()._actions:
+        if action.dest in ("help", "store", "fresh", "dask"):  # the shared campaign options
+            continue
+        assert action.help and "default" in action.help, action.dest

@@ -1,0 +1,214 @@
+"""MT-ALLOTMENT for independent identical chains (spec 000 §3.7), used by BATCH-LIST (§3.4).
+
+The pending jobs J_k each form a chain of g identical sub-jobs; find per-attempt allocations
+minimising L(p) = max(max_j sum_m t_j(p_{j,m}), sum_{j,m} a_j(p_{j,m}) / P) within
+(1 + eps)(1 + eps2).
+
+`MTAllotment.feasible(X)` is the dual-approximation DP: quantum Z = eps X / g, grid
+K = floor(X/Z) + g; h_j[k] = min{a_j(p) : p on the time-Pareto front, t_j(p) <= k Z} (times
+rounded up to quanta; ties in area go to the larger p, as [R]); H_j = g-fold min-plus
+convolution of h_j (every attempt uses >= 1 quantum); X is accepted at the smallest k >= 1 with
+area_slack sum_j H_j[k] / P < k Z (strict), returning min(kZ, X) and the allocation found by
+backtracking. The outer search (`MTAllotment.solve`) starts from the all-sequential X0 (doubled
+until feasible, spec §3.7 step 6 edge case) and bisects until Xmax / Xmin <= 1 + eps2. With
+``area_slack = 1`` the result satisfies L(p) <= (1 + eps)(1 + eps2) min_p L (proof: an
+infeasible X is < min_p L, and a feasible call at X returns an allocation with
+L <= kZ <= X (1 + eps)). ``area_slack = 1.1`` is [R]'s undocumented factor (spec §7 item 12).
+Cost: O(m K^2 log g) per DP call for chains of length g = 2^L (repeated squaring).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from resilsched.errors import InvalidInstance
+
+
+@dataclass
+class _Front:
+    """A job's time-Pareto front with suffix minima of the area (t strictly decreasing)."""
+
+    p: np.ndarray
+    t: np.ndarray
+    neg_t: np.ndarray
+    sufmin: np.ndarray
+    sufarg: np.ndarray
+
+
+def _front(instance, j: int) -> _Front:
+    ps = instance.fronts[j]
+    t = instance.T[j, ps - 1]
+    a = t * ps
+    rev = a[::-1]
+    run = np.minimum.accumulate(rev)
+    new = np.empty(rev.size, dtype=bool)
+    new[0] = True
+    new[1:] = rev[1:] < run[:-1]
+    arg_rev = np.maximum.accumulate(np.where(new, np.arange(rev.size), 0))
+    sufmin = run[::-1]
+    sufarg = (rev.size - 1 - arg_rev)[::-1]
+    return _Front(ps, t, -t, sufmin, sufarg)
+
+
+@dataclass
+class Allotment:
+    """Result of MT-ALLOTMENT: allocations (rows = jobs, g columns in DP order) and L values."""
+
+    alloc: np.ndarray
+    L: float
+    X: float
+    calls: int
+
+
+@dataclass
+class MTAllotment:
+    """MT-ALLOTMENT solver for one instance (fronts cached across calls, §3.7).
+
+    The fronts of all jobs are stored once as flat arrays keyed by ``j * B - log t`` (increasing
+    inside a job's segment since t decreases on the front), so that "first front point of job j
+    with t <= kZ" is one vectorised `numpy.searchsorted` for all pending jobs and thresholds
+    (``log`` resolution ~1e-11 relative, far below the quantum Z).
+    """
+
+    instance: Any
+    eps: float = 0.3
+    eps2: float = 0.03
+    area_slack: float = 1.0
+    fronts: dict[int, _Front] = field(default_factory=dict)
+    _flat: tuple | None = None
+
+    def front(self, j: int) -> _Front:
+        if j not in self.fronts:
+            self.fronts[j] = _front(self.instance, j)
+        return self.fronts[j]
+
+    def flat(self) -> tuple:
+        """(key, offsets, p, sufmin, global sufarg, B, lo, hi) over all jobs' fronts."""
+        if self._flat is None:
+            n = self.instance.n
+            frs = [self.front(j) for j in range(n)]
+            logs = [np.log(fr.t) for fr in frs]
+            lo = min(float(-lg.max()) for lg in logs) - 1.0
+            hi = max(float(-lg.min()) for lg in logs) + 1.0
+            B = 2.0 * (hi - lo) + 4.0
+            sizes = np.array([fr.t.size for fr in frs])
+            off = np.concatenate([[0], np.cumsum(sizes)])
+            key = np.concatenate([j * B - logs[j] for j in range(n)])
+            p = np.concatenate([fr.p for fr in frs])
+            sufmin = np.concatenate([fr.sufmin for fr in frs])
+            sufarg = np.concatenate([fr.sufarg + off[j] for j, fr in enumerate(frs)])
+            self._flat = (key, off, p, sufmin, sufarg, B, lo, hi)
+        return self._flat
+
+    def feasible(self, jobs: Sequence[int], g: int, X: float) -> tuple[float, tuple] | None:
+        """One DP call (§3.7 steps 2-5); None when X is rejected, else (min(kZ, X), state)."""
+        key, off, _, sufmin, _, B, lo, hi = self.flat()
+        rows = np.asarray(jobs, dtype=np.int64)
+        Z = self.eps * X / g
+        K = int(math.floor(X / Z)) + g
+        thr = np.arange(K + 1) * Z
+        m = rows.size
+        q = rows[:, None] * B + np.clip(-np.log(thr[1:]), lo, hi)[None, :]
+        idx = np.searchsorted(key, q.ravel(), side="left").reshape(m, K)
+        end = off[rows + 1][:, None]
+        ok = idx < end
+        h = np.full((m, K + 1), np.inf)
+        first = np.zeros((m, K + 1), dtype=np.int64)
+        first[:, 1:] = np.minimum(idx, end - 1)
+        h[:, 1:][ok] = sufmin[idx[ok]]
+        H = h
+        args = []
+        if g > 1:
+            D = _toeplitz(K)
+            if g & (g - 1) == 0:
+                # g = 2^L (BATCH's chains): repeated squaring, H^(2s) = H^(s) (+) H^(s),
+                # O(K^2 log g) per job (spec §3.7 step 4); args[i] splits a 2^(i+1) chain
+                for _ in range(g.bit_length() - 1):
+                    Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
+                    cand = H[:, :, None] + Hpad[:, D]
+                    arg = cand.argmin(axis=1)
+                    H = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :]
+                    args.append(arg)
+            else:
+                hpad = np.concatenate([h, np.full((m, 1), np.inf)], axis=1)
+                hD = hpad[:, D]  # hD[:, l, k] = h[:, k - l] (inf when k - l < 1)
+                for _ in range(g - 1):
+                    cand = H[:, :, None] + hD
+                    arg = cand.argmin(axis=1)
+                    H = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :]
+                    args.append(arg)
+        total = self.area_slack * H.sum(axis=0) / self.instance.P
+        ks = np.nonzero(total[1:] < thr[1:])[0]
+        if ks.size == 0:
+            return None
+        k = int(ks[0]) + 1
+        return min(k * Z, X), (k, first, args)
+
+    def backtrack(self, g: int, state: tuple) -> np.ndarray:
+        """Per-attempt allocations of the accepted DP call (vectorised over jobs)."""
+        _, _, p, _, sufarg, *_ = self.flat()
+        k, first, args = state
+        m = first.shape[0]
+        r = np.arange(m)
+        if g > 1 and g & (g - 1) == 0:
+            budgets = np.full((m, 1), k, dtype=np.int64)
+            for arg in reversed(args):  # split every 2s-chain budget into two s-chains
+                left = np.take_along_axis(arg, budgets, axis=1)
+                budgets = np.concatenate([left, budgets - left], axis=1)
+            return p[sufarg[first[r[:, None], budgets]]]
+        alloc = np.empty((m, g), dtype=np.int64)
+        budget = np.full(m, k, dtype=np.int64)
+        for level in range(g - 1, 0, -1):
+            l_ = args[level - 1][r, budget]
+            alloc[:, level] = p[sufarg[first[r, budget - l_]]]
+            budget = l_
+        alloc[:, 0] = p[sufarg[first[r, budget]]]
+        return alloc
+
+    def solve(self, jobs: Sequence[int], g: int) -> Allotment:
+        """The outer search of §3.7 step 6 (bisection until Xmax / Xmin <= 1 + eps2)."""
+        jobs = list(jobs)
+        if g < 1:
+            raise InvalidInstance("g", f"{g} must be >= 1")
+        w = self.instance.w[jobs]
+        X = max(g * float(w.max()), g * float(w.sum()) / self.instance.P)
+        calls = 1
+        res = self.feasible(jobs, g, X)
+        while res is None:
+            X *= 2.0
+            calls += 1
+            res = self.feasible(jobs, g, X)
+        xmax, state = res
+        xmin = 0.0
+        while xmin == 0.0 or xmax / xmin > 1.0 + self.eps2:
+            xmed = (xmin + xmax) / 2.0
+            calls += 1
+            r = self.feasible(jobs, g, xmed)
+            if r is None:
+                xmin = xmed
+            else:
+                xmax, state = r
+        best = self.backtrack(g, state)
+        T = self.instance.T
+        rows = np.asarray(jobs)[:, None]
+        t = T[rows, best - 1]
+        Lval = max(float(t.sum(axis=1).max()), float((t * best).sum()) / self.instance.P)
+        return Allotment(best, Lval, xmax, calls)
+
+
+_TOEPLITZ: dict[int, np.ndarray] = {}
+
+
+def _toeplitz(K: int) -> np.ndarray:
+    """D[l, k] = k - l for 1 <= l and 1 <= k - l, else K + 1 (the inf column of the padding)."""
+    if K not in _TOEPLITZ:
+        ll, kk = np.meshgrid(np.arange(K + 1), np.arange(K + 1), indexing="ij")
+        D = kk - ll
+        D[(ll < 1) | (D < 1)] = K + 1
+        _TOEPLITZ[K] = D
+    return _TOEPLITZ[K]

@@ -1,0 +1,298 @@
+"""Exact models of the moldable family (spec 000 §1.5, §8): entry points, options and phases.
+
+* `solve_scenario` (``cpsat-scenario``): the clairvoyant optimum T_OPT(J, f) of a known failure
+  scenario (§1.5, §1.6), each attempt choosing its own allocation;
+* `solve_failure_free` (``cpsat-failure-free``): the same model with one attempt per job.
+
+Both follow the exact-model contract (`resilsched.plugin`): ``solve(instance, scenario=None, *,
+time_limit=None, **options) -> Solution`` with the options of `MoldableOptions`, and every phase
+counts against the time limit:
+
+1. root bound: L'(J, f) (`resilsched.bounds.moldable.L_prime`, exact on exact data);
+2. incumbent: LPA-LIST's schedule (`resilsched.heuristics.moldable`), in exact times on exact
+   data, the answer if nothing better is found;
+3. candidates and scaling (`resilsched.models.moldable.data`): the complete model when it has
+   at most ``max_intervals`` optional intervals, else a restricted model (thinned fronts);
+4. model building and CP-SAT search (`resilsched.models.moldable.cpsat`), hinted with the
+   incumbent's allocation; CP-SAT gets what remains of the limit (0.9 of it, minus a reserve);
+5. reading the solution; the better of CP-SAT's and the incumbent's schedules is returned.
+
+When the limit passes in phases 3-4 the incumbent is returned with status ``feasible``. The
+status is ``optimal`` only when CP-SAT proved the complete, exactly scaled model; the bound is
+then the optimum, otherwise max(L', CP-SAT's bound on the complete exact model). A restricted
+model's optimum and bound prove nothing (its optimum can exceed T_OPT) and are never reported
+as such. With ``deterministic=True`` every decision depends on sizes only, CP-SAT runs with a
+fixed worker count (1 unless ``workers`` says otherwise, with ``interleave_search``) and a
+deterministic time limit (`DTIME_PER_SECOND` per second of the limit), so the answer is
+reproducible as long as the wall-clock safety net (the deadline) does not fire; the payload's
+``info["reproducible"]`` says whether it did.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from resilsched.bounds.moldable import L_prime
+from resilsched.heuristics.moldable.allocation import lpa
+from resilsched.heuristics.moldable.listsched import run_list
+from resilsched.instances.failures import Scenario
+from resilsched.models.moldable.data import (
+    OutOfTime,
+    ScaledMoldable,
+    candidate_fronts,
+    is_exact,
+    lower_bound_scaled,
+    scale_candidates,
+)
+from resilsched.options import SolveOptions
+from resilsched.schedule import Schedule, SchedulePayload
+from resilsched.solution import Solution, Status, number_fields
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+SOLVER = "cp-sat"
+#: attempts above which no incumbent is simulated (the engine needs ~50 us per attempt)
+MAX_INCUMBENT_ATTEMPTS = 200_000
+#: share of the remaining time CP-SAT's wall-clock limit gets, and the reserve kept for reading
+SEARCH_SHARE, SEARCH_RESERVE = 0.9, 0.05
+#: deterministic mode: CP-SAT's deterministic time limit per second of the time limit. CP-SAT
+#: counts about 0.0015-0.01 deterministic units per wall second on these cumulative models
+#: (measured on the smoke suite and on n = 12-500 instances), so this budget ends the search at
+#: 10-70 % of the limit and the wall clock stays a safety net
+DTIME_PER_SECOND = 0.001
+#: models with more optional intervals skip CP-SAT's probing / its whole presolve, whose
+#: cumulative reasoning took 2 s at 2,600 intervals and the whole limit at 17,000
+#: (docs/performance.md)
+PROBING_LIMIT, PRESOLVE_LIMIT = 1_000, 5_000
+#: seconds that must remain to import OR-Tools (it takes 1-2 s on a loaded machine)
+IMPORT_RESERVE = 1.0
+
+
+@dataclass(frozen=True)
+class MoldableOptions(SolveOptions):
+    """Options of the moldable CP-SAT models (`SolveOptions` plus the model's own knobs)."""
+
+    max_intervals: int = field(default=10_000, metadata={
+        "low": 1, "high": 10**7,
+        "help": "optional intervals of the complete model above which the fronts are thinned "
+                "(restricted model: feasible at best)"})
+    max_scale: int = field(default=10**6, metadata={
+        "low": 1, "high": 10**12,
+        "help": "largest integer time scale; above it times are rounded up (feasible at best)"})
+    incumbent: bool = field(default=True, metadata={
+        "help": "start from LPA-LIST's schedule (solution hint, and the answer if time runs out)"})
+
+
+@dataclass
+class _Run:
+    """Facts gathered by the phases: seconds per phase and the payload's ``info``."""
+
+    opts: MoldableOptions
+    phases: dict[str, float] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @contextmanager
+    def phase(self, name: str, message: str) -> Iterator[None]:
+        """Report the phase (progress callback) and time it."""
+        self.opts.say(message)
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.phases[name] = round(time.perf_counter() - start, 4)
+
+
+def solve_scenario(instance, scenario: Scenario | None = None, *, time_limit: float | None = None,
+                   **options: Any) -> Solution:
+    """Clairvoyant optimum T_OPT(J, f), allocation chosen per attempt (§1.5, §8).
+
+    ``scenario=None``: the instance's stored scenario (failure-free without one); a scenario is
+    trusted as given (the family's hook checks it). ``options``: the fields of
+    `MoldableOptions`. Returns a `Solution` whose payload is the schedule (`SchedulePayload`).
+
+    >>> from resilsched.instances.moldable import MoldableInstance, Roofline
+    >>> inst = MoldableInstance(4, (Roofline(6, 2), Roofline(5, 4)))
+    >>> sol = solve_scenario(inst, inst.scenario([0, 1]), time_limit=10, workers=1)
+    >>> sol.status.value, sol.objective, sol.bound
+    ('optimal', Fraction(17, 4), Fraction(17, 4))
+    """
+    opts = MoldableOptions.of(time_limit, options, "cpsat-scenario")
+    scenario = instance.scenario() if scenario is None else scenario
+    return _solve(instance, scenario, "cpsat-scenario", opts)
+
+
+def solve_failure_free(instance, scenario: Scenario | None = None, *,
+                       time_limit: float | None = None, **options: Any) -> Solution:
+    """Failure-free moldable optimum (one attempt per job, §8); `scenario` is ignored."""
+    opts = MoldableOptions.of(time_limit, options, "cpsat-failure-free")
+    return _solve(instance, Scenario.failure_free(instance.n), "cpsat-failure-free", opts)
+
+
+def _incumbent(instance, scenario: Scenario, exact: bool) -> tuple[list[int], Schedule]:
+    """LPA-LIST (LPT) on the scenario: its allocation and schedule (exact times on exact data)."""
+    p = [int(x) for x in lpa(instance)]
+    res = run_list(instance, scenario.failures, lambda j, k: p[j], "LPT", exact=exact)
+    assert res.attempts is not None
+    return p, Schedule(res.attempts, res.makespan)
+
+
+def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> Solution:
+    """The phases of the module docstring; returns the best schedule found and its bound."""
+    t0 = time.perf_counter()
+    run = _Run(opts)
+    with run.phase("root_bound", "root bound L'"):
+        bound = L_prime(instance, scenario)
+        exact_times = is_exact(instance)
+    allocation, best, source = None, None, None
+    if opts.incumbent and scenario.attempts <= MAX_INCUMBENT_ATTEMPTS:
+        with run.phase("incumbent", "incumbent: LPA-LIST"):
+            allocation, best = _incumbent(instance, scenario, exact_times)
+            source = "LPA-LIST"
+            run.info.update(number_fields("incumbent", best.makespan))
+    run.info["attempts"] = scenario.attempts
+    search = None
+    try:
+        with run.phase("scaling", "candidate allocations and integer times"):
+            data = _candidates(instance, scenario, allocation, exact_times, opts)
+        run.info.update(model="complete" if data.complete else "restricted",
+                        candidate_intervals=data.intervals)
+        search = _search(data, scenario, allocation, run)
+    except OutOfTime as exc:
+        run.info["stopped"] = f"time limit reached during {exc}"
+        if opts.deterministic:
+            run.info["reproducible"] = False
+    except _NoModel as exc:
+        run.info["model"] = str(exc)
+    proven = False
+    if search is not None and search.found is not None:
+        proven = search.proven
+        if proven or best is None or search.found.makespan < best.makespan:
+            best, source = search.found, SOLVER
+        if search.bound is not None and search.bound >= bound:
+            bound = search.bound
+    return _solution(best, bound, proven, source, method, search, run, time.perf_counter() - t0)
+
+
+class _NoModel(Exception):
+    """The model is not built (too many attempts for the interval budget)."""
+
+
+def _candidates(instance, scenario: Scenario, allocation: list[int] | None, exact_times: bool,
+                opts: MoldableOptions) -> ScaledMoldable:
+    """Phase 3: the candidate allocations and their integer times."""
+    m = [f + 1 for f in scenario.failures]
+    cands, complete = candidate_fronts(instance, m, allocation, opts.max_intervals, exact_times,
+                                       opts.deadline)
+    if not cands:
+        raise _NoModel(f"not built: {sum(m)} attempts exceed max_intervals")
+    return scale_candidates(instance, cands, m, complete, exact_times, opts.max_scale,
+                            opts.deadline)
+
+
+@dataclass
+class _Search:
+    """What CP-SAT found: its schedule (None without a solution), whether it is proven
+    optimal, and its certified bound (complete exactly scaled models only)."""
+
+    data: ScaledMoldable
+    found: Schedule | None = None
+    proven: bool = False
+    bound: Any = None
+
+
+def _search(data: ScaledMoldable, scenario: Scenario, allocation: list[int] | None,
+            run: _Run) -> _Search:
+    """Phases 4-5: build the model, run CP-SAT, read its solution."""
+    opts = run.opts
+    with run.phase("build", f"building the CP-SAT model ({data.intervals} intervals, "
+                            f"{run.info['model']})"):
+        # OR-Tools (and the pandas it imports, 1-2 s) is loaded only when a model is built,
+        # and not when less than IMPORT_RESERVE seconds remain
+        if ("ortools.sat.python.cp_model" not in sys.modules
+                and opts.deadline.remaining() < IMPORT_RESERVE):
+            raise OutOfTime("loading OR-Tools (too little time left)")
+        from ortools.sat.python import cp_model
+
+        import resilsched.models.moldable.cpsat as cpsat
+
+        if opts.deadline.expired():
+            raise OutOfTime("loading OR-Tools")
+        model = cp_model.CpModel()
+        v = cpsat.add_attempt_intervals(model, data, opts.deadline)
+        cpsat.add_attempt_chains(model, v)
+        cpsat.add_capacity(model, data, v)
+        cpsat.add_makespan(model, data, v)
+        if allocation is not None:
+            run.info["hint_scaled_makespan"] = cpsat.add_hint(model, data, v, scenario.failures,
+                                                              allocation)
+    solver = _solver(opts, data)
+    budget = solver.parameters.max_time_in_seconds
+    limit = f"{budget:.3g} s at most" if math.isfinite(budget) else "no time limit"
+    with run.phase("search", f"CP-SAT search ({limit})"):
+        code = solver.solve(model)
+    run.info["cp_sat_status"] = solver.status_name(code)
+    if opts.deterministic:
+        by_wall = solver.wall_time >= 0.98 * budget
+        run.info["reproducible"] = code == cp_model.OPTIMAL or not by_wall
+    out = _Search(data)
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return out
+    with run.phase("read", "reading the solution"):
+        out.found = cpsat.read_schedule(solver, data, v, scenario.failures)
+        if data.complete and data.exact:
+            out.proven = code == cp_model.OPTIMAL
+            scaled = max(math.ceil(solver.best_objective_bound - 1e-9), lower_bound_scaled(data))
+            out.bound = cpsat.to_time(scaled, data.scale)
+    return out
+
+
+def _solver(opts: MoldableOptions, data: ScaledMoldable) -> cp_model.CpSolver:
+    """CP-SAT with the options' workers, seed and time budget (see the module docstring)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.random_seed = opts.seed
+    params.cp_model_presolve = data.intervals <= PRESOLVE_LIMIT
+    if data.intervals > PROBING_LIMIT:
+        params.cp_model_probing_level = 0
+    remaining = opts.deadline.remaining()
+    if math.isfinite(remaining):
+        budget = remaining * SEARCH_SHARE - SEARCH_RESERVE
+        if budget <= 0:
+            raise OutOfTime("the search (no time left)")
+        params.max_time_in_seconds = budget
+    if opts.deterministic:
+        params.num_workers = opts.workers or 1
+        params.interleave_search = params.num_workers > 1
+        if opts.time_limit is not None:
+            params.max_deterministic_time = DTIME_PER_SECOND * opts.time_limit
+    else:
+        params.num_workers = opts.workers or 2
+    return solver
+
+
+def _solution(best: Schedule | None, bound: Any, proven: bool, source: str | None, method: str,
+              search: _Search | None, run: _Run, wall: float) -> Solution:
+    run.info["source"] = source
+    data = search.data if search is not None else None
+    scale = data.scale if data is not None else 1
+    exact_scaling = data.exact if data is not None else True
+    solver = SOLVER if "cp_sat_status" in run.info else "heuristic"
+    facts = {"phases": run.phases}
+    if best is None:
+        return Solution(None, bound, Status.NO_SOLUTION, method, solver, wall, scale,
+                        exact_scaling, {"info": run.info}, facts)
+    objective = best.makespan
+    if bound > objective:  # float noise on an incumbent in float times
+        bound = objective
+    status = Status.OPTIMAL if proven else Status.FEASIBLE
+    return Solution(objective, bound, status, method, solver, wall, scale, exact_scaling,
+                    SchedulePayload(best, run.info), facts)
