@@ -133,10 +133,10 @@ class Solution:
         if self.bound is not None and self.status is not Status.OPTIMAL:
             notes.append(f"bound {_show(self.bound)}{u}")
         notes.append(f"{self.wall_time:.2f} s")
-        if self.scale != 1:
-            notes.append(f"times scaled x{self.scale}")
         if not self.exact_scaling:
-            notes.append("APPROXIMATE: times were rounded to the scale")
+            notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
+        elif self.scale != 1:
+            notes.append(f"times scaled x{self.scale}")
         value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.payload))])
