@@ -1,17 +1,13 @@
-"""One-worker exact and asymptotic models (spec 003 §2.1-§2.3), certified by a HiGHS QP.
+"""One-worker closed forms (spec 003 §2.1-§2.3): the optimal chunk schedules of Theorems 2 and 4
+and Theorem 3's equal chunks. They live with the heuristics, the lowest layer that uses them
+(`greedy-thm4` gives single-worker slices Theorem 4's chunks); the exact model
+(`resilsched.models.worksharing`) builds on them and certifies them with a HiGHS QP.
 
 - `thm2_free_linear`: Theorem 2, free initiation, linear risk, at most n chunks: n equal chunks
   of W_dpl = min(W, nX/(n+1)); E = W_dpl - (1 + 1/n) kappa W_dpl^2 / 2.
 - `thm4_charged_linear`: Theorem 4, charged initiation (cost eps), linear risk: m = min(n, n1,
   n2) chunks decreasing by eps, W_dpl of Eq. 5, E of Eq. 6.
 - `thm3_equal_chunks`: Theorem 3, any risk: all of W in n equal chunks (asymptotically optimal).
-- `qp_certificate` (module `highs_qp`, re-exported): the independent optimiser. For a fixed
-  number m of chunks the clipped problem, with the horizon constraint sum(w) + m eps <= X, is
-  the concave QP
-  max sum_i w_i (1 - kappa (w_1 + ... + w_i + i eps)) s.t. w >= 0, sum w <= W
-  (spec §2.3 "Why the sizes form an arithmetic progression" and §7 certification notes), so
-  HiGHS's QP solver returns its global optimum; the optimum over at most n chunks is the best
-  over m = 1..n (chunks that end after X contribute nothing and can be dropped).
 """
 
 from __future__ import annotations
@@ -21,20 +17,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from resilsched.models.worksharing.evaluate import PieceSchedule
+from resilsched.instances.worksharing.evaluate import PieceSchedule
 
 
 @dataclass(frozen=True)
 class OneWorkerSolution:
-    """A one-worker chunk schedule with its closed-form value."""
+    """A one-worker chunk schedule (`chunks`, an array of sizes) with its closed-form value."""
 
-    chunks: tuple[float, ...]
+    chunks: np.ndarray
     expected: float
     W_dpl: float
     info: dict = field(default_factory=dict)
 
     def schedule(self, W: float) -> PieceSchedule:
-        sizes = np.array([c for c in self.chunks if c > 0], dtype=float)
+        """The chunks as a schedule of `W`, zero-size chunks skipped (§1.3)."""
+        sizes = np.asarray(self.chunks, dtype=float)
+        sizes = sizes[sizes > 0]
         return PieceSchedule(W, sizes, (np.arange(len(sizes)),))
 
 
@@ -45,7 +43,7 @@ def thm2_free_linear(W: float, X: float, n: int) -> OneWorkerSolution:
     kappa = 1.0 / X
     W_dpl = min(W, n * X / (n + 1))
     E = W_dpl - 0.5 * (1 + 1 / n) * kappa * W_dpl ** 2
-    return OneWorkerSolution(tuple([W_dpl / n] * n), E, W_dpl, {"n": n})
+    return OneWorkerSolution(np.full(n, W_dpl / n), E, W_dpl, {"n": n})
 
 
 def _largest_m(limit: float, offset: int) -> int:
@@ -76,12 +74,12 @@ def thm4_charged_linear(W: float, X: float, eps: float, n: int | None = None) ->
         raise ValueError("eps must be > 0 (use thm2_free_linear for eps = 0)")
     kappa = 1.0 / X
     if X < eps:
-        return OneWorkerSolution((), 0.0, 0.0, {"n1": 0, "n2": 0, "m": 0})
+        return OneWorkerSolution(np.zeros(0), 0.0, 0.0, {"n1": 0, "n2": 0, "m": 0})
     n1, n2 = thm4_n1_n2(W, X, eps)
     m = min(n1, n2) if n is None else min(n, n1, n2)
     W_dpl = min(W, m / (m + 1) * X - m * eps / 2)
     first = W_dpl / m + (m - 1) * eps / 2
-    chunks = tuple(max(0.0, first - i * eps) for i in range(m))
+    chunks = np.maximum(0.0, first - eps * np.arange(m))
     E = (W_dpl - (m + 1) / (2 * m) * kappa * W_dpl ** 2
          - (m + 1) / 2 * (W_dpl - (m - 1) * m / 12 * eps) * eps * kappa)
     return OneWorkerSolution(chunks, E, W_dpl, {"n1": n1, "n2": n2, "m": m})
@@ -92,11 +90,5 @@ def thm3_equal_chunks(W: float, n: int) -> PieceSchedule:
     return PieceSchedule(W, np.full(n, W / n), (np.arange(n),))
 
 
-from resilsched.models.worksharing.highs_qp import (  # noqa: E402
-    qp_certificate,
-    qp_certificate_batch,
-    qp_fixed_m,
-)
-
 __all__ = ["OneWorkerSolution", "thm2_free_linear", "thm3_equal_chunks", "thm4_charged_linear",
-           "thm4_n1_n2", "qp_certificate", "qp_certificate_batch", "qp_fixed_m"]
+           "thm4_n1_n2"]
