@@ -9,7 +9,7 @@ sum(w) + m eps <= X, is the concave QP
 n chunks is the best over m = 1..n (chunks ending after X contribute nothing and can be dropped).
 HiGHS shares the process with OR-Tools thanks to the version pin of docs/decisions.md T7.
 `qp_scan` runs the chunk counts in increasing order within a `Budget` (one solve of m chunks
-spends 1000 + m^3/50 units, about its cost) and says how far it got.
+spends 2000 + m^3/10 units, about its cost) and says how far it got.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def qp_scan(W: float, X: float, eps: float, n: int, budget: Budget | None = None
             break
         r = qp_fixed_m(W, X, eps, m)
         if budget is not None:
-            budget.spend(1000 + m ** 3 / 50)
+            budget.spend(2000 + m ** 3 / 10)
         if r is None:
             exhausted = True
             break

@@ -79,7 +79,7 @@ class CertifiedOptions(SolveOptions):
     certify: bool = field(default=True, metadata={
         "help": "run the numerical certificates (HiGHS QP, enumeration) in the time left"})
     qp_max_chunks: int = field(default=200, metadata=_QP_HELP)
-    max_entries: int = field(default=20_000, metadata={
+    max_entries: int = field(default=10_000, metadata={
         "low": 1, "high": 10_000_000,
         "help": "largest schedule returned, in chunk entries over all workers; a larger "
                 "optimum becomes the bound of the best smaller schedule (status feasible)"})
@@ -221,7 +221,7 @@ def _theorem_one_worker(run: _Run) -> Solution:
     if opts.certify and not run.budget.expired():
         opts.say(f"certificate: HiGHS QP over 1..{m_cap} chunks")
         t0 = time.perf_counter()
-        scan = qp_scan(W, X, eps, m_cap, run.budget.share(0.9))
+        scan = qp_scan(W, X, eps, m_cap, run.budget.share(0.75))
         run.phase("qp certificate", time.perf_counter() - t0)
         if not scan.complete:
             run.cut.append("qp certificate")
