@@ -22,12 +22,31 @@ from resilsched.instances.worksharing.evaluate import PieceSchedule
 
 @dataclass(frozen=True)
 class OneWorkerSolution:
-    """A one-worker chunk schedule (`chunks`, an array of sizes) with its closed-form value."""
+    """A one-worker chunk schedule with its closed-form value.
 
-    chunks: np.ndarray
+    The m chunk sizes are first, first - step, ..., first - (m - 1) step (clipped at 0): equal
+    chunks for Theorem 2, decreasing by eps for Theorem 4. They are built on demand
+    (`chunks`), since m grows like sqrt(2X/eps) and may be astronomically large (eps = 1e-30
+    gives ~1e15 chunks) where only the value is wanted.
+    """
+
+    m: int
+    first: float
+    step: float
     expected: float
     W_dpl: float
     info: dict = field(default_factory=dict)
+
+    @property
+    def chunks(self) -> np.ndarray:
+        """The chunk sizes (an array of m floats; zero-size chunks included)."""
+        return np.maximum(0.0, self.first - self.step * np.arange(self.m))
+
+    def nonzero(self) -> int:
+        """Number of chunks of positive size (the last one may be 0, §2.3 boundary cases)."""
+        if self.m == 0:
+            return 0
+        return self.m if self.first - self.step * (self.m - 1) > 0 else self.m - 1
 
     def schedule(self, W: float) -> PieceSchedule:
         """The chunks as a schedule of `W`, zero-size chunks skipped (§1.3)."""
@@ -43,24 +62,35 @@ def thm2_free_linear(W: float, X: float, n: int) -> OneWorkerSolution:
     kappa = 1.0 / X
     W_dpl = min(W, n * X / (n + 1))
     E = W_dpl - 0.5 * (1 + 1 / n) * kappa * W_dpl ** 2
-    return OneWorkerSolution(np.full(n, W_dpl / n), E, W_dpl, {"n": n})
+    return OneWorkerSolution(n, W_dpl / n, 0.0, E, W_dpl, {"n": n})
 
 
 def _largest_m(limit: float, offset: int) -> int:
-    """Largest integer m >= 0 with m (m + offset) / 2 <= limit (relative tolerance 1e-12)."""
+    """Largest integer m >= 0 with m (m + offset) / 2 <= limit (relative tolerance 1e-12,
+    at most 1/4: exact squares computed in floating point count as squares).
+
+    The float estimate is corrected by a few steps at most. Limits beyond 1e300 (X/eps with
+    eps near the smallest float) are clipped to 1e300: m is then ~1.4e150 and everything
+    computed from it stays finite.
+    """
+    limit = min(limit, 1e300)
     m = max(0, int((math.sqrt(1 + 8 * limit) - offset) / 2) + 1)
-    tol = 1e-12 * max(1.0, limit)
-    while m > 0 and m * (m + offset) / 2 > limit + tol:
-        m -= 1
-    while (m + 1) * (m + 1 + offset) / 2 <= limit + tol:
-        m += 1
+    tol = min(1e-12 * max(1.0, limit), 0.25)
+    for _ in range(4):
+        if m > 0 and m * (m + offset) / 2 > limit + tol:
+            m -= 1
+    for _ in range(4):
+        if (m + 1) * (m + 1 + offset) / 2 <= limit + tol:
+            m += 1
     return m
 
 
 def thm4_n1_n2(W: float, X: float, eps: float) -> tuple[int, int]:
-    """n1 = largest m with m(m+1)/2 <= X/eps; n2 = largest m with m(m-1)/2 <= W/eps (§6 Q18)."""
-    n2 = _largest_m(W / eps, -1) if math.isfinite(W) else 10 ** 9
-    return _largest_m(X / eps, 1), n2
+    """n1 = largest m with m(m+1)/2 <= X/eps; n2 = largest m with m(m-1)/2 <= W/eps (§6 Q18).
+
+    An infinite W limits nothing: n2 = n1 + 1 then."""
+    n1 = _largest_m(X / eps, 1)
+    return n1, (_largest_m(W / eps, -1) if math.isfinite(W) else n1 + 1)
 
 
 def thm4_charged_linear(W: float, X: float, eps: float, n: int | None = None) -> OneWorkerSolution:
@@ -74,15 +104,14 @@ def thm4_charged_linear(W: float, X: float, eps: float, n: int | None = None) ->
         raise ValueError("eps must be > 0 (use thm2_free_linear for eps = 0)")
     kappa = 1.0 / X
     if X < eps:
-        return OneWorkerSolution(np.zeros(0), 0.0, 0.0, {"n1": 0, "n2": 0, "m": 0})
+        return OneWorkerSolution(0, 0.0, 0.0, 0.0, 0.0, {"n1": 0, "n2": 0, "m": 0})
     n1, n2 = thm4_n1_n2(W, X, eps)
     m = min(n1, n2) if n is None else min(n, n1, n2)
     W_dpl = min(W, m / (m + 1) * X - m * eps / 2)
     first = W_dpl / m + (m - 1) * eps / 2
-    chunks = np.maximum(0.0, first - eps * np.arange(m))
     E = (W_dpl - (m + 1) / (2 * m) * kappa * W_dpl ** 2
          - (m + 1) / 2 * (W_dpl - (m - 1) * m / 12 * eps) * eps * kappa)
-    return OneWorkerSolution(chunks, E, W_dpl, {"n1": n1, "n2": n2, "m": m})
+    return OneWorkerSolution(m, first, eps, E, W_dpl, {"n1": n1, "n2": n2, "m": m})
 
 
 def thm3_equal_chunks(W: float, n: int) -> PieceSchedule:

@@ -55,11 +55,22 @@ PARAM_HELP = {
 }
 #: largest schedule an explicit ``n`` may ask for: n W p chunk entries over all workers
 MAX_ENTRIES = 20_000_000
+#: most workers a heuristic schedules (the automatic chunk counts give up to 4000 chunk
+#: entries per worker; the paper's experiments have p <= 100)
+MAX_WORKERS = 10_000
+
+
+def _size(instance) -> None:
+    """Instances whose schedules cannot be built in reasonable time and memory are refused."""
+    if instance.workers > MAX_WORKERS:
+        raise InvalidInstance("workers", f"{instance.workers} exceeds the {MAX_WORKERS} workers "
+                                         "the worksharing heuristics schedule")
 
 
 def _chunks(instance, n: float) -> float | None:
     """``n`` checked at the boundary: None (automatic) for 0, else a positive finite number
-    whose schedule fits in `MAX_ENTRIES`."""
+    whose schedule fits in `MAX_ENTRIES` (the instance's size is checked too)."""
+    _size(instance)
     if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or n < 0:
         raise InvalidInstance("--param n", f"{n!r} must be a finite number >= 0 "
                                            "(0 = automatic)")

@@ -194,7 +194,8 @@ def group_plan(inst, rule: ChartRule = GREEDY, *, n: float | None = None,
 
     ``thm4_single`` (§6 Q3 option) gives single-worker coteries the unequal optimal chunks of
     Theorem 4 (Theorem 2 when eps = 0) under linear risk instead of equal chunks, with at most
-    max_chunks chunks (else 4000; with eps = 0 and an explicit ``n``, N = round(n sl)).
+    min(max_chunks, 4000) chunks (without max_chunks: 4000, or N = round(n sl) when eps = 0 and
+    ``n`` is given).
     ``lam`` is the partition's lambda (None: `default_lambda`).
     """
     risk, eps, p = inst.risk, inst.eps, inst.workers
@@ -207,7 +208,10 @@ def group_plan(inst, rule: ChartRule = GREEDY, *, n: float | None = None,
     for cot in cots:
         key = (cot.g, cot.sl)
         if thm4_single and cot.g == 1:
-            n_cap = cap or (chunks_for(cot.sl, n) if n is not None and eps == 0 else N_CAP)
+            if cap is not None:
+                n_cap = min(cap, N_CAP)
+            else:
+                n_cap = chunks_for(cot.sl, n) if n is not None and eps == 0 else N_CAP
             chunks = _single_worker_theorem(inst, cot.sl, n_cap)
             if chunks is not None:
                 counts.append(len(chunks))

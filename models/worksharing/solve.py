@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.bounds.worksharing import limit_bound, omniscient_bound, one_worker_limit
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.worksharing.budget import Budget
 from resilsched.heuristics.worksharing.one_worker import (
     OneWorkerSolution,
@@ -152,10 +153,6 @@ def _one_worker_linear(W: float, X: float, eps: float, n: int | None) -> OneWork
     return thm4_charged_linear(W, X, eps, n) if eps > 0 else thm2_free_linear(W, X, n)
 
 
-def _chunk_count(sol: OneWorkerSolution) -> int:
-    return int(np.count_nonzero(np.asarray(sol.chunks) > 0))
-
-
 def _disjoint(W: float, p: int, chunks) -> PieceSchedule:
     one = np.asarray(chunks, dtype=float)
     one = one[one > 0]
@@ -174,6 +171,9 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     opts = CertifiedOptions.of(time_limit, options, "certified")
     run = _Run(instance, opts)
     risk, p = instance.risk, instance.workers
+    if p > opts.max_entries:
+        raise InvalidInstance("workers", f"{p} workers need more chunk entries than "
+                                         f"max_entries={opts.max_entries} (--param max_entries)")
     if isinstance(risk, LinearRisk):
         if p == 1 and (instance.eps > 0 or instance.max_chunks is not None):
             return _theorem_one_worker(run)
@@ -209,7 +209,7 @@ def _theorem_one_worker(run: _Run) -> Solution:
     opts.say(f"{name}: closed form")
     t0 = time.perf_counter()
     sol = _one_worker_linear(W, X, eps, n)
-    m_opt = _chunk_count(sol)
+    m_opt = sol.nonzero()
     capped = m_opt > opts.max_entries
     best = _one_worker_linear(W, X, eps, opts.max_entries) if capped else sol
     sched = best.schedule(W)
@@ -256,7 +256,7 @@ def _disjoint_optimum(run: _Run) -> Solution | None:
     if not (one.W_dpl > 0 and W >= p * one.W_dpl * (1 + 1e-12)):
         return None
     opts.say("disjoint one-worker optima")
-    m_opt = _chunk_count(one)
+    m_opt = one.nonzero()
     cap = max(1, opts.max_entries // p)
     best = _one_worker_linear(math.inf, X, eps, cap) if m_opt > cap else one
     sched = _disjoint(W, p, best.chunks)

@@ -61,11 +61,12 @@ def single_chunk_enumeration(W: float, risk, eps: float = 0.0, step: float = 1e-
                              polish: int = 3) -> tuple[float, float, float]:
     """Best single-chunk two-worker schedule by dense enumeration: (E, a, b).
 
-    The grid covers a, b in [0, min(W, horizon)] with the given step (the endpoints included),
-    then ``polish`` rounds of a 201 x 201 grid of 1/50 of the previous step around the best.
+    The grid covers a, b in [0, min(W, horizon)] with the given step relative to that range
+    (1e-3: 1001 x 1001 points, the endpoints included), then ``polish`` rounds of a 201 x 201
+    grid of 1/50 of the previous step around the best.
     """
     hi = min(W, risk.horizon)
-    k = int(np.ceil(hi / step))
+    k = int(np.ceil(1.0 / step))
     g = np.linspace(0.0, hi, k + 1)
     A, B = np.meshgrid(g, g, indexing="ij")
     E = single_chunk_value(A, B, W, risk, eps)

@@ -16,76 +16,81 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from resilsched.errors import InvalidSchedule
 
 #: relative slack on positions inside [0, W] (pieces are sums of float sizes)
 POSITION_TOL = 1e-9
 
 
-def _pieces(data: Mapping[str, Any], W: float) -> list[tuple[float, float]]:
+def _pieces(data: Mapping[str, Any], W: float) -> np.ndarray:
+    """The pieces as an (N, 2) array, checked: finite, a <= b, inside [0, W], disjoint."""
     pieces = data.get("pieces")
     if not isinstance(pieces, list):
         raise InvalidSchedule("pieces must be a list of [a, b] intervals")
+    try:
+        arr = np.asarray(pieces, dtype=float).reshape(len(pieces), 2)
+    except (TypeError, ValueError):
+        raise InvalidSchedule("pieces must be [a, b] pairs of numbers") from None
+    if not np.isfinite(arr).all():
+        raise InvalidSchedule("pieces must have finite ends")
     slack = POSITION_TOL * max(1.0, W)
-    out, last = [], 0.0
-    for i, piece in enumerate(pieces):
-        if not (isinstance(piece, (list, tuple)) and len(piece) == 2
-                and all(isinstance(x, (int, float)) and math.isfinite(x) for x in piece)):
-            raise InvalidSchedule(f"pieces[{i}]={piece!r} is not an interval [a, b]")
-        a, b = float(piece[0]), float(piece[1])
-        if a < last - slack or b < a or a < -slack or b > W + slack:
-            raise InvalidSchedule(f"piece {i} ({a}, {b}) overlaps another or leaves [0, {W}]")
-        out.append((a, b))
-        last = b
-    return out
+    a, b = arr[:, 0], arr[:, 1]
+    prev_end = np.concatenate([[0.0], b[:-1]])
+    bad = (a < prev_end - slack) | (b < a) | (a < -slack) | (b > W + slack)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InvalidSchedule(f"piece {i} ({a[i]}, {b[i]}) overlaps another or leaves [0, {W}]")
+    return arr
 
 
-def _workers(data: Mapping[str, Any], n_pieces: int, p: int, max_chunks: int | None,
-             sizes: list[float]) -> list[list[list[int]]]:
+def _worker(j: int, chunks: Any, n_pieces: int) -> tuple[np.ndarray, np.ndarray]:
+    """Worker j's entries: (piece ids, chunk number of each), checked."""
+    if not isinstance(chunks, list) or not all(isinstance(ch, list) for ch in chunks):
+        raise InvalidSchedule(f"worker {j}: chunks must be lists of piece ids")
+    flat = [c for ch in chunks for c in ch]
+    chunk_of = np.repeat(np.arange(len(chunks)), [len(ch) for ch in chunks])
+    if not flat:
+        return np.zeros(0, dtype=np.int64), chunk_of
+    if set(map(type, flat)) <= {int} and 0 <= min(flat) and max(flat) < n_pieces:
+        return np.asarray(flat, dtype=np.int64), chunk_of
+    bad = next(c for c in flat if type(c) is not int or not 0 <= c < n_pieces)
+    raise InvalidSchedule(f"worker {j} references piece {bad!r}")
+
+
+def _check(data: Mapping[str, Any], W: float, p: int, risk: Any, eps: float,
+           max_chunks: int | None) -> float:
+    """Check the schedule's structure and return its expected work E[W_cmp] (spec §1.4)."""
+    sizes = np.diff(_pieces(data, W), axis=1)[:, 0]
     workers = data.get("workers")
     if not isinstance(workers, list) or len(workers) != p:
         count = len(workers) if isinstance(workers, list) else workers
         raise InvalidSchedule(f"{count} worker lists for {p} workers")
+    lost = np.ones(len(sizes))
+    held = np.zeros(len(sizes), dtype=bool)
     for j, chunks in enumerate(workers):
-        if not isinstance(chunks, list):
-            raise InvalidSchedule(f"worker {j}: chunks must be a list")
-        nonnull = 0
-        for k, chunk in enumerate(chunks):
-            if not isinstance(chunk, list):
-                raise InvalidSchedule(f"worker {j} chunk {k}: must be a list of piece ids")
-            for c in chunk:
-                if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < n_pieces:
-                    raise InvalidSchedule(f"worker {j} chunk {k} references piece {c!r}")
-            nonnull += any(sizes[c] > 0 for c in chunk)
-        if max_chunks is not None and nonnull > max_chunks:
-            raise InvalidSchedule(f"worker {j} runs {nonnull} chunks > max_chunks={max_chunks}")
-    return workers
+        ids, chunk_of = _worker(j, chunks, len(sizes))
+        chunk_size = np.bincount(chunk_of, weights=sizes[ids], minlength=len(chunks))
+        nonnull = chunk_size > 0
+        if max_chunks is not None and np.count_nonzero(nonnull) > max_chunks:
+            raise InvalidSchedule(f"worker {j} runs {np.count_nonzero(nonnull)} chunks > "
+                                  f"max_chunks={max_chunks}")
+        if ids.size == 0:
+            continue
+        # null chunks are skipped and cost nothing (§1.3); the others end after size + eps
+        ends = np.cumsum(chunk_size + eps * nonnull)
+        first = np.full(len(sizes), np.inf)  # ends are nondecreasing: the minimum is the first
+        np.minimum.at(first, ids, ends[chunk_of])
+        mine = np.isfinite(first)
+        lost[mine] *= np.minimum(1.0, np.asarray(risk.cdf(first[mine]), dtype=float))
+        held |= mine
+    return float(np.sum(sizes[held] * (1.0 - lost[held])))
 
 
 def expected_work_of(data: Mapping[str, Any], risk: Any, eps: float) -> float:
     """E[W_cmp] of a schedule in its JSON form (spec §1.4), recomputed from scratch."""
-    pieces = [(float(a), float(b)) for a, b in data["pieces"]]
-    sizes = [b - a for a, b in pieces]
-    lost = [1.0] * len(pieces)
-    held = [False] * len(pieces)
-    for chunks in data["workers"]:
-        first: dict[int, float] = {}
-        t = 0.0
-        for chunk in chunks:
-            size = sum(sizes[c] for c in chunk)
-            if size <= 0:
-                continue  # null chunks are skipped and cost nothing (§1.3)
-            t += size + eps
-            for c in chunk:
-                first.setdefault(c, t)
-        if not first:
-            continue
-        ids = list(first)
-        probs = risk.cdf([first[c] for c in ids])
-        for c, q in zip(ids, probs, strict=True):
-            held[c] = True
-            lost[c] *= min(1.0, float(q))
-    return sum(s * (1.0 - q) for s, q, h in zip(sizes, lost, held, strict=True) if h)
+    return _check(data, float(data["W"]), len(data["workers"]), risk, eps, None)
 
 
 def validate_worksharing_schedule(instance: Any, schedule: Any, objective: float,
@@ -98,10 +103,7 @@ def validate_worksharing_schedule(instance: Any, schedule: Any, objective: float
     data = schedule.to_dict() if hasattr(schedule, "to_dict") else schedule
     if not isinstance(data, Mapping):
         raise InvalidSchedule(f"schedule {type(data).__name__} is not a mapping")
-    W = float(instance.W)
-    pieces = _pieces(data, W)
-    sizes = [b - a for a, b in pieces]
-    _workers(data, len(pieces), instance.workers, instance.max_chunks, sizes)
-    E = expected_work_of(data, instance.risk, float(instance.epsilon))
+    E = _check(data, float(instance.W), instance.workers, instance.risk,
+               float(instance.epsilon), instance.max_chunks)
     if not math.isclose(E, objective, rel_tol=rel_tol, abs_tol=1e-12):
         raise InvalidSchedule(f"objective {objective} but the schedule is worth {E}")

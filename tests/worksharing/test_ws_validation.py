@@ -59,7 +59,7 @@ def _broken(change):
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["pieces"].__setitem__(1, [0.0, 0.1]), "overlaps"),
     (lambda d: d["pieces"].__setitem__(-1, [d["pieces"][-1][0], 99.0]), "leaves"),
-    (lambda d: d["pieces"].__setitem__(0, ["a", 0.1]), "not an interval"),
+    (lambda d: d["pieces"].__setitem__(0, ["a", 0.1]), "pairs of numbers"),
     (lambda d: d["workers"].pop(), "worker lists for 3 workers"),
     (lambda d: d["workers"][0][0].append(10 ** 6), "references piece"),
     (lambda d: d["workers"][0][0].append(True), "references piece"),
