@@ -57,8 +57,13 @@ class Budget:
             return True
         return self.deadline.expired()
 
-    def share(self, fraction: float) -> Budget:
-        """The budget of a phase that may use `fraction` of what remains (time or work)."""
-        seconds = None if self.deadline.seconds is None else self.deadline.remaining() * fraction
-        work = None if self.work is None else max(0.0, self.work - self.spent) * fraction
+    def share(self, fraction: float, reserve: float = 0.0) -> Budget:
+        """The budget of a phase that may use `fraction` of what remains (time or work) once
+        `reserve` seconds are set aside for the phases after it."""
+        seconds = None
+        if self.deadline.seconds is not None:
+            seconds = max(0.0, self.deadline.remaining() - reserve) * fraction
+        work = None
+        if self.work is not None:
+            work = max(0.0, self.work - self.spent - reserve * WORK_PER_SECOND) * fraction
         return Budget(Deadline(seconds), work, parent=self)

@@ -23,10 +23,12 @@ In 4 and 5 with p = 2, the greedy group schedule replaces the model's when it is
 The time limit bounds the whole call: the chunk-count searches and the greedy reference stop
 with the best count seen when their share of the time runs out, the certificates (QP scan,
 enumeration) cover what they reached (``certified_up_to_m`` says how far), and the bounds are
-of bounded cost (`resilsched.bounds.worksharing`). A proven optimum whose schedule has more than
-``max_entries`` chunk entries (Theorem 4 with a tiny eps has ~sqrt(2X/eps) chunks) is not
-returned as such: the best schedule within that size is, with status ``feasible`` and the
-optimum as its bound (``capped_from`` gives the optimum's chunk count). The bound of an
+of bounded cost (`resilsched.bounds.worksharing`). The schedule returned has at most
+``max_entries`` chunk entries over all workers (by default 5000 per second of time limit, what
+a caller can print in time; time is set aside for it before the QP certificate). A proven
+optimum with more (Theorem 4 with a tiny eps has ~sqrt(2X/eps) chunks) is not returned as
+such: the best schedule within that size is, with status ``feasible`` and the optimum as its
+bound (``capped_from`` gives the optimum's chunk count). The bound of an
 ``optimal`` solution is the proven optimum (closed form) raised to the numerical certificate
 when the certificate is (within its tolerance) higher.
 
@@ -69,6 +71,9 @@ from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 
 FREE_DEFAULT_N = 1000
+#: time set aside per chunk entry of the schedule returned, for the caller to print it (the
+#: CLI's indented JSON takes up to ~50 us per entry on a loaded machine)
+OUTPUT_SECONDS_PER_ENTRY = 5e-5
 _QP_HELP = {"low": 1, "high": 5000,
             "help": "largest chunk count the HiGHS QP certificate covers (spec 003 §7)"}
 
@@ -80,10 +85,20 @@ class CertifiedOptions(SolveOptions):
     certify: bool = field(default=True, metadata={
         "help": "run the numerical certificates (HiGHS QP, enumeration) in the time left"})
     qp_max_chunks: int = field(default=200, metadata=_QP_HELP)
-    max_entries: int = field(default=10_000, metadata={
-        "low": 1, "high": 10_000_000,
-        "help": "largest schedule returned, in chunk entries over all workers; a larger "
-                "optimum becomes the bound of the best smaller schedule (status feasible)"})
+    max_entries: int = field(default=0, metadata={
+        "low": 0, "high": 10_000_000,
+        "help": "largest schedule returned, in chunk entries over all workers (0: 5000 per "
+                "second of time limit, 2000 to 100000); a larger optimum becomes the bound of "
+                "the best smaller schedule (status feasible)"})
+
+    @property
+    def entries(self) -> int:
+        """The effective `max_entries`: what can be printed within the time limit."""
+        if self.max_entries:
+            return self.max_entries
+        if self.time_limit is None:
+            return 100_000
+        return int(min(100_000, max(2_000, 5_000 * self.time_limit)))
 
 
 @dataclass(frozen=True)
@@ -120,7 +135,7 @@ class _Run:
         """The greedy group schedule within `share` of the budget and `max_entries`."""
         self.opts.say("greedy reference: group schedule")
         t0, budget = time.perf_counter(), self.budget.share(share)
-        cap = max(1, self.opts.max_entries // self.inst.workers)
+        cap = max(1, self.opts.entries // self.inst.workers)
         plan = group_plan(self.inst, GREEDY, budget=budget, chunk_cap=cap)
         E = expected_work(plan.schedule, self.inst.risk, self.inst.eps)
         self.phase("greedy reference", time.perf_counter() - t0)
@@ -171,9 +186,9 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     opts = CertifiedOptions.of(time_limit, options, "certified")
     run = _Run(instance, opts)
     risk, p = instance.risk, instance.workers
-    if p > opts.max_entries:
+    if p > opts.entries:
         raise InvalidInstance("workers", f"{p} workers need more chunk entries than "
-                                         f"max_entries={opts.max_entries} (--param max_entries)")
+                                         f"max_entries={opts.entries} (--param max_entries)")
     if isinstance(risk, LinearRisk):
         if p == 1 and (instance.eps > 0 or instance.max_chunks is not None):
             return _theorem_one_worker(run)
@@ -210,8 +225,8 @@ def _theorem_one_worker(run: _Run) -> Solution:
     t0 = time.perf_counter()
     sol = _one_worker_linear(W, X, eps, n)
     m_opt = sol.nonzero()
-    capped = m_opt > opts.max_entries
-    best = _one_worker_linear(W, X, eps, opts.max_entries) if capped else sol
+    capped = m_opt > opts.entries
+    best = _one_worker_linear(W, X, eps, opts.entries) if capped else sol
     sched = best.schedule(W)
     E = expected_work(sched, inst.risk, eps) if capped else sol.expected
     run.phase("closed form", time.perf_counter() - t0)
@@ -221,7 +236,8 @@ def _theorem_one_worker(run: _Run) -> Solution:
     if opts.certify and not run.budget.expired():
         opts.say(f"certificate: HiGHS QP over 1..{m_cap} chunks")
         t0 = time.perf_counter()
-        scan = qp_scan(W, X, eps, m_cap, run.budget.share(0.75))
+        reserve = OUTPUT_SECONDS_PER_ENTRY * len(sched.sizes)
+        scan = qp_scan(W, X, eps, m_cap, run.budget.share(0.75, reserve))
         run.phase("qp certificate", time.perf_counter() - t0)
         if not scan.complete:
             run.cut.append("qp certificate")
@@ -241,7 +257,7 @@ def _theorem_one_worker(run: _Run) -> Solution:
 def _theorem2_unbounded(run: _Run) -> Solution:
     """p = 1, eps = 0, no cap: the sup over n is a limit (docs/decisions.md WS-2)."""
     inst = run.inst
-    n = min(FREE_DEFAULT_N, run.opts.max_entries)
+    n = min(FREE_DEFAULT_N, run.opts.entries)
     sched = thm2_free_linear(inst.W, inst.risk.X, n).schedule(inst.W)
     E = expected_work(sched, inst.risk, inst.eps)
     return run.done(E, limit_bound(inst), Status.FEASIBLE, "theorem2", "closed-form", sched,
@@ -257,7 +273,7 @@ def _disjoint_optimum(run: _Run) -> Solution | None:
         return None
     opts.say("disjoint one-worker optima")
     m_opt = one.nonzero()
-    cap = max(1, opts.max_entries // p)
+    cap = max(1, opts.entries // p)
     best = _one_worker_linear(math.inf, X, eps, cap) if m_opt > cap else one
     sched = _disjoint(W, p, best.chunks)
     E = expected_work(sched, inst.risk, eps)
@@ -293,7 +309,7 @@ def _algorithm1(run: _Run) -> Solution:
     """Case 4: Algorithm 1(n') with the best n' <= n, or the greedy schedule if better."""
     inst = run.inst
     W, X, eps, risk, n = inst.W, inst.risk.X, inst.eps, inst.risk, inst.max_chunks
-    hi = min(n if n is not None else FREE_DEFAULT_N, n_max(W, eps), run.opts.max_entries // 2)
+    hi = min(n if n is not None else FREE_DEFAULT_N, n_max(W, eps), run.opts.entries // 2)
     best_n = run.search("algorithm1", lambda k: expected_work(algorithm1(W, X, k), risk, eps),
                         hi, 0.4, unit=2)
     sched = algorithm1(W, X, best_n)
@@ -305,7 +321,7 @@ def _theorem3(run: _Run) -> Solution:
     """Case 5, p = 1: Theorem 3's equal chunks, best count; bound = one-worker limit."""
     inst = run.inst
     W, eps, risk, n = inst.W, inst.eps, inst.risk, inst.max_chunks
-    hi = min(n or n_max(W, eps), n_max(W, eps), run.opts.max_entries)
+    hi = min(n or n_max(W, eps), n_max(W, eps), run.opts.entries)
     best_n = run.search("theorem3", lambda k: expected_work(thm3_equal_chunks(W, k), risk, eps),
                         hi, 0.8)
     sched = thm3_equal_chunks(W, best_n)
@@ -318,7 +334,7 @@ def _theorem6(run: _Run) -> Solution:
     """Case 5, p = 2: Theorem 6's mirrored equal chunks, best count, or the greedy schedule."""
     inst = run.inst
     W, eps, risk, n = inst.W, inst.eps, inst.risk, inst.max_chunks
-    hi = min(n or n_max(W, eps), n_max(W, eps), run.opts.max_entries // 2)
+    hi = min(n or n_max(W, eps), n_max(W, eps), run.opts.entries // 2)
     best_n = run.search("theorem6", lambda k: expected_work(thm6_mirrored(W, k), risk, eps),
                         hi, 0.4, unit=2)
     sched = thm6_mirrored(W, best_n)

@@ -152,7 +152,7 @@ def test_lambda_and_n_parameters_change_the_schedule():
 
 def test_bad_model_options_are_refused():
     inst = WorksharingInstance(2.0, 1, LinearRisk(1.0), 0.0, max_chunks=3)
-    for bad in ({"max_entries": 0}, {"qp_max_chunks": -1}, {"certfy": True},
+    for bad in ({"max_entries": -1}, {"qp_max_chunks": -1}, {"certfy": True},
                 {"certify": "yes"}):
         with pytest.raises(InvalidInstance):
             solve(inst, **bad)
