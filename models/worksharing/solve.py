@@ -80,7 +80,8 @@ _QP_HELP = {"low": 1, "high": 5000,
 
 @dataclass(frozen=True)
 class CertifiedOptions(SolveOptions):
-    """Options of the ``certified`` model (the `SolveOptions` and its own knobs)."""
+    """Options of the ``certified`` model (the `SolveOptions` and its own knobs); ``workers``
+    and ``seed`` change nothing (the QP and the searches are sequential and deterministic)."""
 
     certify: bool = field(default=True, metadata={
         "help": "run the numerical certificates (HiGHS QP, enumeration) in the time left"})
