@@ -7,15 +7,18 @@ All bounds are >= E[W_cmp] of every static schedule (the family maximises):
   tau_j - eps units of work (each completed chunk costs eps on top of its size), so the realised
   work of every schedule is at most this, trial by trial. Exact for linear risk (Irwin-Hall in
   exact rational arithmetic, K ~ Binomial(p, 1 - eps/X) workers with tau_j > eps, each
-  contributing U(0, X - eps)); for other risks each (tau_j - eps)^+ is rounded *up* to a grid of
-  step W/M before an exact discrete convolution, which keeps it an upper bound.
+  contributing U(0, X - eps)) for at most `EXACT_OMNISCIENT_P` workers and
+  `EXACT_OMNISCIENT_COST` big-integer terms (at most about 0.5 s); for other risks and larger
+  linear instances each (tau_j - eps)^+ is rounded *up* to a grid of step W/M before an exact
+  discrete convolution, which keeps it an upper bound (looser by at most p W/M).
 - `one_worker_limit`: for one worker, a position x of the deployed work (in execution order)
   ends at T >= x + eps, so E <= integral_0^W (1 - Pr(x + eps)) dx (= W - kappa W^2/2 or X/2 for
   free linear risk, the n -> infinity limit of Theorem 2).
 - `union_bound`: E <= min(W, p * one_worker_limit) (each worker's own contribution is a
   one-worker schedule).
-- `thm8_limit_bound`: two workers, linear risk: the Theorem 8 limit (free; charged through
-  Theorem 1, E^c <= E^f) [I, §2.7 "Upper bounds"].
+- `thm8_limit` / `thm8_limit_bound`: two workers, linear risk: the limit of Algorithm 1 (§2.7),
+  an upper bound on every finite-chunk schedule (free; charged through Theorem 1, E^c <= E^f)
+  [I, §2.7 "Upper bounds"].
 - `prop1_bound`: Proposition 1 for one coterie's chart (any chart, linear risk).
 - `limit_bound`: the smallest of the applicable limits above (the registry's "limit").
 """
@@ -28,7 +31,11 @@ from fractions import Fraction
 import numpy as np
 
 from resilsched.instances.worksharing.risk import LinearRisk
-from resilsched.models.worksharing.two_worker import thm8_limit
+
+#: largest exact omniscient computation: p workers and sum over K <= p of K (floor(min(w, K)) + 1)
+#: big-integer terms (p = 100, W = 50: 0.16 s; p = 200: 0.8-1.6 s, p = 1000, W = 500: 234 s)
+EXACT_OMNISCIENT_P = 120
+EXACT_OMNISCIENT_COST = 500_000
 
 
 def _irwin_hall_min(w: Fraction, K: int) -> Fraction:
@@ -87,11 +94,26 @@ def omniscient_discretised(W: float, p: int, risk, eps: float, M: int = 4000) ->
     return float(h * np.dot(k, result))
 
 
+def exact_omniscient_cost(W: float, p: int, X: float, eps: float) -> int:
+    """Big-integer terms of `omniscient_linear_exact` (its running time grows with this)."""
+    if eps >= X:
+        return 0
+    w = W / (X - eps)
+    if not math.isfinite(w):
+        return EXACT_OMNISCIENT_COST + 1
+    return sum(K * (math.floor(min(w, K)) + 1) for K in range(1, p + 1))
+
+
 def omniscient_bound(inst) -> float:
-    """The omniscient bound E[min(W, sum_j (tau_j - eps)^+)] (exact for linear risk)."""
-    if isinstance(inst.risk, LinearRisk):
-        return omniscient_linear_exact(inst.W, inst.workers, inst.risk.X, inst.eps)
-    return omniscient_discretised(inst.W, inst.workers, inst.risk, inst.eps)
+    """The omniscient bound E[min(W, sum_j (tau_j - eps)^+)]: exact for linear risk when that
+    is affordable (`EXACT_OMNISCIENT_P`, `EXACT_OMNISCIENT_COST`), else the discretised upper
+    bound."""
+    risk = inst.risk
+    if isinstance(risk, LinearRisk) and inst.workers <= EXACT_OMNISCIENT_P and (
+            exact_omniscient_cost(inst.W, inst.workers, risk.X, inst.eps)
+            <= EXACT_OMNISCIENT_COST):
+        return omniscient_linear_exact(inst.W, inst.workers, risk.X, inst.eps)
+    return omniscient_discretised(inst.W, inst.workers, risk, inst.eps)
 
 
 def one_worker_limit(W: float, risk, eps: float = 0.0) -> float:
@@ -102,6 +124,21 @@ def one_worker_limit(W: float, risk, eps: float = 0.0) -> float:
 def union_bound(inst) -> float:
     """min(W, p * one_worker_limit)."""
     return min(inst.W, inst.workers * one_worker_limit(inst.W, inst.risk, inst.eps))
+
+
+def thm8_limit(W: float, X: float) -> float:
+    """Limit of Algorithm 1 as n -> infinity (Theorem 8, derivation of §2.7).
+
+    W <= X: W - kappa^2 W^3/6; X < W < 2X: 2W - X/3 - kappa W^2 + kappa^2 W^3/6; W >= 2X: X.
+    An upper bound on every finite-chunk two-worker free-initiation schedule [I], and through
+    Theorem 1 on charged ones too.
+    """
+    kappa = 1.0 / X
+    if W <= X:
+        return W - kappa ** 2 * W ** 3 / 6
+    if W < 2 * X:
+        return 2 * W - X / 3 - kappa * W ** 2 + kappa ** 2 * W ** 3 / 6
+    return float(X)
 
 
 def thm8_limit_bound(inst) -> float | None:

@@ -18,12 +18,16 @@ import time
 
 import numpy as np
 
-from resilsched.heuristics.worksharing.experiments import E5_HEURISTICS, run_config
-from resilsched.heuristics.worksharing.schedules import run_heuristic
-from resilsched.heuristics.worksharing.table4 import table4_statistics
+from resilsched.heuristics.worksharing.run import greedy
 from resilsched.instances.worksharing import LinearRisk, WorksharingInstance
+from resilsched.instances.worksharing.evaluate import expected_work, realised_work, sample_taus
 from resilsched.instances.worksharing.generators import e5_configs
-from resilsched.models.worksharing.evaluate import expected_work, realised_work, sample_taus
+from resilsched.reproduce.worksharing.experiments import (
+    E5_HEURISTICS,
+    heuristics_named,
+    run_config,
+)
+from resilsched.reproduce.worksharing.table4 import table4_statistics
 
 
 def timed(fn, repeats: int) -> tuple[float, float]:
@@ -46,20 +50,22 @@ def main() -> None:
     rows.append(("Table 4, 4043 instances x 6 charts", f"median of {a.repeats}", w, c))
     for p, W, eps in ((100, 1.0, 1e-4), (100, 50.0, 1e-4), (25, 7.0, 1e-3)):
         inst = WorksharingInstance(W, p, LinearRisk(1.0), eps)
-        plan = run_heuristic("greedy", inst)
+        plan = greedy(inst).schedule
         taus = sample_taus(inst.risk, p, 1000, np.random.default_rng(0))
         w, c = timed(lambda i=inst, s=plan.schedule: expected_work(s, i.risk, i.eps), 5)
         rows.append((f"exact E, greedy p={p} W={W:g} eps={eps:g}", "median of 5", w, c))
         w, c = timed(lambda i=inst, s=plan.schedule, t=taus: realised_work(s, i.eps, t), 5)
         rows.append(("1000-trial realised work, same schedule", "median of 5", w, c))
-        w, c = timed(lambda i=inst: run_heuristic("greedy", i), 3)
+        w, c = timed(lambda i=inst: greedy(i), 3)
         rows.append((f"greedy incl. chunk-count search, p={p} W={W:g}", "median of 3", w, c))
     ps = (5, 10, 25, 50, 100) if a.full_e5 else (5, 10, 25)
     cfgs = [cf for cf in e5_configs() if cf[0] in ps]
 
+    heuristics = heuristics_named(E5_HEURISTICS)
+
     def e5():
         for p, W, eps in cfgs:
-            run_config(p, W, eps, E5_HEURISTICS, None, 1000, 0)
+            run_config(p, W, eps, heuristics, None, 1000, 0)
 
     w, c = timed(e5, 1)
     rows.append((f"E5, p in {ps}, {len(cfgs)} configs x 1000 trials x 4 heuristics", "1 run",

@@ -8,11 +8,17 @@ sum(w) + m eps <= X, is the concave QP
 (Hessian -kappa (J + I)); HiGHS's QP solver returns its global optimum. The optimum over at most
 n chunks is the best over m = 1..n (chunks ending after X contribute nothing and can be dropped).
 HiGHS shares the process with OR-Tools thanks to the version pin of docs/decisions.md T7.
+`qp_scan` runs the chunk counts in increasing order within a `Budget` (one solve of m chunks
+spends 2000 + m^3/10 units, about its cost) and says how far it got.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+
+from resilsched.heuristics.worksharing.budget import Budget
 
 Problem = tuple[float, float, float, int]  # (W, X, eps, n)
 
@@ -50,15 +56,12 @@ def qp_fixed_m(W: float, X: float, eps: float, m: int) -> tuple[float, np.ndarra
     hess = model.hessian_
     hess.dim_ = m
     hess.format_ = highspy.HessianFormat.kTriangular
-    starts, idx, val = [0], [], []
-    for c in range(m):
-        for r in range(c, m):
-            idx.append(r)
-            val.append(2 * kappa if r == c else kappa)
-        starts.append(len(idx))
-    hess.start_ = np.array(starts, dtype=np.int32)
-    hess.index_ = np.array(idx, dtype=np.int32)
-    hess.value_ = np.array(val)
+    lengths = np.arange(m, 0, -1)  # column c holds rows c..m-1
+    hess.start_ = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    cols = np.repeat(np.arange(m), lengths)
+    rows = np.arange(lengths.sum()) - np.repeat(hess.start_[:-1], lengths) + cols
+    hess.index_ = rows.astype(np.int32)
+    hess.value_ = np.where(rows == cols, 2 * kappa, kappa).astype(float)
     h.passModel(model)
     h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
@@ -67,19 +70,50 @@ def qp_fixed_m(W: float, X: float, eps: float, m: int) -> tuple[float, np.ndarra
     return -h.getInfo().objective_function_value, w
 
 
+@dataclass(frozen=True)
+class QPScan:
+    """The best QP optimum over m = 1..`covered` chunks: value, its m and chunk sizes.
+
+    `complete`: every chunk count up to the requested n was solved, or skipped because the
+    horizon constraint m eps <= X makes it infeasible; `exhausted`: a count was infeasible, so
+    are all larger ones (the optimum over any number of chunks is then known).
+    """
+
+    value: float
+    m: int
+    w: np.ndarray
+    covered: int
+    complete: bool
+    exhausted: bool
+
+
+def qp_scan(W: float, X: float, eps: float, n: int, budget: Budget | None = None) -> QPScan:
+    """Max over m = 1..n of `qp_fixed_m`, in increasing m, until `budget` runs out."""
+    best = (0.0, 0, np.zeros(0))
+    covered, complete, exhausted = 0, True, False
+    for m in range(1, n + 1):
+        if budget is not None and m > 1 and budget.expired():
+            complete = False
+            break
+        r = qp_fixed_m(W, X, eps, m)
+        if budget is not None:
+            budget.spend(2000 + m ** 3 / 10)
+        if r is None:
+            exhausted = True
+            break
+        covered = m
+        if r[0] > best[0]:
+            best = (r[0], m, r[1])
+    return QPScan(best[0], best[1], best[2], covered, complete, exhausted)
+
+
 def qp_certificate(W: float, X: float, eps: float, n: int) -> tuple[float, int, np.ndarray]:
     """Certified global optimum over at most n chunks: max over m <= n of `qp_fixed_m`.
 
     Returns (E*, m*, w*). Chunk counts with m eps > X are infeasible and skipped.
     """
-    best = (0.0, 0, np.zeros(0))
-    for m in range(1, n + 1):
-        r = qp_fixed_m(W, X, eps, m)
-        if r is None:
-            break
-        if r[0] > best[0]:
-            best = (r[0], m, r[1])
-    return best
+    scan = qp_scan(W, X, eps, n)
+    return scan.value, scan.m, scan.w
 
 
 def qp_certificate_batch(problems: list[Problem]) -> list[tuple[float, int, np.ndarray]]:

@@ -11,15 +11,16 @@
   polishing grid around the best point.
 - `algorithm1`: Algorithm 1(n) of §2.7, with §6 Q17 (X < W < 2X and n < 3: Theorem 7 for n = 1,
   the better of the single-chunk and disjoint Theorem-2 schedules for n = 2).
-- `thm8_value_large` (W >= 2X, exact; [ERRATUM] n/(n+1) X, not (1 - 1/n) X) and `thm8_limit`.
+- `thm8_value_large` (W >= 2X, exact; [ERRATUM] n/(n+1) X, not (1 - 1/n) X); Theorem 8's limit,
+  an upper bound, is `resilsched.bounds.worksharing.thm8_limit`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from resilsched.models.worksharing.evaluate import IntervalSchedule, PieceSchedule
-from resilsched.models.worksharing.one_worker import thm2_free_linear
+from resilsched.heuristics.worksharing.one_worker import thm2_free_linear
+from resilsched.instances.worksharing.evaluate import IntervalSchedule, PieceSchedule
 
 
 def thm6_mirrored(W: float, n: int) -> PieceSchedule:
@@ -60,11 +61,12 @@ def single_chunk_enumeration(W: float, risk, eps: float = 0.0, step: float = 1e-
                              polish: int = 3) -> tuple[float, float, float]:
     """Best single-chunk two-worker schedule by dense enumeration: (E, a, b).
 
-    The grid covers a, b in [0, min(W, horizon)] with the given step (the endpoints included),
-    then ``polish`` rounds of a 201 x 201 grid of 1/50 of the previous step around the best.
+    The grid covers a, b in [0, min(W, horizon)] with the given step relative to that range
+    (1e-3: 1001 x 1001 points, the endpoints included), then ``polish`` rounds of a 201 x 201
+    grid of 1/50 of the previous step around the best.
     """
     hi = min(W, risk.horizon)
-    k = int(np.ceil(hi / step))
+    k = int(np.ceil(1.0 / step))
     g = np.linspace(0.0, hi, k + 1)
     A, B = np.meshgrid(g, g, indexing="ij")
     E = single_chunk_value(A, B, W, risk, eps)
@@ -119,17 +121,3 @@ def thm8_value_large(X: float, n: int) -> float:
     """Theorem 8 case 1 (W >= 2X), exact optimum with the erratum: n/(n+1) X."""
     return n / (n + 1) * X
 
-
-def thm8_limit(W: float, X: float) -> float:
-    """Limit of Algorithm 1 as n -> infinity (Theorem 8, derivation of §2.7).
-
-    W <= X: W - kappa^2 W^3/6; X < W < 2X: 2W - X/3 - kappa W^2 + kappa^2 W^3/6; W >= 2X: X.
-    An upper bound on every finite-chunk two-worker free-initiation schedule [I], and through
-    Theorem 1 on charged ones too.
-    """
-    kappa = 1.0 / X
-    if W <= X:
-        return W - kappa ** 2 * W ** 3 / 6
-    if W < 2 * X:
-        return 2 * W - X / 3 - kappa * W ** 2 + kappa ** 2 * W ** 3 / 6
-    return float(X)

@@ -14,9 +14,8 @@ from resilsched.bounds.worksharing import (
     omniscient_linear_exact,
     union_bound,
 )
-from resilsched.heuristics.worksharing.schedules import BASELINES, GROUP_HEURISTICS, run_heuristic
 from resilsched.instances.worksharing import LinearRisk, WeibullRisk, WorksharingInstance
-from resilsched.models.worksharing.evaluate import (
+from resilsched.instances.worksharing.evaluate import (
     expected_work,
     omniscient_work,
     sample_taus,
@@ -24,6 +23,8 @@ from resilsched.models.worksharing.evaluate import (
 from resilsched.models.worksharing.solve import solve
 from resilsched.registry import get_family
 from resilsched.solution import Status
+
+from .helpers import BASELINES, GROUP_HEURISTICS, plan
 
 
 @pytest.mark.parametrize("W, p, eps", [(1.0, 1, 0.0), (2.5, 4, 0.01), (1.2, 3, 0.3)])
@@ -51,7 +52,7 @@ def test_bounds_dominate_heuristics_and_models(W, p, eps, X):
     assert sol.objective <= sol.bound + 1e-9
     assert sol.bound <= union_bound(inst) + 1e-9 or sol.status is Status.OPTIMAL
     for name in ("greedy", "no-rep", "cyclic-rep", "brute"):
-        E = expected_work(run_heuristic(name, inst).schedule, inst.risk, inst.eps)
+        E = expected_work(plan(name, inst).schedule, inst.risk, inst.eps)
         assert E <= ub + 1e-9
         assert E <= sol.bound + 1e-9
         if sol.status is Status.OPTIMAL:
@@ -66,7 +67,7 @@ def test_solve_statuses():
     s = solve(WorksharingInstance(5.0, 2, lin, 0.0, max_chunks=4))
     assert s.status is Status.OPTIMAL and abs(s.objective - 0.8) < 1e-12  # n/(n+1) X
     s = solve(WorksharingInstance(4.0, 3, lin, 0.05))  # W >= p W_dpl*: disjoint Theorem 4
-    from resilsched.models.worksharing.one_worker import thm4_charged_linear
+    from resilsched.heuristics.worksharing.one_worker import thm4_charged_linear
 
     assert s.status is Status.OPTIMAL
     assert abs(s.objective - 3 * thm4_charged_linear(1e9, 1.0, 0.05).expected) < 1e-12
@@ -134,5 +135,5 @@ def test_bounds_dominate_under_other_risks(W, p, eps, kind):
     assert sol.objective <= sol.bound + 1e-9
     ub = omniscient_bound(inst)
     for name in ("greedy", "no-rep", "cyclic-rep"):
-        E = expected_work(run_heuristic(name, inst).schedule, inst.risk, inst.eps)
+        E = expected_work(plan(name, inst).schedule, inst.risk, inst.eps)
         assert E <= ub + 1e-9 and E <= limit_bound(inst) + 1e-9

@@ -23,9 +23,9 @@ from resilsched.heuristics.worksharing.charts import (
     k_upper,
     optimal_chart_bruteforce,
 )
-from resilsched.heuristics.worksharing.table4 import table4_grid, table4_statistics
 from resilsched.instances.worksharing import LinearRisk
-from resilsched.models.worksharing.evaluate import PieceSchedule, expected_work
+from resilsched.instances.worksharing.evaluate import PieceSchedule, expected_work
+from resilsched.reproduce.worksharing.table4 import table4_grid, table4_statistics
 
 TABLE3 = {
     "cyclic": (34104, [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11, 12, 13, 14, 15],

@@ -11,7 +11,6 @@ from resilsched.heuristics.worksharing.charts import (
     expand_chart,
     k_constant,
 )
-from resilsched.heuristics.worksharing.schedules import BASELINES, GROUP_HEURISTICS, run_heuristic
 from resilsched.instances.worksharing import (
     EmpiricalRisk,
     ExponentialRisk,
@@ -19,13 +18,15 @@ from resilsched.instances.worksharing import (
     WeibullRisk,
     WorksharingInstance,
 )
-from resilsched.models.worksharing.evaluate import (
+from resilsched.instances.worksharing.evaluate import (
     IntervalSchedule,
     PieceSchedule,
     expected_work,
     monte_carlo,
     realised_work,
 )
+
+from .helpers import BASELINES, GROUP_HEURISTICS, plan
 
 
 def eq2(chunks, risk, eps):
@@ -93,9 +94,9 @@ def test_monte_carlo_agrees_with_exact_for_each_heuristic(risk):
     inst = WorksharingInstance(1.7, 3, risk, 0.02)
     rng = np.random.default_rng(11)
     for name in GROUP_HEURISTICS + BASELINES:
-        plan = run_heuristic(name, inst, n=9, seed=1)
-        E = expected_work(plan.schedule, risk, inst.eps)
-        m, se = monte_carlo(plan.schedule, risk, inst.eps, 40_000, rng)
+        sched = plan(name, inst, n=9, seed=1).schedule
+        E = expected_work(sched, risk, inst.eps)
+        m, se = monte_carlo(sched, risk, inst.eps, 40_000, rng)
         assert abs(m - E) <= 4 * se + 1e-12, (name, m, E, se)
 
 

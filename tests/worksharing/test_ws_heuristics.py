@@ -5,17 +5,17 @@ import pytest
 
 from resilsched.heuristics.worksharing.partition import Coterie, partition
 from resilsched.heuristics.worksharing.schedules import (
-    BASELINES,
-    GROUP_HEURISTICS,
+    GREEDY,
     argmax_int,
     coterie_expected,
-    cyclic_rep,
-    no_rep,
-    run_heuristic,
+    cyclic_rep_plan,
+    no_rep_plan,
 )
 from resilsched.instances.worksharing import ExponentialRisk, LinearRisk, WorksharingInstance
+from resilsched.instances.worksharing.evaluate import expected_work
 from resilsched.instances.worksharing.generators import synthetic_trace
-from resilsched.models.worksharing.evaluate import expected_work
+
+from .helpers import BASELINES, GROUP_HEURISTICS, plan
 
 
 def test_partition_cases():
@@ -31,36 +31,36 @@ def test_partition_cases():
 
 def test_cyclic_rep_equals_no_rep_when_chunks_multiple_of_p():
     inst = WorksharingInstance(3.0, 3, LinearRisk(1.0), 0.01)
-    a, b = cyclic_rep(inst, n=4), no_rep(inst, n=4)  # N = 12 = 4p
+    a, b = cyclic_rep_plan(inst, n=4), no_rep_plan(inst, n=4)  # N = 12 = 4p
     assert [s.tolist() for s in a.schedule.seqs] == [s.tolist() for s in b.schedule.seqs]
     small = WorksharingInstance(1.5, 3, LinearRisk(1.0), 0.01)
-    c = cyclic_rep(small, n=10 / 3)  # N = 5, omega = 0.3: k = 3 slots per worker, 9 > 5
+    c = cyclic_rep_plan(small, n=10 / 3)  # N = 5, omega = 0.3: k = 3 slots per worker, 9 > 5
     assert [s.tolist() for s in c.schedule.seqs] == [[0, 3, 1], [1, 4, 2], [2, 0, 3]]
 
 
 def test_brute_realised_formula():
     inst = WorksharingInstance(2.0, 3, LinearRisk(1.0), 0.01)
-    plan = run_heuristic("brute", inst, n=10)
-    assert len({s.tobytes() for s in plan.schedule.seqs}) == 1
+    built = plan("brute", inst, n=10)
+    assert len({s.tobytes() for s in built.schedule.seqs}) == 1
     N = 20
     omega = 2.0 / N
     k = np.arange(1, N + 1)
     E = omega * np.sum(1 - np.minimum(1, k * (omega + 0.01)) ** 3)
-    assert abs(expected_work(plan.schedule, inst.risk, inst.eps) - E) < 1e-12
+    assert abs(expected_work(built.schedule, inst.risk, inst.eps) - E) < 1e-12
 
 
 @pytest.mark.parametrize("name", GROUP_HEURISTICS + BASELINES)
 def test_heuristics_respect_max_chunks(name):
     inst = WorksharingInstance(1.5, 3, LinearRisk(1.0), 0.0, max_chunks=4)
-    plan = run_heuristic(name, inst, None, seed=2)
-    assert max(len(s) for s in plan.schedule.seqs) <= 4
-    assert all(len(set(s.tolist())) == len(s) for s in plan.schedule.seqs)
+    built = plan(name, inst, None, seed=2)
+    assert max(len(s) for s in built.schedule.seqs) <= 4
+    assert all(len(set(s.tolist())) == len(s) for s in built.schedule.seqs)
 
 
 def test_group_granularity_is_best_on_its_search_range():
     risk = LinearRisk(1.0)
-    f = [coterie_expected("greedy", 3, 0.9, N, risk, 0.01) for N in range(1, 200)]
-    best = argmax_int(lambda N: coterie_expected("greedy", 3, 0.9, N, risk, 0.01), 199)
+    f = [coterie_expected(GREEDY, 3, 0.9, N, risk, 0.01) for N in range(1, 200)]
+    best = argmax_int(lambda N: coterie_expected(GREEDY, 3, 0.9, N, risk, 0.01), 199)
     assert f[best - 1] >= max(f) - 1e-12
 
 
@@ -72,24 +72,24 @@ def test_argmax_int_unimodal():
 def test_greedy_beats_no_rep_with_replication_potential():
     for W, p in ((2.0, 10), (5.0, 25)):
         inst = WorksharingInstance(W, p, LinearRisk(1.0), 0.001)
-        g = expected_work(run_heuristic("greedy", inst).schedule, inst.risk, inst.eps)
-        nr = expected_work(run_heuristic("no-rep", inst).schedule, inst.risk, inst.eps)
+        g = expected_work(plan("greedy", inst).schedule, inst.risk, inst.eps)
+        nr = expected_work(plan("no-rep", inst).schedule, inst.risk, inst.eps)
         assert g > nr
 
 
 def test_general_risk_greedy_and_random_rep_seeded():
     inst = WorksharingInstance(2.0, 5, synthetic_trace(0), 0.001)
-    plan = run_heuristic("greedy", inst)
-    assert expected_work(plan.schedule, inst.risk, inst.eps) > 0
+    built = plan("greedy", inst)
+    assert expected_work(built.schedule, inst.risk, inst.eps) > 0
     inst2 = WorksharingInstance(2.0, 4, ExponentialRisk(1.0), 0.01)
-    a = run_heuristic("random-rep", inst2, n=10, seed=7).schedule.seqs
-    b = run_heuristic("random-rep", inst2, n=10, seed=7).schedule.seqs
+    a = plan("random-rep", inst2, n=10, seed=7).schedule.seqs
+    b = plan("random-rep", inst2, n=10, seed=7).schedule.seqs
     assert all((x == y).all() for x, y in zip(a, b, strict=True))
 
 
 def test_cyclic_fast_path_matches_naive_construction_and_evaluator():
     from resilsched.heuristics.worksharing.schedules import _cyclic_expected, _cyclic_seqs
-    from resilsched.models.worksharing.evaluate import PieceSchedule
+    from resilsched.instances.worksharing.evaluate import PieceSchedule
 
     risk = LinearRisk(1.0)
     for W, p, N, k in ((1.5, 3, 5, 3), (2.0, 4, 6, 10), (1.0, 7, 30, 30), (3.0, 5, 12, 4)):
@@ -105,11 +105,11 @@ def test_cyclic_fast_path_matches_naive_construction_and_evaluator():
 
 def test_theorem4_option_for_single_worker_slices():
     """§6 Q3: with W >= pX each worker gets X; the Theorem-4 option is optimal per worker."""
-    from resilsched.models.worksharing.one_worker import thm4_charged_linear
+    from resilsched.heuristics.worksharing.one_worker import thm4_charged_linear
 
     inst = WorksharingInstance(5.0, 3, LinearRisk(1.0), 0.02)
-    a = run_heuristic("greedy-thm4", inst)
-    b = run_heuristic("greedy", inst)
+    a = plan("greedy-thm4", inst)
+    b = plan("greedy", inst)
     Ea = expected_work(a.schedule, inst.risk, inst.eps)
     Eb = expected_work(b.schedule, inst.risk, inst.eps)
     assert abs(Ea - 3 * thm4_charged_linear(1.0, 1.0, 0.02).expected) < 1e-12

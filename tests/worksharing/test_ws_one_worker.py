@@ -4,15 +4,14 @@ import numpy as np
 import pytest
 
 from resilsched.bounds.worksharing import one_worker_limit, thm1_sandwich
-from resilsched.instances.worksharing import ExponentialRisk, LinearRisk, WeibullRisk
-from resilsched.models.worksharing.evaluate import PieceSchedule, expected_work
-from resilsched.models.worksharing.one_worker import (
-    qp_certificate,
-    qp_certificate_batch,
+from resilsched.heuristics.worksharing.one_worker import (
     thm2_free_linear,
     thm3_equal_chunks,
     thm4_charged_linear,
 )
+from resilsched.instances.worksharing import ExponentialRisk, LinearRisk, WeibullRisk
+from resilsched.instances.worksharing.evaluate import PieceSchedule, expected_work
+from resilsched.models.worksharing.highs_qp import qp_certificate, qp_certificate_batch
 
 THM2_VECTORS = [  # (n, W, kappa) -> W_dpl, chunk, E
     ((1, 1, 1), (0.5, 0.5, 0.25)),

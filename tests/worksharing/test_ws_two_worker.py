@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from resilsched.bounds.worksharing import thm1_sandwich
+from resilsched.bounds.worksharing import thm1_sandwich, thm8_limit
 from resilsched.instances.worksharing import ExponentialRisk, LinearRisk
-from resilsched.models.worksharing.evaluate import IntervalSchedule, expected_work
+from resilsched.instances.worksharing.evaluate import IntervalSchedule, expected_work
 from resilsched.models.worksharing.two_worker import (
     algorithm1,
     single_chunk_enumeration,
@@ -13,7 +13,6 @@ from resilsched.models.worksharing.two_worker import (
     thm6_mirrored,
     thm7_single_chunk,
     thm7_value,
-    thm8_limit,
     thm8_value_large,
 )
 

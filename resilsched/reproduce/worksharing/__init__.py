@@ -8,6 +8,10 @@ Usage::
     resilsched reproduce worksharing traces [--trials 100] [--p 5 10]
     resilsched reproduce worksharing all
 
+The experiments are `experiments` (simulation of one configuration, the registered heuristics
+looked up by name in the family's registry) and `table4` (the chart comparison); this module is
+the program around them.
+
 ``python3 scripts/reproduce_worksharing.py`` (a thin wrapper of this module) takes the same
 arguments.
 
@@ -29,6 +33,8 @@ import argparse
 import base64
 import csv
 import os
+import sqlite3
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -43,12 +49,6 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
-from resilsched.heuristics.worksharing.experiments import (
-    E5_HEURISTICS,
-    best_fraction_curve,
-    run_config,
-)
-from resilsched.heuristics.worksharing.table4 import table4_statistics
 from resilsched.instances.worksharing.generators import (
     E_EPS,
     E_N,
@@ -59,6 +59,13 @@ from resilsched.instances.worksharing.generators import (
     synthetic_trace,
     write_trace_csvs,
 )
+from resilsched.reproduce.worksharing.experiments import (
+    E5_HEURISTICS,
+    best_fraction_curve,
+    heuristics_named,
+    run_config,
+)
+from resilsched.reproduce.worksharing.table4 import table4_statistics
 
 #: program name in the help and error lines (the script's name, as before the move)
 PROG = "reproduce_worksharing.py"
@@ -91,7 +98,8 @@ def config_task(payload: dict[str, Any]) -> dict[str, Any]:
     """One configuration (a campaign task): per heuristic the packed ratios, expected work and
     chunk counts. Every draw is seeded from the payload (`run_config`'s ``config_seed``)."""
     risk = None if payload["trace"] is None else synthetic_trace(payload["trace"])
-    r = run_config(payload["p"], payload["W"], payload["eps"], tuple(payload["heuristics"]),
+    r = run_config(payload["p"], payload["W"], payload["eps"],
+                   heuristics_named(payload["heuristics"]),
                    payload["n"], payload["trials"], seed=payload["seed"], risk=risk,
                    trace_id=payload["trace"] or 0)
     return {h: {"ratios": pack(r.ratios[h]), "expected": float(r.expected[h]),
@@ -223,34 +231,74 @@ def run_traces(out: Path, trials: int, ps, run: Runner = inline) -> None:
               f"(paper Table 5: {PAPER_T5[h]:.3f})")
 
 
+EXPERIMENTS = ("table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces")
+#: most simulated draws per configuration (the paper uses 1000; memory grows as trials x p)
+MAX_TRIALS = 100_000
+
+
+def _int_in(low: int, high: int) -> Callable[[str], int]:
+    """argparse type: an integer in [low, high] (a one-line error otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} must be in {low}..{high}")
+        return value
+
+    return parse
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=[*EXPERIMENTS, "all"],
+                    help="experiment: table4 (Table 4, chart constants), e1-e6 (idealised "
+                         "simulations of §4.2), traces (synthetic stand-ins of §4.3), or all")
+    ap.add_argument("--trials", type=_int_in(1, MAX_TRIALS), default=None,
+                    help=f"simulated draws per configuration, 1..{MAX_TRIALS} "
+                         "(default 1000; 100 for traces)")
+    ap.add_argument("--p", type=int, nargs="+", default=None, choices=E_P, metavar="P",
+                    help="worker counts of e5 and traces, from "
+                         f"{' '.join(map(str, E_P))} (default all of them for e5, 5 10 for "
+                         "traces)")
+    ap.add_argument("--out", type=Path, default=Path("worksharing_results"),
+                    help="output folder for the CSV files (default worksharing_results)")
+    ap.add_argument("--jobs", type=_int_in(1, 1024), default=min(2, os.cpu_count() or 1),
+                    help="worker processes, 1 runs inline (default min(2, CPU count))")
+    add_cli_options(ap, "<out>/campaign.sqlite")
+    return ap
+
+
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the reproduction with command-line arguments `argv`; exit status 0, 2 or 130.
 
     `prog` names the program in the help and in error lines (``resilsched reproduce
-    worksharing`` when run from the CLI).
+    worksharing`` when run from the CLI). Bad options are one-line errors with status 2.
     """
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces",
-                                     "all"])
-    ap.add_argument("--trials", type=int, default=None)
-    ap.add_argument("--p", type=int, nargs="*", default=None)
-    ap.add_argument("--out", type=Path, default=Path("worksharing_results"))
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                    help="worker processes (default 2; 1 runs inline)")
-    add_cli_options(ap, "<out>/campaign.sqlite")
+    ap = _parser(prog)
     a = ap.parse_args(argv)
-    a.out.mkdir(parents=True, exist_ok=True)
+    store = a.store or a.out / "campaign.sqlite"
+    try:
+        a.out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        ap.error(f"--out {a.out}: {e.strerror or e}")
+    if Path(store).is_dir():
+        ap.error(f"--store {store}: is a directory")
 
     def body() -> int:
-        with ResultStore(a.store or a.out / "campaign.sqlite") as store:
-            return _main(a, store)
+        try:
+            with ResultStore(store) as results:
+                return _main(a, results)
+        except (OSError, sqlite3.Error) as e:
+            print(f"{prog}: error: --store {store}: {e}", file=sys.stderr, flush=True)
+            return 2
 
     return run_script(prog, a.dask, body)
 
 
 def _main(a: argparse.Namespace, store: ResultStore) -> int:
-    todo = ["table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces"] if a.what == "all" \
-        else [a.what]
+    todo = list(EXPERIMENTS) if a.what == "all" else [a.what]
     if a.fresh:
         for w in todo:
             store.forget(f"worksharing-{w}")

@@ -4,25 +4,34 @@ One *configuration* (p, W, eps, risk, chunk policy) is simulated on ``trials`` i
 draws of the interruption times (tau_1..tau_p), shared by every heuristic (common random
 numbers). Per draw (= one "instance" of the paper) the ratio W_cmp(heuristic) / W_omni is
 recorded, with W_omni = min(W, sum_j (tau_j - eps)^+) and ratio := 1 when W_omni = 0 (§3.5).
+The heuristics are the registered functions (`resilsched.heuristics.worksharing.run`), given
+by name through the family's registry (`heuristics_named`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from resilsched.heuristics.worksharing.schedules import run_heuristic
+from resilsched.instances.worksharing.evaluate import omniscient_work, realised_work, sample_taus
 from resilsched.instances.worksharing.model import WorksharingInstance
 from resilsched.instances.worksharing.risk import LinearRisk
-from resilsched.models.worksharing.evaluate import (
-    expected_work,
-    omniscient_work,
-    realised_work,
-    sample_taus,
-)
+from resilsched.solution import HeuristicResult
 
 E5_HEURISTICS = ("greedy", "brute", "no-rep", "cyclic-rep")
+
+#: a registered heuristic: fn(instance, scenario, priority, *, seed, n) -> HeuristicResult
+HeuristicFn = Callable[..., HeuristicResult]
+
+
+def heuristics_named(names: Iterable[str]) -> dict[str, HeuristicFn]:
+    """The registered worksharing heuristics `names`, name -> function (the registry)."""
+    from resilsched.registry import get_family, heuristic
+
+    family = get_family("worksharing")
+    return {name: heuristic(family, name).run for name in names}
 
 
 @dataclass
@@ -42,8 +51,9 @@ def config_seed(base: int, p: int, W: float, eps: float, extra: int = 0) -> list
     return [base, p, int(round(W * 1000)), int(round(eps * 1e6)), extra]
 
 
-def run_config(p: int, W: float, eps: float, heuristics=E5_HEURISTICS, n: float | None = None,
-               trials: int = 1000, seed: int = 0, risk=None, trace_id: int = 0) -> ConfigResult:
+def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicFn],
+               n: float | None = None, trials: int = 1000, seed: int = 0, risk=None,
+               trace_id: int = 0) -> ConfigResult:
     """Simulate one configuration (automatic chunk count when ``n`` is None, i.e. E5)."""
     risk = LinearRisk(1.0) if risk is None else risk
     inst = WorksharingInstance(float(W), int(p), risk, float(eps))
@@ -52,12 +62,12 @@ def run_config(p: int, W: float, eps: float, heuristics=E5_HEURISTICS, n: float 
     omni = omniscient_work(inst.W, inst.eps, taus)
     zero = omni <= 0
     ratios, expected, chunks = {}, {}, {}
-    for h in heuristics:
-        plan = run_heuristic(h, inst, n, seed=seed)
-        wc = realised_work(plan.schedule, inst.eps, taus)
-        ratios[h] = np.where(zero, 1.0, wc / np.where(zero, 1.0, omni))
-        expected[h] = expected_work(plan.schedule, risk, inst.eps)
-        chunks[h] = plan.chunk_counts
+    for name, fn in heuristics.items():
+        res = fn(inst, seed=seed, n=0.0 if n is None else float(n))
+        wc = realised_work(res.schedule.schedule, inst.eps, taus)
+        ratios[name] = np.where(zero, 1.0, wc / np.where(zero, 1.0, omni))
+        expected[name] = float(res.objective)
+        chunks[name] = list(res.schedule.chunk_counts)
     return ConfigResult(p, float(W), float(eps), ratios, expected, chunks)
 
 

@@ -1,4 +1,6 @@
-"""Exact and Monte-Carlo evaluation of static worksharing schedules (spec 003 §1.4).
+"""The worksharing objective: exact and Monte-Carlo expected work of static schedules (spec 003
+§1.4). It sits beside the instance model because every role (bounds, heuristics, models, the
+validator's tests) evaluates schedules with it.
 
 A schedule gives each worker an ordered list of chunks; a chunk is a finite union of intervals of
 the workload [0, W_ttl]. Chunk k of worker j ends at T_{j,k} = sum_{l<=k} (omega_{j,l} + eps)
@@ -20,11 +22,13 @@ Two representations share one evaluator:
 
 Both evaluations are vectorised with numpy; identical worker sequences are merged in the Monte
 Carlo (a set of workers running the same sequence behaves like one worker with tau = max tau).
+Both schedules print themselves (`lines()`: one line per worker, its chunks as intervals of
+the workload).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,21 +101,33 @@ class PieceSchedule:
         """Per worker, the chunks as lists of piece ids (JSON-able)."""
         out = []
         for j, seq in enumerate(self.seqs):
-            seq = [int(c) for c in seq]
             if self.chunk_of is None:
-                out.append([[c] for c in seq])
+                out.append(np.asarray(seq, dtype=np.int64)[:, None].tolist())
                 continue
+            seq = [int(c) for c in seq]
             chunks: dict[int, list[int]] = {}
             for c, k in zip(seq, self.chunk_of[j], strict=True):
                 chunks.setdefault(int(k), []).append(c)
             out.append([chunks[k] for k in sorted(chunks)])
         return out
 
+    def offsets(self) -> np.ndarray:
+        """Piece i is <offsets[i], offsets[i + 1]> (pieces laid end to end from 0)."""
+        return np.concatenate([[0.0], np.cumsum(self.sizes)])
+
     def to_dict(self) -> dict[str, Any]:
-        offs = np.concatenate([[0.0], np.cumsum(self.sizes)])
-        return {"W": self.W, "pieces": [[float(offs[i]), float(offs[i + 1])]
-                                        for i in range(len(self.sizes))],
+        offs = self.offsets()
+        return {"W": float(self.W), "pieces": np.stack([offs[:-1], offs[1:]], axis=1).tolist(),
                 "workers": self.chunk_lists()}
+
+    def lines(self) -> list[str]:
+        """One line per worker: its chunks as intervals of the workload, in execution order."""
+        offs = self.offsets()
+
+        def intervals(chunk: list[int]) -> list[Interval]:
+            return [(offs[c], offs[c + 1]) for c in chunk]
+
+        return [worker_line(j, chunks, intervals) for j, chunks in enumerate(self.chunk_lists())]
 
     def to_intervals(self) -> IntervalSchedule:
         """The same schedule with piece i = <offset_i, offset_i + size_i> (laid end to end)."""
@@ -158,6 +174,37 @@ class IntervalSchedule:
     def to_dict(self) -> dict[str, Any]:
         return {"W": self.W, "workers": [[[list(iv) for iv in ch] for ch in chunks]
                                          for chunks in self.workers]}
+
+    def lines(self) -> list[str]:
+        """One line per worker: its chunks as intervals of the workload, in execution order."""
+        return [worker_line(j, chunks) for j, chunks in enumerate(self.workers)]
+
+
+#: chunks shown in full on a worker's line; longer lists show their first and last ones
+LINE_CHUNKS = 8
+
+
+def worker_line(j: int, chunks: Sequence[Any],
+                intervals: Callable[[Any], Sequence[Interval]] | None = None) -> str:
+    """``worker 1: 3 chunks [0, 0.25] [0.25, 0.5] [0.5, 0.6]+[0.8, 0.9]``: adjacent intervals
+    of a chunk are merged, a chunk made of several intervals joins them with ``+``;
+    ``intervals(chunk)`` gives the intervals of a chunk (default: the chunk is its intervals)."""
+    def show(chunk: Any) -> str:
+        merged: list[list[float]] = []
+        for a, b in (chunk if intervals is None else intervals(chunk)):
+            if merged and abs(merged[-1][1] - a) <= 1e-12 * max(1.0, abs(a)):
+                merged[-1][1] = b
+            else:
+                merged.append([a, b])
+        return "+".join(f"[{float(a):.6g}, {float(b):.6g}]" for a, b in merged) or "[]"
+
+    k = len(chunks)
+    if k <= LINE_CHUNKS:
+        shown = " ".join(show(ch) for ch in chunks)
+    else:
+        head = " ".join(show(ch) for ch in chunks[:LINE_CHUNKS - 2])
+        shown = f"{head} ... {show(chunks[-2])} {show(chunks[-1])}"
+    return f"worker {j + 1}: {k} chunk{'s' if k != 1 else ''}" + (f" {shown}" if k else "")
 
 
 def _as_pieces(schedule: PieceSchedule | IntervalSchedule) -> PieceSchedule:
