@@ -4,5 +4,6 @@ solvers they check. Every schedule a test makes goes through one of them.
 """
 
 from resilsched.validation.attempts import validate_attempts, validate_rigid_schedule
+from resilsched.validation.worksharing import validate_worksharing_schedule
 
-__all__ = ["validate_attempts", "validate_rigid_schedule"]
+__all__ = ["validate_attempts", "validate_rigid_schedule", "validate_worksharing_schedule"]
