@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from resilsched.bounds.rigid import scenario_of
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import Policy, run_engine
 from resilsched.heuristics.rigid.priorities import PriorityQueue, check_priority, make_queue
 from resilsched.instances.failures import Scenario
@@ -24,6 +25,10 @@ from resilsched.solution import HeuristicResult
 
 #: LJF's secondary rule (spec 002 §3, A16): any rule but LJF itself.
 Secondary = Literal["LPT", "SPT", "HPA", "LPA", "LA", "SA", "Random"]
+
+#: Most attempts sum_j (f_j + 1) one simulation runs (about 10 us each; beyond, it would not
+#: finish in reasonable time nor fit in memory with ``record=True``).
+MAX_ATTEMPTS = 10**7
 
 #: Help of the parameters shared by the heuristics (``resilsched list``).
 PARAM_HELP = {
@@ -50,7 +55,11 @@ def prepare(instance: RigidInstance, scenario: Scenario | Sequence[int] | None,
             ljf_secondary: str) -> Run:
     """The scenario (default: the instance's stored one, else failure-free), the priority
     (default LPT) and the initial queue Q of a run."""
-    f = scenario_of(instance, scenario).failures
+    sc = scenario_of(instance, scenario)
+    if sc.attempts > MAX_ATTEMPTS:
+        raise InvalidInstance("failures", f"{sc.attempts} attempts in all: a simulation takes "
+                                          f"at most {MAX_ATTEMPTS}")
+    f = sc.failures
     rule = check_priority("LPT" if priority is None else priority)
     queue = make_queue(instance.p, instance.t, rule, P=instance.P, seed=seed,
                        redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary)

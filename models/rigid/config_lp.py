@@ -80,6 +80,7 @@ class ConfigurationLP:
         h.addRows(n, np.zeros(n), np.full(n, highspy.kHighsInf), 0,
                   np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
         self.highs = h
+        self.cells = 0  # knapsack cells computed so far: the work done, clock-free
         self.seen: set[tuple[int, ...]] = set()
         for j in range(n):
             self._add([j])
@@ -102,6 +103,7 @@ class ConfigurationLP:
             if deadline is not None and deadline.expired():
                 break
             z, config = knapsack_max(self.p, list(pi), self.P)
+            self.cells += len(self.p) * (self.P + 1)
             if z <= 1 + 1e-9 or tuple(config) in self.seen:
                 break
             self._add(config)
@@ -113,6 +115,7 @@ class ConfigurationLP:
         x_j = 1 while job j runs; so remaining work d needs time >= sum pi_int d / z."""
         ints = [int(np.floor(x * 2**20)) for x in pi]
         z, _ = knapsack_max(self.p, ints, self.P)
+        self.cells += len(self.p) * (self.P + 1)
         return ints, int(z)
 
 

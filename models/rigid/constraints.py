@@ -14,13 +14,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.root_bounds import conflict_cliques, lower_bound_scaled
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
+
+if TYPE_CHECKING:  # OR-Tools (and the pandas it loads) is imported when a model is built
+    from ortools.sat.python import cp_model
 
 
 @dataclass
@@ -268,15 +270,18 @@ class BuiltModel:
 def build_model(
     data: ScaledScenario, strengthen: bool = True, hint: list[list[int]] | None = None,
     forbidden_set_size: int = 3, lower: int | None = None, deadline: Deadline | None = None,
-    max_steps: int | None = None,
+    max_steps: int | None = None, upper: tuple[int, list[list[int]]] | None = None,
 ) -> BuiltModel:
     """Assemble the attempt model of §11.2 (plain) or with the redundant constraints.
 
-    `lower` is a proven lower bound (default: `lower_bound_scaled`), `hint` start times of a
-    feasible schedule used when better than the greedy one; the optional clauses stop at
-    `deadline` or after `max_steps` enumeration steps.
+    `lower` is a proven lower bound (default: `lower_bound_scaled`), `upper` a feasible
+    schedule and its makespan (default: `greedy_upper_bound`), `hint` start times of a feasible
+    schedule used when better; the optional clauses stop at `deadline` or after `max_steps`
+    enumeration steps.
     """
-    horizon, greedy = greedy_upper_bound(data)
+    from ortools.sat.python import cp_model
+
+    horizon, greedy = greedy_upper_bound(data) if upper is None else upper
     if hint is not None:
         mk = makespan_of(data, hint)
         if mk < horizon:

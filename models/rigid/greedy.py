@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from resilsched.models.rigid.scaling import ScaledScenario
+from resilsched.options import Deadline
 
 
 def list_schedule(data: ScaledScenario, key: Sequence[Any]) -> list[list[int]]:
@@ -26,18 +27,21 @@ def list_schedule(data: ScaledScenario, key: Sequence[Any]) -> list[list[int]]:
     busy = [False] * n
     order = sorted(range(n), key=lambda j: (key[j], j))
     free, now, left = data.P, 0, sum(data.m)
+    narrowest = min(data.p, default=0)
     while left:
         while running and running[0][0] <= now:
             _, j = heapq.heappop(running)
             busy[j] = False
             free += data.p[j]
-        for j in order:
+        for j in order if free >= narrowest else ():
             if not busy[j] and data.p[j] <= free and len(starts[j]) < data.m[j]:
                 starts[j].append(now)
                 busy[j] = True
                 heapq.heappush(running, (now + data.t[j], j))
                 free -= data.p[j]
                 left -= 1
+                if free < narrowest:
+                    break
         if left:
             now = running[0][0]
     return starts
@@ -48,10 +52,12 @@ def makespan_of(data: ScaledScenario, starts: Sequence[Sequence[int]]) -> int:
     return max(s[-1] + data.t[j] for j, s in enumerate(starts))
 
 
-def greedy_upper_bound(data: ScaledScenario) -> tuple[int, list[list[int]]]:
+def greedy_upper_bound(data: ScaledScenario, deadline: Deadline | None = None
+                       ) -> tuple[int, list[list[int]]]:
     """Best of a few greedy list schedules: (makespan, starts) in scaled units.
 
-    Priorities tried: longest remaining chain m_j t_j, LPT (t_j), largest area, widest p_j.
+    Priorities tried: longest remaining chain m_j t_j, LPT (t_j), largest area, widest p_j;
+    after `deadline` no further one (the first is always built).
     """
     keys = [
         [-(data.m[j] * data.t[j]) for j in range(data.n)],
@@ -61,6 +67,8 @@ def greedy_upper_bound(data: ScaledScenario) -> tuple[int, list[list[int]]]:
     ]
     best: tuple[int, list[list[int]]] | None = None
     for key in keys:
+        if best is not None and deadline is not None and deadline.expired():
+            break
         starts = list_schedule(data, key)
         mk = makespan_of(data, starts)
         if best is None or mk < best[0]:

@@ -54,6 +54,9 @@ MAX_MEMO = 1_000_000
 #: Dual-feasible functions kept as cuts (all of them for small P).
 DFF_CUTS = 128
 
+#: Knapsack cells worth one search node, to count the configuration-LP nodes in `max_nodes`.
+CELLS_PER_NODE = 20_000
+
 #: Largest n (P + 1) for which a cut's z is tightened by an exact knapsack (else z = u(P)).
 MAX_KNAPSACK_CELLS = 1_000_000
 
@@ -61,12 +64,14 @@ MAX_KNAPSACK_CELLS = 1_000_000
 @dataclass(frozen=True)
 class RefuteResult:
     """``status``: "infeasible" (D(T) is false), "feasible" (``starts`` ends by T) or "timeout"
-    (time or node budget spent)."""
+    (time or work budget spent); ``nodes`` the nodes searched, ``work`` the work counted
+    against `max_nodes`."""
 
     status: str
     starts: list[list[int]] | None
     nodes: int
     seconds: float
+    work: int = 0
 
 
 class _Timeout(Exception):
@@ -115,23 +120,30 @@ class _Search:
         self.clock = Deadline(time_limit)
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.work = 0  # nodes weighted by their cost (`node_cost`)
+        self.cells0 = pool.lp.cells  # the configuration LP's knapsack cells, in node units
+        self.lp_work = 0
         self.memo: dict[tuple, int] = {}
         self.starts: list[list[int]] = [[] for _ in range(self.n)]
         self.solution: list[list[int]] | None = None
         self.lp = pool.lp
         self.base = pool.base
         self.lp_cuts: list[tuple[list[int], int]] = []
-        # int64 unless a product could overflow (very fine time scales)
+        # int64 unless sum_j pi_j d_j or z (T - tau) could overflow (very fine time scales);
+        # the configuration-LP cuts have pi_j <= 2^20 and z <= n 2^20
         work = sum(self.m[j] * self.t[j] for j in range(self.n))
-        big = max([z for _, z in self.base] + [1]) * max(T, work, 1)
-        big = max(big, max((max(r) for r, _ in self.base), default=1) * max(work, 1))
-        self.dtype = np.int64 if big < 2**40 else object
+        top_pi = max([2**20] + [max(r, default=0) for r, _ in self.base])
+        top_z = max([self.n * 2**20] + [z for _, z in self.base])
+        big = max(top_z * max(T, 1), top_pi * max(work, 1))
+        self.dtype = np.int64 if big < 2**62 else object
         self._rebuild()
 
     def _rebuild(self) -> None:
         rows = self.base + self.lp_cuts
         self.pi = np.array([r for r, _ in rows], dtype=self.dtype).reshape(len(rows), self.n)
         self.z = np.array([z for _, z in rows], dtype=self.dtype)
+        # a node's work grows with its cut matrix: one unit per CELLS_PER_NODE / 10 entries
+        self.node_cost = 1 + 10 * len(rows) * self.n // CELLS_PER_NODE
 
     # --- bounds ----------------------------------------------------------------------------
     def _cut_ok(self, tau: int, d: list[int]) -> bool:
@@ -143,6 +155,7 @@ class _Search:
         if self.nodes % self.lp_every:
             return True
         row, z = self.lp.certificate(self.lp.duals(d, self.clock))
+        self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
         if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
             self.lp_cuts = (self.lp_cuts + [(row, z)])[-MAX_LP_CUTS:]
             self._rebuild()
@@ -157,9 +170,9 @@ class _Search:
         """Decision time tau: `end[j]` is the end of job j's last started attempt (its ready
         time), `free` the processors free at tau, `free_before` those free on [tau - 1, tau)."""
         self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise _Timeout
-        if self.nodes % 1024 == 0 and self.clock.expired():
+        self.work += self.node_cost
+        if (self.max_nodes is not None and self.work + self.lp_work > self.max_nodes
+                or self.clock.expired()):
             raise _Timeout
         T = self.T
         rel: list[int] = []  # end - tau, with every end before tau as -1
@@ -224,7 +237,9 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                     lp_every: int = 64, *, pool: CutPool | None = None,
                     max_nodes: int | None = None) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
-    `max_nodes` search nodes (module docstring).
+    `max_nodes` units of work (a node one unit, more with a large cut matrix, and
+    `CELLS_PER_NODE` knapsack cells of the configuration LP another), a limit that does not
+    depend on the clock (module docstring).
 
     Returns "infeasible" (proof that every schedule ends after T), "feasible" with the start
     times of a schedule ending by T, or "timeout". `pool` is the scenario's `CutPool` (built
@@ -247,4 +262,5 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     finally:
         sys.setrecursionlimit(old)
     starts = search.solution if status == "feasible" else None
-    return RefuteResult(status, starts, search.nodes, time.perf_counter() - t0)
+    return RefuteResult(status, starts, search.nodes, time.perf_counter() - t0,
+                        search.work + search.lp_work)

@@ -92,12 +92,13 @@ def scale_scenario(
     return ScaledScenario(instance.P, tuple(instance.p), tuple(ts), tuple(m), scale, exact)
 
 
-def to_time(value: int, data: ScaledScenario, instance: RigidInstance) -> Any:
-    """A scaled integer time back in the instance's unit: an int for integer instances, a
-    `Fraction` for rational ones, a float when the scaling rounded."""
+def to_time(value: int, data: ScaledScenario, integral: bool) -> Any:
+    """A scaled integer time back in the instance's unit: an int for integer instances
+    (`integral`: every t_j is an int), a `Fraction` for rational ones, a float when the
+    scaling rounded."""
     if not data.exact:
         return value / data.scale
-    if data.scale == 1 and all(isinstance(tj, int) for tj in instance.t):
+    if data.scale == 1 and integral:
         return int(value)
     return Fraction(value, data.scale)
 

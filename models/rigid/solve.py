@@ -11,7 +11,8 @@ with the options of `RigidSolveOptions`:
 
 Phases, every one under the call's deadline (``time_limit`` seconds in all):
 
-1. scale the times to integers (`scaling`) and take out the isolated jobs (`reductions`);
+1. scale the times to integers (`scaling`), take out the isolated jobs (`reductions`) and
+   build the greedy schedules (`greedy`): the incumbent if nothing better comes;
 2. root bounds (`root_bounds`): the cheap ones, then the dual-feasible functions and the
    configuration LP within `ROOT_SHARE` of the remaining time;
 3. the CP-SAT model (`constraints`), its optional clauses within `BUILD_SHARE`;
@@ -21,8 +22,10 @@ Phases, every one under the call's deadline (``time_limit`` seconds in all):
 
 With ``deterministic=True`` the phases are limited by work instead of wall time (CP-SAT's
 deterministic time, knapsack cells, enumeration steps, search nodes, all proportional to
-``time_limit``), so that two runs give the same result; the wall-clock deadline then only acts
-as a safety net, which a heavily loaded machine can reach (the result is then still valid).
+``time_limit`` at rates set below what a loaded machine does), so that two runs give the same
+result; the wall-clock deadline then only acts as a safety net, which an overloaded machine can
+reach (the result is then still valid, but may differ between runs: ``info["seconds"]`` shows
+the time of each phase).
 
 Times that had to be rounded (``exact_scaling=False``) give at best ``feasible`` with the
 paper's L(f) as bound. Objective and bound are reported in the instance's time unit: an int for
@@ -35,16 +38,15 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from resilsched.bounds.rigid import lower_bound, scenario_of
+from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid.config_lp import MAX_ROUNDS
 from resilsched.models.rigid.constraints import build_model
-from resilsched.models.rigid.greedy import makespan_of
+from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.reductions import (
     compress_starts,
     isolated_jobs,
@@ -64,19 +66,28 @@ from resilsched.options import Deadline, SolveOptions
 from resilsched.schedule import Attempt, Schedule, SchedulePayload
 from resilsched.solution import Solution, Status
 
+if TYPE_CHECKING:  # OR-Tools (and the pandas it loads) is imported when a model is solved
+    from ortools.sat.python import cp_model
+
 SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search ran too
 
 #: CP-SAT threads when ``workers=0``.
 DEFAULT_WORKERS = 2
 #: Share of the time left for the refutation search after CP-SAT (decision R7).
 REFUTE_SHARE = 0.75
+#: Most attempts sum_j (f_j + 1) an exact model accepts (each is a CP-SAT interval, and the
+#: model is built before the search starts: about 0.2 ms per attempt).
+MAX_ATTEMPTS = 5000
 #: Shares of the remaining time for the costly root bounds and the optional model clauses.
 ROOT_SHARE = 0.15
 BUILD_SHARE = 0.1
-#: Work per second assumed by ``deterministic=True`` (conservative: a loaded machine does more).
+#: Work per second of budget under ``deterministic=True``, set below what a loaded 2-core
+#: machine does (docs/performance.md), so that the work limit, not the wall-clock safety net,
+#: ends each phase.
 CELLS_PER_SECOND = 5e7  # numpy cells of the dual-feasible screening and the knapsacks
 STEPS_PER_SECOND = 1e6  # forbidden-set enumeration steps
-NODES_PER_SECOND = 1e4  # refutation search nodes
+NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
+CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
 
 
 @dataclass(frozen=True)
@@ -100,7 +111,9 @@ class RigidSolveOptions(SolveOptions):
 
     @property
     def threads(self) -> int:
-        return self.workers or DEFAULT_WORKERS
+        """CP-SAT threads: `workers`, else 2 (1 when deterministic: one thread's
+        deterministic time follows the work done most closely, and needs no interleaving)."""
+        return self.workers or (1 if self.deterministic else DEFAULT_WORKERS)
 
 
 @dataclass(frozen=True)
@@ -117,13 +130,20 @@ class _Phase:
         return int(self.seconds * CELLS_PER_SECOND)
 
 
+def _safety_net(opts: RigidSolveOptions) -> Deadline:
+    """The wall-clock stop of ``deterministic=True``: 1.25 time_limit + 0.5 s from the start,
+    inside the contract's 1.25 time_limit + 1 s, so that the work limits end the phases."""
+    seconds = None if opts.time_limit is None else 1.25 * opts.time_limit + 0.5
+    return Deadline(seconds, start=opts.deadline.start)
+
+
 def _phase(opts: RigidSolveOptions, share: float) -> _Phase:
     """`share` of the remaining time; in deterministic mode a share of the time limit, with
-    the whole call's deadline as the only wall-clock stop."""
+    `_safety_net` as the only wall-clock stop."""
     if opts.time_limit is None:
         return _Phase(None, math.inf, opts.deterministic)
     if opts.deterministic:
-        return _Phase(opts.deadline, share * opts.time_limit, True)
+        return _Phase(_safety_net(opts), share * opts.time_limit, True)
     seconds = opts.deadline.share(share)
     return _Phase(Deadline(seconds), seconds, False)
 
@@ -159,16 +179,18 @@ class ScaledResult:
 def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
             ) -> tuple[cp_model.CpSolver, int]:
     """Run CP-SAT for (1 - share) of the remaining time (deterministic time in that mode)."""
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = opts.threads
     params.random_seed = opts.seed
     if opts.time_limit is not None:
         if opts.deterministic:
-            params.max_deterministic_time = max(0.0, opts.time_limit * (1.0 - share)
-                                                * (1.0 - ROOT_SHARE - BUILD_SHARE))
+            budget = opts.time_limit * (1.0 - share) * (1.0 - ROOT_SHARE - BUILD_SHARE)
+            params.max_deterministic_time = budget * CP_SAT_UNITS_PER_SECOND
             params.interleave_search = opts.threads > 1
-            params.max_time_in_seconds = opts.deadline.remaining()  # safety net only
+            params.max_time_in_seconds = _safety_net(opts).remaining()
         else:
             params.max_time_in_seconds = opts.deadline.remaining() * (1.0 - share)
     return solver, solver.solve(built_model)
@@ -193,6 +215,8 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         clock = now
 
     strengthen = opts.strengthen
+    wall = _safety_net(opts) if opts.deterministic else opts.deadline  # the wall-clock stop
+    limited = opts.time_limit is not None
     isolated = isolated_jobs(data.p, data.P) if strengthen else []
     rest, kept = split_isolated(data, isolated)
     offset = sum(data.m[j] * data.t[j] for j in isolated)
@@ -201,27 +225,38 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         starts = place_isolated(data, isolated, kept, [])
         return ScaledResult("OPTIMAL", starts, offset, offset, offset, offset, isolated, 0,
                             "NOT_RUN")
-    opts.say("root bounds")
+    upper = greedy_upper_bound(rest, wall if limited else None)
+    if rest_hint is not None and makespan_of(rest, rest_hint) < upper[0]:
+        upper = (makespan_of(rest, rest_hint), rest_hint)
+    lap("greedy")
+    opts.say(f"greedy schedule {upper[0] + offset} (scaled x{data.scale}); root bounds")
     phase = _phase(opts, ROOT_SHARE)
     cells = phase.cells()
     rounds = MAX_ROUNDS if cells is None else max(1, min(MAX_ROUNDS,
                                                          cells // (rest.n * (rest.P + 1))))
-    root = root_bound(rest, strengthen, phase.deadline,
-                      max_k=None if cells is None else max(1, cells // rest.n),
-                      max_rounds=rounds)
+    max_k = None if cells is None else max(1, cells // rest.n)
+    root = root_bound(rest, strengthen, phase.deadline, max_k=max_k, max_rounds=rounds)
     lap("root_bounds")
-    opts.say(f"root bound {root.value + offset} (scaled x{data.scale}); building the model")
+    if wall.expired():  # no time left for CP-SAT: the greedy schedule, honestly
+        lower, (horizon, starts) = min(root.value, upper[0]), upper
+        status = "OPTIMAL" if lower >= horizon else "FEASIBLE"
+        return ScaledResult(status, place_isolated(data, isolated, kept, starts),
+                            horizon + offset, lower + offset, lower + offset, horizon + offset,
+                            isolated, 0, "NOT_RUN", root=root, seconds=seconds)
+    opts.say(f"root bound {root.value + offset}; building the model")
     phase = _phase(opts, BUILD_SHARE)
-    built = build_model(rest, strengthen=strengthen, hint=rest_hint,
-                        forbidden_set_size=opts.forbidden_set_size, lower=root.value,
-                        deadline=phase.deadline,
+    built = build_model(rest, strengthen=strengthen, forbidden_set_size=opts.forbidden_set_size,
+                        lower=root.value, deadline=phase.deadline, upper=upper,
                         max_steps=None if not phase.deterministic or math.isinf(phase.seconds)
                         else int(phase.seconds * STEPS_PER_SECOND))
     lap("build")
     share = min(max(float(opts.refute_share), 0.0), 1.0) if refute else 0.0
     opts.say("CP-SAT")
+    from ortools.sat.python import cp_model
+
     solver, code = _cp_sat(built.model, opts, share)
     lap("cp_sat")
+    seconds["cp_sat_deterministic"] = round(solver.deterministic_time, 6)
     lower, horizon = built.lower + offset, built.horizon + offset
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         status = solver.status_name(code)
@@ -236,17 +271,14 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     refuted, searched = 0, False
     if share > 0 and status != "OPTIMAL" and bound < objective:
         opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
-        deadline = opts.deadline
-        nodes = (None if not opts.deterministic or opts.time_limit is None
+        nodes = (None if not opts.deterministic or not limited
                  else int(opts.time_limit * share * NODES_PER_SECOND))
-        pool = CutPool(rest, deadline if opts.time_limit is not None else None,
-                       max_k=None if cells is None else max(1, cells // rest.n),
-                       max_rounds=rounds)
-        while bound < objective and not deadline.expired() and (nodes is None or nodes > 0):
-            res = refute_makespan(rest, bound, deadline.remaining(), pool=pool, max_nodes=nodes)
+        pool = CutPool(rest, wall if limited else None, max_k=max_k, max_rounds=rounds)
+        while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
+            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes)
             searched = True
             if nodes is not None:
-                nodes -= res.nodes
+                nodes -= res.work
             if res.status == "infeasible":
                 bound += 1
                 refuted += 1
@@ -268,13 +300,14 @@ def _schedule(instance: RigidInstance, scenario: Scenario, data: ScaledScenario,
     """Attempt schedule in the instance's unit; a merged job is split back into its attempts."""
     attempts = []
     f = scenario.failures
+    integral = all(isinstance(tj, int) for tj in instance.t)
     for j in range(instance.n):
         tj = instance.t[j]
         if merged:
-            begin = to_time(starts[j][0], data, instance)
+            begin = to_time(starts[j][0], data, integral)
             begins = [begin + k * tj for k in range(f[j] + 1)]
         else:
-            begins = [to_time(s, data, instance) for s in starts[j]]
+            begins = [to_time(s, data, integral) for s in starts[j]]
         for k, s in enumerate(begins):
             attempts.append(Attempt(j, k + 1, s, s + tj, instance.p[j], k < f[j]))
     return Schedule(tuple(attempts), max(a.end for a in attempts))
@@ -283,11 +316,16 @@ def _schedule(instance: RigidInstance, scenario: Scenario, data: ScaledScenario,
 def _solve(instance: RigidInstance, scenario: Scenario, method: str, merged: bool,
            opts: RigidSolveOptions, hint: Sequence[Sequence[Any]] | None) -> Solution:
     t0 = time.perf_counter()
+    if scenario.attempts > MAX_ATTEMPTS:
+        raise InvalidInstance("failures", f"{scenario.attempts} attempts in all: the exact "
+                                          f"models take at most {MAX_ATTEMPTS} (one CP-SAT "
+                                          "interval each)")
     data = scale_scenario(instance, scenario, merged=merged, max_scale=MAX_SCALE)
     int_hint = scale_hint(data, hint) if hint is not None and data.exact and not merged else None
     refute = opts.strengthen and not merged and data.exact
     res = solve_scaled(data, opts, int_hint, refute=refute)
     paper_lb = lower_bound(instance, scenario)
+    integral = all(isinstance(tj, int) for tj in instance.t)
     info: dict[str, Any] = {
         "lower_bound_scaled": res.lower,
         "horizon_scaled": res.horizon,
@@ -304,13 +342,13 @@ def _solve(instance: RigidInstance, scenario: Scenario, method: str, merged: boo
     if res.starts is None:
         status = Status.INFEASIBLE if res.status == "INFEASIBLE" else Status.NO_SOLUTION
         exact_model = data.exact and not merged
-        bound = max(paper_lb, to_time(res.lower, data, instance)) if exact_model else paper_lb
+        bound = max(paper_lb, to_time(res.lower, data, integral)) if exact_model else paper_lb
         return Solution(None, bound, status, method, SOLVER, time.perf_counter() - t0,
                         data.scale, data.exact, {"info": info}, facts)
     sched = _schedule(instance, scenario, data, res.starts, merged)
     if data.exact:
-        objective = to_time(res.objective, data, instance)
-        bound = to_time(res.bound, data, instance)
+        objective = to_time(res.objective, data, integral)
+        bound = to_time(res.bound, data, integral)
         if bound > objective:  # a wrong "proven" bound: fail loudly rather than report it
             raise RuntimeError(f"lower bound {bound} exceeds the schedule found ({objective})")
         status = Status.OPTIMAL if res.status == "OPTIMAL" and not merged else Status.FEASIBLE

@@ -262,6 +262,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                          "previous run in this directory (same configuration), no simulation "
                          "(default off)")
     add_cli_options(ap, "<out>/campaign.sqlite")
+    defaults = {"fresh": "default off", "dask": "default: local processes, see --jobs"}
+    for action in ap._actions:  # the shared campaign options, with their defaults too
+        if action.dest in defaults:
+            action.help = f"{action.help} ({defaults[action.dest]})"
     return ap
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.errors import InvalidInstance
 from resilsched.instances.rigid.mira_like import mira_like_days
 from resilsched.instances.rigid.scenarios import expected_total_failures, scenario_matrices
 from resilsched.instances.rigid.swf import read_swf
@@ -110,6 +111,8 @@ def table1(cfg: Config, runner: Runner) -> dict[str, Any]:
     if cfg.swf:
         days = read_swf(cfg.swf, P=cfg.swf_P, cores_per_node=cfg.cores_per_node)
         days = days[: cfg.mira_days]
+        if not days:
+            raise InvalidInstance("--swf", f"{cfg.swf} holds no day with jobs")
         source = f"SWF {cfg.swf} (first {len(days)} days, cores/node {cfg.cores_per_node})"
         config |= {"swf_sha256": file_sha256(cfg.swf), "cores_per_node": cfg.cores_per_node,
                    "swf_P": cfg.swf_P}
