@@ -7,6 +7,9 @@ For a failure scenario f (job j runs f_j + 1 attempts of t_j on p_j processors):
 - ``L(f) = max(t_max(f), A(f)/P)``, the normalisation bound of the paper's experiments (§5).
 
 All are exact (int/Fraction) for exact inputs: ``A/P`` is a `Fraction` when P does not divide A.
+`lower_bound` is the one L(f) of the toolkit: the heuristics' experiments, the reproduction and
+the exact models' reported bound all use it (the exact models also compute its rounded-up value
+on their integer-scaled data, `resilsched.models.rigid.chain_area_bound`).
 `big_jobs_bound` is a stronger, **non-paper** bound [INFERRED] (§7); never use it to reproduce
 the paper's figures.
 """
@@ -22,14 +25,21 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 
 
+def scenario_of(instance: RigidInstance, scenario: Scenario | Sequence[int] | None) -> Scenario:
+    """The scenario a function of the family runs on.
+
+    A `Scenario` is trusted (it was checked at the boundary, the family's scenario hook);
+    anything else (a list, ``"0,2,1"``, None) goes through that hook,
+    `RigidInstance.scenario`: None is the instance's stored scenario, else failure-free.
+    """
+    if isinstance(scenario, Scenario):
+        return scenario
+    return instance.scenario(scenario)
+
+
 def _counts(instance: RigidInstance, scenario: Scenario | Sequence[int] | None) -> list[int]:
-    if scenario is None:
-        return [1] * instance.n
-    f = scenario.failures if isinstance(scenario, Scenario) else tuple(scenario)
-    if len(f) != instance.n:
-        raise InvalidInstance("failures", f"has {len(f)} entries but the instance has "
-                                          f"{instance.n} jobs")
-    return [int(x) + 1 for x in f]
+    """m_j = f_j + 1 for the scenario of `scenario_of`."""
+    return [f + 1 for f in scenario_of(instance, scenario).failures]
 
 
 def _div(a: Any, P: int) -> Any:
@@ -40,7 +50,8 @@ def _div(a: Any, P: int) -> Any:
 
 
 def t_max(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None) -> Any:
-    """t_max(f) = max_j (f_j + 1) t_j (Eq. 5); ``scenario=None`` means failure-free."""
+    """t_max(f) = max_j (f_j + 1) t_j (Eq. 5); ``scenario=None``: the instance's stored
+    scenario, else failure-free (as everywhere in the family)."""
     return max(c * job.t for c, job in zip(_counts(instance, scenario), instance.jobs, strict=True))
 
 

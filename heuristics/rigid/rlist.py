@@ -1,5 +1,8 @@
 """R-LIST: list scheduling with m reservations and backfilling (spec 002 §4, Algorithm 1).
 
+The registered heuristics are `r_list_0` (R-LIST-0), `r_list_1` (R-LIST-1) and `r_list_q`
+(R-LIST-Q); `RList` is their policy for the event engine and `Profile` its availability profile.
+
 At time 0 and after every batch of completions (spec 002 §2), failed jobs go back into the queue Q
 at their priority rank and one pass runs (spec 002 §4.3):
 
@@ -44,8 +47,13 @@ from resilsched.heuristics.engine import (
     same_time_function,
     time_le_function,
 )
+from resilsched.heuristics.rigid.common import Secondary, changed, finish, prepare
+from resilsched.heuristics.rigid.greedy import greedy_makespan
 from resilsched.heuristics.rigid.priorities import PriorityQueue
+from resilsched.instances.failures import Scenario
+from resilsched.instances.rigid import RigidInstance
 from resilsched.numeric import REL_TOL
+from resilsched.solution import HeuristicResult
 
 
 class Profile:
@@ -260,3 +268,71 @@ class RList:
         if started:
             self.queue.keep({j for j, _ in started})
         return started
+
+
+# -- the registered heuristics --------------------------------------------------------------------
+
+def r_list_0(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+             priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
+             ljf_secondary: Secondary = "LPT", record: bool = True) -> HeuristicResult:
+    """R-LIST-0, GREEDY (Algorithm 1 with m = 0, spec 002 §4.2): at every event start, in
+    priority order, every queued job that fits the free processors. Ratio 2 - 1/P with any
+    priority (Proposition 2).
+
+    `seed` feeds the Random priority; `redraw_on_failure` and `ljf_secondary` are the priority
+    options of A6 and A16. ``record=False`` is the fast path of experiments: the makespan only,
+    from a dedicated loop without the engine (`greedy_makespan`), same value.
+
+    >>> from resilsched.instances.rigid import RigidInstance
+    >>> inst = RigidInstance.build(2, [(1, 1), (1, 2), (1, 2)])
+    >>> r_list_0(inst, inst.scenario([1, 0, 0]), "LPT").objective
+    4
+    """
+    run = prepare(instance, scenario, priority, seed, redraw_on_failure, ljf_secondary)
+    if not record:
+        mk = greedy_makespan(instance.p, instance.t, instance.P, run.failures, run.queue,
+                             run.exact)
+        return HeuristicResult(objective=mk, heuristic="R-LIST-0", priority=run.priority)
+    policy = RList(instance.p, instance.t, instance.P, run.queue, 0, exact=run.exact)
+    options = changed(redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary)
+    return finish("R-LIST-0", run, policy, record, options)
+
+
+def _reserving(name: str, m: int | str, instance: RigidInstance,
+               scenario: Scenario | Sequence[int] | None, priority: str | None, seed: int,
+               redraw_on_failure: bool, ljf_secondary: str, classic_easy: bool,
+               persistent_reservations: bool, record: bool) -> HeuristicResult:
+    run = prepare(instance, scenario, priority, seed, redraw_on_failure, ljf_secondary)
+    policy = RList(instance.p, instance.t, instance.P, run.queue, m, classic_easy=classic_easy,
+                   persistent_reservations=persistent_reservations, exact=run.exact)
+    options = changed(redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary,
+                      classic_easy=classic_easy, persistent_reservations=persistent_reservations)
+    return finish(name, run, policy, record, options)
+
+
+def r_list_1(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+             priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
+             ljf_secondary: Secondary = "LPT", classic_easy: bool = False,
+             persistent_reservations: bool = False, record: bool = True) -> HeuristicResult:
+    """R-LIST-1, EASY-like (Algorithm 1 with m = 1, spec 002 §4.2): one reservation for the
+    head of the queue, backfilling that never delays it. Ratio 3 - 4/(P+1) with LJF
+    (Proposition 1).
+
+    `classic_easy` and `persistent_reservations` are the semantic options A2 and A3 (module
+    docstring); the others as in `r_list_0`; ``record=False`` gives the makespan only.
+    """
+    return _reserving("R-LIST-1", 1, instance, scenario, priority, seed, redraw_on_failure,
+                      ljf_secondary, classic_easy, persistent_reservations, record)
+
+
+def r_list_q(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+             priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
+             ljf_secondary: Secondary = "LPT", classic_easy: bool = False,
+             persistent_reservations: bool = False, record: bool = True) -> HeuristicResult:
+    """R-LIST-Q, conservative (Algorithm 1 with m = |Q|, spec 002 §4.2): a reservation for
+    every queued job, recomputed at each pass. Ratio 3 - 4/(P+1) with LJF (Proposition 1).
+
+    Options as in `r_list_1` (with m = |Q| the two modes of A3 coincide).
+    """
+    return _reserving("R-LIST-Q", "Q", instance, scenario, priority, seed, redraw_on_failure,
+                      ljf_secondary, classic_easy, persistent_reservations, record)

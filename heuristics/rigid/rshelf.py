@@ -14,6 +14,9 @@ for the next shelf, except in R-SHELFFILL (A17): a job whose attempt fails at t 
 T_i); no other job ever enters a running shelf and T_i never moves.
 
 Failure-free with LPT, R-SHELF-NB is NFDH and R-SHELF-B gives the FFDH shelf assignment (§5.1).
+
+The registered heuristics are `r_shelf_b`, `r_shelf_nb`, `r_shelffill_b` and `r_shelffill_nb`;
+`RShelf` is their policy for the event engine.
 """
 
 from __future__ import annotations
@@ -28,7 +31,11 @@ from resilsched.heuristics.engine import (
     same_time_function,
     time_le_function,
 )
+from resilsched.heuristics.rigid.common import Secondary, changed, finish, prepare
 from resilsched.heuristics.rigid.priorities import PriorityQueue
+from resilsched.instances.failures import Scenario
+from resilsched.instances.rigid import RigidInstance
+from resilsched.solution import HeuristicResult
 
 
 class RShelf:
@@ -97,3 +104,54 @@ class RShelf:
         self.T = t + height
         self.shelves.append((t, self.T, tuple(members)))
         return [(j, p[j]) for j in members]
+
+
+# -- the registered heuristics --------------------------------------------------------------------
+
+def _shelves(name: str, instance: RigidInstance, scenario: Scenario | Sequence[int] | None,
+             priority: str | None, seed: int, redraw_on_failure: bool, ljf_secondary: str,
+             record: bool, *, backfill: bool, fill: bool) -> HeuristicResult:
+    run = prepare(instance, scenario, priority, seed, redraw_on_failure, ljf_secondary)
+    policy = RShelf(instance.p, instance.t, instance.P, run.queue, backfill=backfill, fill=fill,
+                    exact=run.exact)
+    options = changed(redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary)
+    return finish(name, run, policy, record, options, shelves=True)
+
+
+def r_shelf_b(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+              priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
+              ljf_secondary: Secondary = "LPT", record: bool = True) -> HeuristicResult:
+    """R-SHELF-B (Algorithm 2, b = 1): shelves filled first-fit from the whole queue; a failed
+    job waits for the next shelf. ``extra["shelves"]`` lists the shelves; ``record=False``
+    gives the makespan only. Every shelf algorithm is Omega(ln P) (Proposition 3)."""
+    return _shelves("R-SHELF-B", instance, scenario, priority, seed, redraw_on_failure,
+                    ljf_secondary, record, backfill=True, fill=False)
+
+
+def r_shelf_nb(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+               priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
+               ljf_secondary: Secondary = "LPT", record: bool = True) -> HeuristicResult:
+    """R-SHELF-NB (Algorithm 2, b = 0): a shelf stops at the first job that does not fit
+    (next-fit; NFDH failure-free with LPT). Otherwise as `r_shelf_b`."""
+    return _shelves("R-SHELF-NB", instance, scenario, priority, seed, redraw_on_failure,
+                    ljf_secondary, record, backfill=False, fill=False)
+
+
+def r_shelffill_b(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+                  priority: str | None = None, *, seed: int = 0,
+                  redraw_on_failure: bool = False, ljf_secondary: Secondary = "LPT",
+                  record: bool = True) -> HeuristicResult:
+    """R-SHELFFILL-B (Algorithm 3, b = 1): as `r_shelf_b`, but a failed job restarts at once
+    on its own processors when it still ends by the end of its shelf (A17)."""
+    return _shelves("R-SHELFFILL-B", instance, scenario, priority, seed, redraw_on_failure,
+                    ljf_secondary, record, backfill=True, fill=True)
+
+
+def r_shelffill_nb(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+                   priority: str | None = None, *, seed: int = 0,
+                   redraw_on_failure: bool = False, ljf_secondary: Secondary = "LPT",
+                   record: bool = True) -> HeuristicResult:
+    """R-SHELFFILL-NB (Algorithm 3, b = 0): as `r_shelf_nb` with the in-shelf re-execution of
+    `r_shelffill_b`. With LPT it is Omega(P) (Proposition 4)."""
+    return _shelves("R-SHELFFILL-NB", instance, scenario, priority, seed, redraw_on_failure,
+                    ljf_secondary, record, backfill=False, fill=True)

@@ -43,6 +43,25 @@ def test_simulate_json_contract_and_priority(run, rigid_file):
     assert code == 0 and len(json.loads(out)["failures"]) == 4
 
 
+def test_params_reach_the_heuristic_and_the_model(run, rigid_file):
+    """``--param`` names the heuristic's keyword arguments and the model's options."""
+    code, out, err = run("simulate", rigid_file, "--heuristic", "R-LIST-1", "--param",
+                         "classic_easy=true", "--param", "ljf_secondary=SPT", "--priority",
+                         "LJF", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["params"] == {"classic_easy": True, "ljf_secondary": "SPT"}
+    code, _, err = run("simulate", rigid_file, "--heuristic", "R-LIST-0", "--param",
+                       "classic_easy=true")
+    assert code == 2 and "not a parameter of R-LIST-0" in err and "\n" not in err.strip()
+    code, out, err = run("solve", rigid_file, "--param", "refute_share=0.5", "--param",
+                         "deterministic=true", "--param", "forbidden_set_size=0", "--json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "optimal"
+    code, _, err = run("solve", rigid_file, "--param", "refute_share=1.5")
+    assert code == 2 and "refute_share" in err
+
+
 def test_text_output_is_readable(run, rigid_file):
     code, out, _ = run("solve", rigid_file)
     assert code == 0 and "status optimal" in out and "attempt" in out

@@ -18,10 +18,11 @@ from resilsched.bounds.rigid import (
     total_area,
 )
 from resilsched.errors import InvalidInstance
-from resilsched.heuristics.rigid import HEURISTICS, simulate
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
+
+from .heuristic_cases import HEURISTICS, simulate
 
 
 def test_bounds_on_a_hand_example():

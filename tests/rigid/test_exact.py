@@ -18,13 +18,14 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import (
-    _knapsack,
+    chain_area_bound,
     clique_chain_bound,
     compress_starts,
     configuration_lp_bound,
     conflict_cliques,
     dff_energy_bound,
     isolated_jobs,
+    knapsack_max,
     lower_bound_scaled,
     minimal_forbidden_sets,
     place_isolated,
@@ -99,7 +100,7 @@ def test_configuration_lp_bound_dominates_chains_and_area():
         inst, sc = random_tiny(rng, max_attempts=9)
         data = scale_scenario(inst, sc)
         cfg = configuration_lp_bound(data)
-        assert cfg >= data.trivial_lower_bound()
+        assert cfg >= chain_area_bound(data)
         assert cfg >= clique_chain_bound(data)
     # Strictly better than L(f), cliques and DFF (failure-model benchmark case 7): P = 27, a chain
     # (10, 69) x 8 = 552, beside it (8, 78) x 6 and (16, 59) x 2, which do not fit together next
@@ -108,7 +109,7 @@ def test_configuration_lp_bound_dominates_chains_and_area():
     inst = RigidInstance.build(27, [(10, 69), (8, 78), (16, 59), (23, 16), (24, 2), (27, 17),
                                     (27, 8)])
     data = scale_scenario(inst, Scenario((7, 5, 1, 3, 0, 0, 3)))
-    old = max(data.trivial_lower_bound(), clique_chain_bound(data), dff_energy_bound(data))
+    old = max(chain_area_bound(data), clique_chain_bound(data), dff_energy_bound(data))
     assert old == 552 + 64 + 2 + 17 + 32
     assert configuration_lp_bound(data) > old
 
@@ -123,7 +124,7 @@ def test_knapsack_matches_enumeration():
         v = [int(x) for x in rng.integers(0, 50, size=n)]
         best = max(sum(v[j] for j in K) for r in range(n + 1)
                    for K in itertools.combinations(range(n), r) if sum(w[j] for j in K) <= cap)
-        value, chosen = _knapsack(w, v, cap)
+        value, chosen = knapsack_max(w, v, cap)
         assert value == best
         assert sum(w[j] for j in chosen) <= cap and sum(v[j] for j in chosen) == best
 
@@ -247,16 +248,20 @@ def test_time_limit_is_never_reported_optimal():
     jobs = [(int(rng.integers(1, P + 1)), int(rng.integers(1, 101))) for _ in range(25)]
     f = [int(rng.integers(0, 4)) for _ in jobs]
     inst, sc = RigidInstance.build(P, jobs), Scenario(tuple(f))
-    sol = solve_scenario(inst, sc, time_limit=0.001, workers=1)
+    sol = solve_scenario(inst, sc, time_limit=0.01, workers=1)  # the shortest limit
     assert sol.status in (Status.FEASIBLE, Status.NO_SOLUTION)
     if sol.status is Status.FEASIBLE:
         assert sol.bound <= sol.objective
 
 
 def test_wrong_scenario_length_is_rejected():
+    """At the boundary: the family's scenario hook, or a list given to the model from Python
+    (a `Scenario` object is trusted, as checked by that hook)."""
+    from resilsched.families.rigid import FAMILY
+
     inst = RigidInstance.build(2, [(1, 1), (1, 2)])
     with pytest.raises(InvalidInstance):
-        solve_scenario(inst, Scenario((0, 0, 1)))
+        FAMILY.scenario(inst, Scenario((0, 0, 1)))
     with pytest.raises(InvalidInstance):
         solve_scenario(inst, [0])
 

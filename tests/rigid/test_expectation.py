@@ -5,10 +5,11 @@ R-LIST-0 guarantee carries over to expectations (Eq. 8)."""
 from fractions import Fraction
 
 from resilsched.bounds.rigid import greedy_ratio, lower_bound
-from resilsched.heuristics.rigid import HEURISTICS, simulate
 from resilsched.instances.failures import truncated_expectation
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import solve_scenario
+
+from .heuristic_cases import HEURISTICS, simulate
 
 INSTANCE = RigidInstance.build(3, [(2, 3), (1, 2), (2, 1), (1, 4)])
 Q = [Fraction(1, 5), Fraction(1, 10), Fraction(1, 20), Fraction(1, 8)]

@@ -17,23 +17,19 @@ import pytest
 
 pytest.importorskip("ortools")
 hypothesis = pytest.importorskip("hypothesis")
-rigid_heuristics = pytest.importorskip("resilsched.heuristics.rigid")
-rigid_bounds = pytest.importorskip("resilsched.bounds.rigid")
 
 from hypothesis import given, settings  # noqa: E402
 
+from resilsched.bounds.rigid import lower_bound  # noqa: E402
+from resilsched.heuristics.rigid import PRIORITIES  # noqa: E402
 from resilsched.instances.failures import Scenario  # noqa: E402
 from resilsched.instances.rigid import RigidInstance  # noqa: E402
 from resilsched.models.rigid import solve_scenario  # noqa: E402
 from resilsched.solution import Status  # noqa: E402
 from resilsched.validation import validate_rigid_schedule  # noqa: E402
 
+from .heuristic_cases import HEURISTICS, simulate  # noqa: E402
 from .strategies import tiny_cases  # noqa: E402
-
-simulate = rigid_heuristics.simulate
-HEURISTICS = rigid_heuristics.HEURISTICS
-PRIORITIES = rigid_heuristics.PRIORITIES
-lower_bound = rigid_bounds.lower_bound
 
 RANDOM_SEEDS = (0, 1, 2)
 RESERVATION_OPTIONS = (

@@ -9,9 +9,11 @@ import pytest
 
 from resilsched.bounds.rigid import lower_bound, shelf_lb_ratio, shelffill_lpt_lb, t_max
 from resilsched.errors import InvalidInstance
-from resilsched.heuristics.rigid import HEURISTICS, PRIORITIES, makespan, simulate
+from resilsched.heuristics.rigid import PRIORITIES
 from resilsched.instances.rigid.adversarial import prop3_instance, prop4_instance, split_vs_merged
 from resilsched.validation import validate_rigid_schedule
+
+from .heuristic_cases import HEURISTICS, makespan, simulate
 
 
 def harmonic(P: int) -> Fraction:

@@ -1,4 +1,4 @@
-"""The refutation search of `resilsched.models.rigid_refute` vs the brute-force oracle.
+"""The refutation search of `resilsched.models.rigid.refute` vs the brute-force oracle.
 
 D(T) is decided exactly on tiny random scenarios: refuted at T_OPT - 1, met at T_OPT with a
 schedule that passes the independent validator; `solve_scenario` with the whole time given to
@@ -13,7 +13,7 @@ import pytest
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import ScaledScenario, scale_scenario, solve_scenario
-from resilsched.models.rigid_refute import refute_makespan
+from resilsched.models.rigid.refute import refute_makespan
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule

@@ -2,9 +2,9 @@
 
 Decision problem D(T): is there an attempt schedule of a scaled scenario (job j: m_j chained
 attempts of length t_j on p_j processors, capacity P, Eq. 2-3 of §1.3) that ends by T?
-`refute_makespan` answers it exactly or runs out of time. `solve_scenario` calls it after
-CP-SAT on T = bound, bound + 1, ... (decision R7): every refuted T raises the proven bound by
-one, and a schedule found at T is optimal, since every smaller T was refuted.
+`refute_makespan` answers it exactly or runs out of time (or nodes). `solve_scenario` calls it
+after CP-SAT on T = bound, bound + 1, ... (decision R7): every refuted T raises the proven bound
+by one, and a schedule found at T is optimal, since every smaller T was refuted.
 
 Search. Chronological, over semi-active schedules only: decision times are 0 and the end times
 of the attempts placed so far; at a decision time the search starts a set of ready attempts that
@@ -20,11 +20,12 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
 
 * chains: max(tau, ready_j) + (attempts not started) t_j <= T for every job;
 * cuts sum_j pi_j d_j <= z (T - tau) for a pool of integer vectors pi >= 0 with
-  z = max{sum_{j in K} pi_j : sum_{j in K} p_j <= P}: at every instant the running jobs form
-  such a set K (one attempt per job, Eq. 3), so the inequality holds on [tau, T]. The pool holds
-  the conflict cliques (pi = 1 on the clique, z = 1), the dual-feasible functions of
-  `dff_energy_bound`, and integer certificates of the configuration LP (`ConfigurationLP`),
-  solved at the root and on the remaining work of every `lp_every`-th node, kept when they cut;
+  z >= max{sum_{j in K} pi_j : sum_{j in K} p_j <= P}: at every instant the running jobs form
+  such a set K (one attempt per job, Eq. 3), so the inequality holds on [tau, T]. The pool
+  (`CutPool`) holds the conflict cliques (pi = 1 on the clique, z = 1), the best dual-feasible
+  functions of `dff_screen`, and integer certificates of the configuration LP
+  (`ConfigurationLP`), solved at the root and on the remaining work of every `lp_every`-th
+  node, kept when they cut;
 * memo: a state (attempts left, running attempts and ready times relative to tau, free
   processors on [tau - 1, tau)) that failed at tau fails at every later tau as well: the search
   below it depends on the state only, and has less time left.
@@ -32,22 +33,16 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
 
 from __future__ import annotations
 
-import math
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
-from resilsched.models.rigid import (
-    ConfigurationLP,
-    ScaledScenario,
-    _knapsack,
-    conflict_cliques,
-    dff_functions,
-)
+from resilsched.models.rigid.config_lp import MAX_ROUNDS, ConfigurationLP, knapsack_max
+from resilsched.models.rigid.root_bounds import conflict_cliques, dff_screen
+from resilsched.models.rigid.scaling import ScaledScenario
+from resilsched.options import Deadline
 
 #: Pool size cap for the configuration-LP cuts (the oldest are dropped first).
 MAX_LP_CUTS = 200
@@ -56,71 +51,111 @@ MAX_LP_CUTS = 200
 #: loses pruning, never a schedule.
 MAX_MEMO = 1_000_000
 
+#: Dual-feasible functions kept as cuts (all of them for small P).
+DFF_CUTS = 128
+
+#: Knapsack cells worth one search node, to count the configuration-LP nodes in `max_nodes`.
+CELLS_PER_NODE = 20_000
+
+#: Largest n (P + 1) for which a cut's z is tightened by an exact knapsack (else z = u(P)).
+MAX_KNAPSACK_CELLS = 1_000_000
+
 
 @dataclass(frozen=True)
 class RefuteResult:
-    """``status``: "infeasible" (D(T) is false), "feasible" (``starts`` ends by T) or "timeout"."""
+    """``status``: "infeasible" (D(T) is false), "feasible" (``starts`` ends by T) or "timeout"
+    (time or work budget spent); ``nodes`` the nodes searched, ``work`` the work counted
+    against `max_nodes`."""
 
     status: str
     starts: list[list[int]] | None
     nodes: int
     seconds: float
+    work: int = 0
 
 
 class _Timeout(Exception):
     pass
 
 
-def _integer_row(values: Sequence[Fraction | int]) -> list[int]:
-    """Scale non-negative rationals to integers with their common denominator."""
-    den = math.lcm(*[Fraction(v).denominator for v in values]) if values else 1
-    return [int(Fraction(v) * den) for v in values]
+class CutPool:
+    """The cuts of a scaled scenario, built once and shared by every target T.
+
+    Building it (cliques, dual-feasible functions, the root configuration LP and the knapsacks
+    that tighten each z) stops adding cuts at `deadline`: fewer cuts only prune less. `max_k`
+    and `max_rounds` are work limits (see `dff_screen`, `ConfigurationLP`).
+    """
+
+    def __init__(self, data: ScaledScenario, deadline: Deadline | None = None,
+                 max_k: int | None = None, max_rounds: int = MAX_ROUNDS) -> None:
+        n, P, p = data.n, data.P, list(data.p)
+        self.lp = ConfigurationLP(p, P, max_rounds)
+        exact_z = n * (P + 1) <= MAX_KNAPSACK_CELLS
+        rows: list[tuple[list[int], int, bool]] = []  # (pi, z, tighten z by a knapsack)
+        for c in conflict_cliques(p, P):
+            members = set(c)
+            rows.append(([1 if j in members else 0 for j in range(n)], 1, False))
+        for u in dff_screen(data, DFF_CUTS, deadline, max_k).top:
+            rows.append((u.row(p), u.den, exact_z))  # z <= u(P), by dual feasibility
+        if deadline is None or not deadline.expired():
+            row, z = self.lp.certificate(self.lp.duals(data.work(), deadline))
+            rows.append((row, z, False))  # z is already the exact knapsack
+        self.base: list[tuple[list[int], int]] = []
+        seen: set[tuple[int, ...]] = set()
+        for row, z, tighten in rows:
+            if tuple(row) in seen:
+                continue
+            if tighten and (deadline is None or not deadline.expired()):
+                z = int(knapsack_max(p, row, P)[0])
+            if z > 0:
+                seen.add(tuple(row))
+                self.base.append((row, z))
 
 
 class _Search:
-    def __init__(self, data: ScaledScenario, T: int, time_limit: float, lp_every: int) -> None:
+    def __init__(self, data: ScaledScenario, T: int, pool: CutPool, time_limit: float,
+                 lp_every: int, max_nodes: int | None) -> None:
         self.P, self.p, self.t, self.n = data.P, list(data.p), list(data.t), data.n
         self.m, self.T, self.lp_every = list(data.m), T, lp_every
-        self.deadline = time.perf_counter() + time_limit
+        self.clock = Deadline(time_limit)
+        self.max_nodes = max_nodes
         self.nodes = 0
+        self.work = 0  # nodes weighted by their cost (`node_cost`)
+        self.cells0 = pool.lp.cells  # the configuration LP's knapsack cells, in node units
+        self.lp_work = 0
         self.memo: dict[tuple, int] = {}
         self.starts: list[list[int]] = [[] for _ in range(self.n)]
         self.solution: list[list[int]] | None = None
-        self.lp = ConfigurationLP(self.p, self.P)
-        cliques = conflict_cliques(self.p, self.P)
-        rows = [[1 if j in c else 0 for j in range(self.n)] for c in cliques]
-        rows += [_integer_row([u(pj) for pj in self.p]) for u in dff_functions(self.P)]
-        work = [self.m[j] * self.t[j] for j in range(self.n)]
-        rows.append(self.lp.certificate(self.lp.duals(work))[0])
-        self.base: list[tuple[list[int], int]] = []
-        seen = set()
-        for row in rows:
-            z = _knapsack(self.p, row, self.P)[0]
-            if z > 0 and tuple(row) not in seen:
-                seen.add(tuple(row))
-                self.base.append((row, int(z)))
+        self.lp = pool.lp
+        self.base = pool.base
         self.lp_cuts: list[tuple[list[int], int]] = []
-        # int64 unless a product could overflow (very fine time scales)
-        big = max([z for _, z in self.base] + [1]) * max(T, sum(work), 1)
-        big = max(big, max((max(r) for r, _ in self.base), default=1) * max(sum(work), 1))
-        self.dtype = np.int64 if big < 2**40 else object
+        # int64 unless sum_j pi_j d_j or z (T - tau) could overflow (very fine time scales);
+        # the configuration-LP cuts have pi_j <= 2^20 and z <= n 2^20
+        work = sum(self.m[j] * self.t[j] for j in range(self.n))
+        top_pi = max([2**20] + [max(r, default=0) for r, _ in self.base])
+        top_z = max([self.n * 2**20] + [z for _, z in self.base])
+        big = max(top_z * max(T, 1), top_pi * max(work, 1))
+        self.dtype = np.int64 if big < 2**62 else object
         self._rebuild()
 
     def _rebuild(self) -> None:
         rows = self.base + self.lp_cuts
-        self.pi = np.array([r for r, _ in rows], dtype=self.dtype)
+        self.pi = np.array([r for r, _ in rows], dtype=self.dtype).reshape(len(rows), self.n)
         self.z = np.array([z for _, z in rows], dtype=self.dtype)
+        # a node's work grows with its cut matrix: one unit per CELLS_PER_NODE / 10 entries
+        self.node_cost = 1 + 10 * len(rows) * self.n // CELLS_PER_NODE
 
     # --- bounds ----------------------------------------------------------------------------
     def _cut_ok(self, tau: int, d: list[int]) -> bool:
         """The pool cuts, and every `lp_every`-th node a fresh configuration-LP cut, on the
         remaining work `d` from tau."""
         left = self.T - tau
-        if np.any(self.pi @ np.array(d, dtype=self.dtype) > self.z * left):
+        if len(self.z) and np.any(self.pi @ np.array(d, dtype=self.dtype) > self.z * left):
             return False
         if self.nodes % self.lp_every:
             return True
-        row, z = self.lp.certificate(self.lp.duals(d))
+        row, z = self.lp.certificate(self.lp.duals(d, self.clock))
+        self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
         if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
             self.lp_cuts = (self.lp_cuts + [(row, z)])[-MAX_LP_CUTS:]
             self._rebuild()
@@ -135,7 +170,9 @@ class _Search:
         """Decision time tau: `end[j]` is the end of job j's last started attempt (its ready
         time), `free` the processors free at tau, `free_before` those free on [tau - 1, tau)."""
         self.nodes += 1
-        if self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
+        self.work += self.node_cost
+        if (self.max_nodes is not None and self.work + self.lp_work > self.max_nodes
+                or self.clock.expired()):
             raise _Timeout
         T = self.T
         rel: list[int] = []  # end - tau, with every end before tau as -1
@@ -197,23 +234,33 @@ class _Search:
 
 
 def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
-                    lp_every: int = 64) -> RefuteResult:
-    """Decide D(T) for the scaled scenario `data` within `time_limit` seconds (module docstring).
+                    lp_every: int = 64, *, pool: CutPool | None = None,
+                    max_nodes: int | None = None) -> RefuteResult:
+    """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
+    `max_nodes` units of work (a node one unit, more with a large cut matrix, and
+    `CELLS_PER_NODE` knapsack cells of the configuration LP another), a limit that does not
+    depend on the clock (module docstring).
 
     Returns "infeasible" (proof that every schedule ends after T), "feasible" with the start
-    times of a schedule ending by T, or "timeout".
+    times of a schedule ending by T, or "timeout". `pool` is the scenario's `CutPool` (built
+    here when not given; pass it when deciding several T on the same scenario).
     """
     t0 = time.perf_counter()
     if data.n == 0:
         return RefuteResult("feasible" if T >= 0 else "infeasible", [], 0, 0.0)
-    search = _Search(data, T, max(0.0, time_limit), max(1, lp_every))
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * sum(data.m) + 1000))
+    limit = max(0.0, time_limit)
+    if pool is None:
+        pool = CutPool(data, Deadline(limit))
+    search = _Search(data, T, pool, limit - (time.perf_counter() - t0), max(1, lp_every),
+                     max_nodes)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * sum(data.m) + 1000))
     try:
         status = "feasible" if search.run() else "infeasible"
     except _Timeout:
         status = "timeout"
     finally:
-        sys.setrecursionlimit(limit)
+        sys.setrecursionlimit(old)
     starts = search.solution if status == "feasible" else None
-    return RefuteResult(status, starts, search.nodes, time.perf_counter() - t0)
+    return RefuteResult(status, starts, search.nodes, time.perf_counter() - t0,
+                        search.work + search.lp_work)

@@ -1,0 +1,61 @@
+"""R-LIST-0 without the engine: the fast path of GREEDY for experiments (spec 002 §4, §11.6).
+
+Same event grouping and the same decisions as `RList` with m = 0 under `run_engine`, hence the
+same makespan (tests/rigid check it), without the attempt log or the engine's checks.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+from resilsched.heuristics.engine import same_time_function
+from resilsched.heuristics.rigid.priorities import PriorityQueue
+
+
+def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int],
+                    queue: PriorityQueue, exact: bool) -> Any:
+    """Makespan of GREEDY (R-LIST-0) with queue Q `queue` under failure counts `f`."""
+    same = same_time_function(exact)
+    push = queue.push
+    minp = min(p)
+    done = [0] * len(p)
+    heap: list[tuple[Any, int]] = []
+    heappush, heappop = heapq.heappush, heapq.heappop
+    free = P
+    now: Any = 0
+    best: Any = 0
+    while True:
+        # one greedy pass at time `now`
+        if free >= minp and queue.items:
+            rest = []
+            items = queue.items
+            for i, j in enumerate(items):
+                pj = p[j]
+                if pj <= free:
+                    free -= pj
+                    heappush(heap, (now + t[j], j))
+                    if free < minp:
+                        rest.extend(items[i + 1:])
+                        break
+                else:
+                    rest.append(j)
+            queue.items = rest
+        if not heap:
+            break
+        now = heap[0][0]
+        failed_jobs = []
+        while heap and same(heap[0][0], now):
+            end, j = heappop(heap)
+            free += p[j]
+            done[j] += 1
+            if done[j] <= f[j]:
+                failed_jobs.append(j)
+            elif end > best:
+                best = end
+        if failed_jobs:
+            failed_jobs.sort()
+            for j in failed_jobs:
+                push(j)
+    return best

@@ -1,0 +1,78 @@
+"""Exact models of the rigid-job family (spec 002 §1.3, §7, §11.2), one module per concern.
+
+- `scaling`: the scenario in integer time units (`ScaledScenario`, `scale_scenario`);
+- `root_bounds` and `config_lp`: lower bounds computed before the search;
+- `greedy`: the greedy list schedules that give the horizon and the hint;
+- `reductions`: the isolated-job reduction (decision R6);
+- `constraints`: the CP-SAT attempt model, one builder per constraint, and `build_model`;
+- `refute`: the branch and bound that refutes makespans after CP-SAT (decision R7);
+- `solve`: the entry points `solve_scenario`, `solve_failure_free`, `solve_scenario_merged`
+  and their options `RigidSolveOptions`, with every phase under the deadline.
+
+Dependencies run down this list (no module imports a later one).
+"""
+
+from resilsched.models.rigid.config_lp import (
+    ConfigurationLP,
+    configuration_lp_bound,
+    knapsack_max,
+)
+from resilsched.models.rigid.constraints import (
+    AttemptVars,
+    BuiltModel,
+    add_attempt_chains,
+    add_attempt_intervals,
+    add_capacity,
+    add_conflict_cliques_no_overlap,
+    add_forbidden_set_clauses,
+    add_hint,
+    add_makespan,
+    add_symmetry_breaking,
+    add_wide_jobs_no_overlap,
+    build_model,
+    canonical_starts,
+    minimal_forbidden_sets,
+    symmetry_classes,
+)
+from resilsched.models.rigid.greedy import greedy_upper_bound, list_schedule
+from resilsched.models.rigid.reductions import (
+    compress_starts,
+    isolated_jobs,
+    place_isolated,
+    split_isolated,
+)
+from resilsched.models.rigid.refute import CutPool, RefuteResult, refute_makespan
+from resilsched.models.rigid.root_bounds import (
+    chain_area_bound,
+    clique_chain_bound,
+    conflict_cliques,
+    dff_energy_bound,
+    dff_screen,
+    lower_bound_scaled,
+    root_bound,
+)
+from resilsched.models.rigid.scaling import MAX_SCALE, ScaledScenario, scale_scenario
+from resilsched.models.rigid.solve import (
+    REFUTE_SHARE,
+    SOLVER,
+    RigidSolveOptions,
+    ScaledResult,
+    solve_failure_free,
+    solve_scaled,
+    solve_scenario,
+    solve_scenario_merged,
+)
+
+__all__ = [
+    "MAX_SCALE", "REFUTE_SHARE", "SOLVER", "AttemptVars", "BuiltModel", "ConfigurationLP",
+    "CutPool", "RefuteResult", "RigidSolveOptions", "ScaledResult", "ScaledScenario",
+    "add_attempt_chains", "add_attempt_intervals", "add_capacity",
+    "add_conflict_cliques_no_overlap", "add_forbidden_set_clauses", "add_hint", "add_makespan",
+    "add_symmetry_breaking", "add_wide_jobs_no_overlap", "build_model", "canonical_starts",
+    "chain_area_bound", "clique_chain_bound", "compress_starts", "configuration_lp_bound",
+    "conflict_cliques", "dff_energy_bound", "dff_screen", "greedy_upper_bound", "isolated_jobs",
+    "knapsack_max", "list_schedule", "lower_bound_scaled", "minimal_forbidden_sets",
+    "place_isolated", "refute_makespan", "root_bound", "scale_scenario", "solve_failure_free",
+    "solve_scaled", "solve_scenario", "solve_scenario_merged", "split_isolated",
+    "symmetry_classes",
+]

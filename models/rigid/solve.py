@@ -1,0 +1,415 @@
+"""The exact models of the rigid family: entry points and the time budget (spec 002 §1.3, §11.2).
+
+Three models, all ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution``
+with the options of `RigidSolveOptions`:
+
+* `solve_scenario` — the clairvoyant optimum T_OPT(f) for a known failure scenario f: one
+  interval per attempt (`resilsched.models.rigid.constraints`);
+* `solve_failure_free` — P|size_j|C_max, one interval per job (the scenario is ignored);
+* `solve_scenario_merged` — one interval of length m_j t_j per job. Its optimum is only an
+  UPPER bound on T_OPT(f) (the split-vs-merged counterexample of §11.2): never ``optimal``.
+
+Phases, every one under the call's deadline (``time_limit`` seconds in all):
+
+1. scale the times to integers (`scaling`), take out the isolated jobs (`reductions`) and
+   build the greedy schedules (`greedy`): the incumbent if nothing better comes;
+2. root bounds (`root_bounds`): the cheap ones, then the dual-feasible functions and the
+   configuration LP within `ROOT_SHARE` of the remaining time;
+3. the CP-SAT model (`constraints`), its optional clauses within `BUILD_SHARE`;
+4. CP-SAT for (1 - ``refute_share``) of what remains;
+5. when CP-SAT stops without a proof, the refutation search (`refute`, decision R7) with the
+   rest: each refuted T raises the bound by one, a schedule found at T is optimal.
+
+With ``deterministic=True`` the phases are limited by work instead of wall time (CP-SAT's
+deterministic time, knapsack cells, enumeration steps, search nodes, all proportional to
+``time_limit`` at rates set below what a loaded machine does), so that two runs give the same
+result; the wall-clock deadline then only acts as a safety net, which an overloaded machine can
+reach (the result is then still valid, but may differ between runs: ``info["seconds"]`` shows
+the time of each phase).
+
+Times that had to be rounded (``exact_scaling=False``) give at best ``feasible`` with the
+paper's L(f) as bound. Objective and bound are reported in the instance's time unit: an int for
+integer times, a `Fraction` for rational ones, a float when rounded.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from resilsched.bounds.rigid import lower_bound, scenario_of
+from resilsched.errors import InvalidInstance
+from resilsched.instances.failures import Scenario
+from resilsched.instances.rigid import RigidInstance
+from resilsched.models.rigid.config_lp import MAX_ROUNDS
+from resilsched.models.rigid.constraints import build_model
+from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
+from resilsched.models.rigid.reductions import (
+    compress_starts,
+    isolated_jobs,
+    place_isolated,
+    split_isolated,
+)
+from resilsched.models.rigid.refute import CutPool, refute_makespan
+from resilsched.models.rigid.root_bounds import RootBound, root_bound
+from resilsched.models.rigid.scaling import (
+    MAX_SCALE,
+    ScaledScenario,
+    scale_hint,
+    scale_scenario,
+    to_time,
+)
+from resilsched.options import Deadline, SolveOptions
+from resilsched.schedule import Attempt, Schedule, SchedulePayload
+from resilsched.solution import Solution, Status
+
+if TYPE_CHECKING:  # OR-Tools (and the pandas it loads) is imported when a model is solved
+    from ortools.sat.python import cp_model
+
+SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search ran too
+
+#: CP-SAT threads when ``workers=0``.
+DEFAULT_WORKERS = 2
+#: Share of the time left for the refutation search after CP-SAT (decision R7).
+REFUTE_SHARE = 0.75
+#: Most attempts sum_j (f_j + 1) an exact model accepts (each is a CP-SAT interval, and the
+#: model is built before the search starts: about 0.2 ms per attempt).
+MAX_ATTEMPTS = 5000
+#: Shares of the remaining time for the costly root bounds and the optional model clauses.
+ROOT_SHARE = 0.15
+BUILD_SHARE = 0.1
+#: Work per second of budget under ``deterministic=True``, set below what a loaded 2-core
+#: machine does (docs/performance.md), so that the work limit, not the wall-clock safety net,
+#: ends each phase.
+CELLS_PER_SECOND = 5e7  # numpy cells of the dual-feasible screening and the knapsacks
+STEPS_PER_SECOND = 1e6  # forbidden-set enumeration steps
+NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
+CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
+
+
+@dataclass(frozen=True)
+class RigidSolveOptions(SolveOptions):
+    """Options of the rigid exact models (``--param NAME=VALUE``), besides `SolveOptions`'.
+
+    strengthen : add the redundant constraints and the isolated-job reduction (False gives the
+        plain cumulative model of §11.2, kept as a baseline).
+    forbidden_set_size : largest minimal forbidden set turned into clauses (0 disables them).
+    refute_share : share of the time left after the root phases kept for the refutation search
+        when CP-SAT stops without a proof (decision R7; 0 gives CP-SAT all of it). Only used by
+        `solve_scenario` and `solve_failure_free` with `strengthen` and an exact scaling.
+    """
+
+    strengthen: bool = field(default=True, metadata={
+        "help": "redundant constraints and the isolated-job reduction (false: plain model)"})
+    forbidden_set_size: int = field(default=3, metadata={
+        "low": 0, "high": 4, "help": "largest minimal forbidden set made into clauses"})
+    refute_share: float = field(default=REFUTE_SHARE, metadata={
+        "low": 0.0, "high": 1.0, "help": "share of the time for the refutation search (R7)"})
+
+    @property
+    def threads(self) -> int:
+        """CP-SAT threads: `workers`, else 2 (1 when deterministic: one thread's
+        deterministic time follows the work done most closely, and needs no interleaving)."""
+        return self.workers or (1 if self.deterministic else DEFAULT_WORKERS)
+
+
+@dataclass(frozen=True)
+class _Phase:
+    """Limits of one phase: a wall-clock deadline, and in deterministic mode work caps."""
+
+    deadline: Deadline | None
+    seconds: float  # the phase's nominal budget (inf without a limit)
+    deterministic: bool
+
+    def cells(self) -> int | None:
+        if not self.deterministic or math.isinf(self.seconds):
+            return None
+        return int(self.seconds * CELLS_PER_SECOND)
+
+
+def _safety_net(opts: RigidSolveOptions) -> Deadline:
+    """The wall-clock stop of ``deterministic=True``: 1.25 time_limit + 0.5 s from the start,
+    inside the contract's 1.25 time_limit + 1 s, so that the work limits end the phases."""
+    seconds = None if opts.time_limit is None else 1.25 * opts.time_limit + 0.5
+    return Deadline(seconds, start=opts.deadline.start)
+
+
+def _phase(opts: RigidSolveOptions, share: float) -> _Phase:
+    """`share` of the remaining time; in deterministic mode a share of the time limit, with
+    `_safety_net` as the only wall-clock stop."""
+    if opts.time_limit is None:
+        return _Phase(None, math.inf, opts.deterministic)
+    if opts.deterministic:
+        return _Phase(_safety_net(opts), share * opts.time_limit, True)
+    seconds = opts.deadline.share(share)
+    return _Phase(Deadline(seconds), seconds, False)
+
+
+@dataclass
+class ScaledResult:
+    """Outcome of `solve_scaled` in scaled integer units.
+
+    ``status`` is "OPTIMAL" when optimality is proven (by CP-SAT, by the refutation search, or
+    because the reduction leaves nothing to solve), else CP-SAT's status name ("FEASIBLE",
+    "INFEASIBLE", "UNKNOWN", ...); ``starts`` the start times per job and attempt (None without
+    a schedule); ``bound`` the proven lower bound; ``lower`` the root bound and ``horizon`` the
+    greedy (or hinted) upper bound, both of the whole scenario; ``isolated`` the jobs taken out
+    by `split_isolated`; ``refuted`` how many makespans the refutation search ruled out;
+    ``cp_sat_status`` CP-SAT's own; ``searched`` whether the refutation search ran; ``root``
+    the parts of the root bound; ``seconds`` the time of each phase.
+    """
+
+    status: str
+    starts: list[list[int]] | None
+    objective: int | None
+    bound: int
+    lower: int
+    horizon: int
+    isolated: list[int]
+    refuted: int = 0
+    cp_sat_status: str = ""
+    searched: bool = False
+    root: RootBound | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
+            ) -> tuple[cp_model.CpSolver, int]:
+    """Run CP-SAT for (1 - share) of the remaining time (deterministic time in that mode)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = opts.threads
+    params.random_seed = opts.seed
+    if opts.time_limit is not None:
+        if opts.deterministic:
+            budget = opts.time_limit * (1.0 - share) * (1.0 - ROOT_SHARE - BUILD_SHARE)
+            params.max_deterministic_time = budget * CP_SAT_UNITS_PER_SECOND
+            params.interleave_search = opts.threads > 1
+            params.max_time_in_seconds = _safety_net(opts).remaining()
+        else:
+            params.max_time_in_seconds = opts.deadline.remaining() * (1.0 - share)
+    return solver, solver.solve(built_model)
+
+
+def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
+                 hint: list[list[int]] | None = None, refute: bool = True) -> ScaledResult:
+    """Solve the scaled attempt model under `opts` (module docstring, phases 1-5).
+
+    The jobs that fit beside no other job are taken out, the rest is solved, and the schedule
+    is rebuilt with the isolated attempts back to back at time 0 (decision R6): objective and
+    bound both grow by their total length, which is exact by `split_isolated`. `refute` allows
+    the refutation search (only sound for the attempt model on exactly scaled times).
+    """
+    seconds: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        seconds[name] = round(now - clock, 6)
+        clock = now
+
+    strengthen = opts.strengthen
+    wall = _safety_net(opts) if opts.deterministic else opts.deadline  # the wall-clock stop
+    limited = opts.time_limit is not None
+    isolated = isolated_jobs(data.p, data.P) if strengthen else []
+    rest, kept = split_isolated(data, isolated)
+    offset = sum(data.m[j] * data.t[j] for j in isolated)
+    rest_hint = None if hint is None else compress_starts(data, hint, isolated)
+    if rest.n == 0:
+        starts = place_isolated(data, isolated, kept, [])
+        return ScaledResult("OPTIMAL", starts, offset, offset, offset, offset, isolated, 0,
+                            "NOT_RUN")
+    upper = greedy_upper_bound(rest, wall if limited else None)
+    if rest_hint is not None and makespan_of(rest, rest_hint) < upper[0]:
+        upper = (makespan_of(rest, rest_hint), rest_hint)
+    lap("greedy")
+    opts.say(f"greedy schedule {upper[0] + offset} (scaled x{data.scale}); root bounds")
+    phase = _phase(opts, ROOT_SHARE)
+    cells = phase.cells()
+    rounds = MAX_ROUNDS if cells is None else max(1, min(MAX_ROUNDS,
+                                                         cells // (rest.n * (rest.P + 1))))
+    max_k = None if cells is None else max(1, cells // rest.n)
+    root = root_bound(rest, strengthen, phase.deadline, max_k=max_k, max_rounds=rounds)
+    lap("root_bounds")
+    if wall.expired():  # no time left for CP-SAT: the greedy schedule, honestly
+        lower, (horizon, starts) = min(root.value, upper[0]), upper
+        status = "OPTIMAL" if lower >= horizon else "FEASIBLE"
+        return ScaledResult(status, place_isolated(data, isolated, kept, starts),
+                            horizon + offset, lower + offset, lower + offset, horizon + offset,
+                            isolated, 0, "NOT_RUN", root=root, seconds=seconds)
+    opts.say(f"root bound {root.value + offset}; building the model")
+    phase = _phase(opts, BUILD_SHARE)
+    built = build_model(rest, strengthen=strengthen, forbidden_set_size=opts.forbidden_set_size,
+                        lower=root.value, deadline=phase.deadline, upper=upper,
+                        max_steps=None if not phase.deterministic or math.isinf(phase.seconds)
+                        else int(phase.seconds * STEPS_PER_SECOND))
+    lap("build")
+    share = min(max(float(opts.refute_share), 0.0), 1.0) if refute else 0.0
+    opts.say("CP-SAT")
+    from ortools.sat.python import cp_model
+
+    solver, code = _cp_sat(built.model, opts, share)
+    lap("cp_sat")
+    seconds["cp_sat_deterministic"] = round(solver.deterministic_time, 6)
+    lower, horizon = built.lower + offset, built.horizon + offset
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        status = solver.status_name(code)
+        rest_starts = [[solver.value(s) for s in row] for row in built.vars.start]
+        objective = int(solver.objective_value)
+        bound = max(math.ceil(solver.best_objective_bound - 1e-9), built.lower)
+    elif code == cp_model.UNKNOWN:  # no schedule in time: the greedy one is the incumbent
+        status, rest_starts, objective, bound = "FEASIBLE", built.greedy, built.horizon, built.lower
+    else:
+        return ScaledResult(solver.status_name(code), None, None, lower, lower, horizon,
+                            isolated, 0, solver.status_name(code), root=root, seconds=seconds)
+    refuted, searched = 0, False
+    if share > 0 and status != "OPTIMAL" and bound < objective:
+        opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
+        nodes = (None if not opts.deterministic or not limited
+                 else int(opts.time_limit * share * NODES_PER_SECOND))
+        pool = CutPool(rest, wall if limited else None, max_k=max_k, max_rounds=rounds)
+        while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
+            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes)
+            searched = True
+            if nodes is not None:
+                nodes -= res.work
+            if res.status == "infeasible":
+                bound += 1
+                refuted += 1
+            elif res.status == "feasible" and res.starts is not None:
+                rest_starts = res.starts  # ends by `bound`, and every smaller T was refuted
+                objective = makespan_of(rest, rest_starts)
+            else:
+                break
+        lap("refute")
+    if bound >= objective:
+        status = "OPTIMAL"
+    return ScaledResult(status, place_isolated(data, isolated, kept, rest_starts),
+                        objective + offset, bound + offset, lower, horizon, isolated, refuted,
+                        solver.status_name(code), searched, root, seconds)
+
+
+def _schedule(instance: RigidInstance, scenario: Scenario, data: ScaledScenario,
+              starts: list[list[int]], merged: bool) -> Schedule:
+    """Attempt schedule in the instance's unit; a merged job is split back into its attempts."""
+    attempts = []
+    f = scenario.failures
+    integral = all(isinstance(tj, int) for tj in instance.t)
+    for j in range(instance.n):
+        tj = instance.t[j]
+        if merged:
+            begin = to_time(starts[j][0], data, integral)
+            begins = [begin + k * tj for k in range(f[j] + 1)]
+        else:
+            begins = [to_time(s, data, integral) for s in starts[j]]
+        for k, s in enumerate(begins):
+            attempts.append(Attempt(j, k + 1, s, s + tj, instance.p[j], k < f[j]))
+    return Schedule(tuple(attempts), max(a.end for a in attempts))
+
+
+def _solve(instance: RigidInstance, scenario: Scenario, method: str, merged: bool,
+           opts: RigidSolveOptions, hint: Sequence[Sequence[Any]] | None) -> Solution:
+    t0 = time.perf_counter()
+    if scenario.attempts > MAX_ATTEMPTS:
+        raise InvalidInstance("failures", f"{scenario.attempts} attempts in all: the exact "
+                                          f"models take at most {MAX_ATTEMPTS} (one CP-SAT "
+                                          "interval each)")
+    data = scale_scenario(instance, scenario, merged=merged, max_scale=MAX_SCALE)
+    int_hint = scale_hint(data, hint) if hint is not None and data.exact and not merged else None
+    refute = opts.strengthen and not merged and data.exact
+    res = solve_scaled(data, opts, int_hint, refute=refute)
+    paper_lb = lower_bound(instance, scenario)
+    integral = all(isinstance(tj, int) for tj in instance.t)
+    info: dict[str, Any] = {
+        "lower_bound_scaled": res.lower,
+        "horizon_scaled": res.horizon,
+        "attempt_intervals": sum(data.m) if not merged else data.n,
+        "isolated_jobs": res.isolated,
+        "refuted_by_search": res.refuted,
+        "strengthened": bool(opts.strengthen),
+        "cp_sat_status": res.cp_sat_status,
+    }
+    facts: dict[str, Any] = {"seconds": res.seconds}
+    if res.root is not None:
+        facts["root_bounds_scaled"] = res.root.parts
+        facts["root_bounds_complete"] = res.root.complete
+    if res.starts is None:
+        status = Status.INFEASIBLE if res.status == "INFEASIBLE" else Status.NO_SOLUTION
+        exact_model = data.exact and not merged
+        bound = max(paper_lb, to_time(res.lower, data, integral)) if exact_model else paper_lb
+        return Solution(None, bound, status, method, SOLVER, time.perf_counter() - t0,
+                        data.scale, data.exact, {"info": info}, facts)
+    sched = _schedule(instance, scenario, data, res.starts, merged)
+    if data.exact:
+        objective = to_time(res.objective, data, integral)
+        bound = to_time(res.bound, data, integral)
+        if bound > objective:  # a wrong "proven" bound: fail loudly rather than report it
+            raise RuntimeError(f"lower bound {bound} exceeds the schedule found ({objective})")
+        status = Status.OPTIMAL if res.status == "OPTIMAL" and not merged else Status.FEASIBLE
+        if merged:
+            bound = paper_lb  # the merged optimum is an upper bound on T_OPT(f), not below it
+    else:
+        objective = sched.makespan  # true makespan with the original durations
+        bound = paper_lb
+        status = Status.FEASIBLE
+    solver = SOLVER + "+refute" if res.searched else SOLVER
+    return Solution(objective, bound, status, method, solver, time.perf_counter() - t0,
+                    data.scale, data.exact, SchedulePayload(sched, info), facts)
+
+
+def solve_scenario(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+                   *, time_limit: float | None = None,
+                   hint: Sequence[Sequence[Any]] | None = None, **options: Any) -> Solution:
+    """Clairvoyant optimum T_OPT(f) with one interval per attempt (spec 002 §1.3, §11.2).
+
+    Parameters
+    ----------
+    instance : the rigid instance.
+    scenario : failure counts f (a checked `Scenario`, or a list checked here); default: the
+        instance's stored scenario, else failure-free.
+    time_limit : seconds for the whole call (every phase); None: no limit.
+    hint : optional start times per job and attempt (instance units), used as the hint and
+        horizon when better than the built-in greedy schedule.
+    **options : the fields of `RigidSolveOptions` (workers, seed, deterministic, progress,
+        strengthen, forbidden_set_size, refute_share).
+
+    Returns
+    -------
+    Solution with ``status`` OPTIMAL only when optimality is proven (by CP-SAT, or by refuting
+    every smaller makespan) on an exactly scaled instance, ``bound`` the proven lower bound
+    (>= L(f)), ``payload.schedule`` the schedule, ``info`` the time of each phase.
+    """
+    opts = RigidSolveOptions.of(time_limit, options, "cpsat-scenario")
+    return _solve(instance, scenario_of(instance, scenario), "cpsat-scenario", False, opts, hint)
+
+
+def solve_failure_free(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
+                       *, time_limit: float | None = None,
+                       hint: Sequence[Sequence[Any]] | None = None, **options: Any) -> Solution:
+    """P|size_j|C_max: the failure-free optimum (spec 002 §11.2), one interval per job.
+
+    `scenario` is ignored (the registry passes one to every model); the options are those of
+    `solve_scenario`.
+    """
+    opts = RigidSolveOptions.of(time_limit, options, "cpsat-failure-free")
+    return _solve(instance, Scenario.failure_free(instance.n), "cpsat-failure-free", False, opts,
+                  hint)
+
+
+def solve_scenario_merged(instance: RigidInstance,
+                          scenario: Scenario | Sequence[int] | None = None, *,
+                          time_limit: float | None = None, **options: Any) -> Solution:
+    """Merged shortcut: one interval of length (f_j+1) t_j per job (spec 002 §11.2).
+
+    Only an UPPER bound on T_OPT(f): it forces the attempts of a job to run back to back on the
+    same processors. Its status is therefore at best FEASIBLE (a schedule of the real problem
+    whose optimality is not claimed), and ``bound`` is L(f). No refutation search.
+    """
+    opts = RigidSolveOptions.of(time_limit, options, "cpsat-merged")
+    return _solve(instance, scenario_of(instance, scenario), "cpsat-merged", True, opts, None)

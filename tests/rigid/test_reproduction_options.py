@@ -1,0 +1,63 @@
+"""The options of ``resilsched reproduce rigid`` (`resilsched.reproduce.rigid`): every one has a
+help text with its default, and malformed values are one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from resilsched.reproduce import rigid as reproduce_rigid
+
+PROG = "resilsched reproduce rigid"
+
+
+def test_every_option_says_its_default():
+    parser = reproduce_rigid.build_parser(PROG)
+    for action in parser._actions:
+        if action.dest == "help":
+            continue
+        assert action.help and "default" in action.help, action.option_strings
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--sets", "0"], "argument --sets: 0 must be >= 1"),
+    (["--sets", "-3"], "argument --sets: -3 must be >= 1"),
+    (["--scenarios", "x"], "argument --scenarios: 'x' is not an integer"),
+    (["--mira-days", "0"], "argument --mira-days: 0 must be >= 1"),
+    (["--mira-scenarios", "0"], "argument --mira-scenarios: 0 must be >= 1"),
+    (["--jobs", "0"], "argument --jobs: 0 must be >= 1"),
+    (["--cores-per-node", "0"], "argument --cores-per-node: 0 must be >= 1"),
+    (["--swf-P", "-1"], "argument --swf-P: -1 must be >= 1"),
+    (["--seed", "-1"], "argument --seed: -1 must be in [0, 2^63)"),
+    (["--qbars", ""], "argument --qbars: '' must be a comma-separated list of values"),
+    (["--qbars", "0,,0.3"], "must be a comma-separated list of values"),
+    (["--qbars", "0,abc"], "argument --qbars: 'abc' is not a number"),
+    (["--qbars", "0,1"], "argument --qbars: 1 must be in [0, 1)"),
+    (["--qbars", "0,-0.1"], "argument --qbars: -0.1 must be in [0, 1)"),
+    (["--qbars", "0,nan"], "argument --qbars: nan must be in [0, 1)"),
+    (["--qbars", "0,0.3,0.3"], "argument --qbars: 0.3 is given twice"),
+    (["--Ps", "10000,1000"], "argument --Ps: 1000 must be >= 2000"),
+    (["--Ps", "10000,1e4"], "argument --Ps: '1e4' is not a number"),
+    (["--Ps", " "], "must be a comma-separated list of values"),
+    (["--swf", "/nonexistent/log.swf"], "argument --swf: /nonexistent/log.swf: no such file"),
+    (["--reuse", "/nonexistent/run"], "argument --reuse: /nonexistent/run: no such directory"),
+    (["--only", "fig9"], "--only: unknown ['fig9']"),
+    (["--only", ","], "--only: nothing to run"),
+    (["--qbars", "0.1,0.3"], "--qbars must contain 0"),
+    (["--Ps", "5000,20000"], "--Ps must contain 10000"),
+])
+def test_malformed_options_are_one_line_errors(capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        reproduce_rigid.main(argv, prog=PROG)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"{PROG}: error: "), err
+    assert message in err
+
+
+def test_an_unusable_swf_log_is_a_one_line_error(tmp_path, capsys):
+    log = tmp_path / "empty.swf"
+    log.write_text("; MaxProcs: 16\n")
+    code = reproduce_rigid.main(["--only", "table1", "--swf", str(log), "--no-plots",
+                                 "--jobs", "1", "--out", str(tmp_path / "out")], prog=PROG)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err[-1].startswith(f"{PROG}: error: "), err
