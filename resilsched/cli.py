@@ -264,7 +264,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     h = heuristic(fam, args.heuristic)
     prio = args.priority
     if h.priorities:
-        prio = prio or h.default_priority
+        prio = h.default_priority if prio is None else prio
         folded = {p.lower(): p for p in h.priorities}
         if prio.lower() not in folded:
             raise UsageError(
@@ -329,8 +329,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     d = report.to_dict()
     d["passed"] = not failures
     d["failures"] = failures
-    unit = ("gaps and thresholds in percent of the reference (the thresholds file and --json "
-            "hold fractions: 0.05 = 5%)")
+    unit = ("gaps and thresholds in percent of the reference; the thresholds file and --json "
+            "hold fractions, 0.05 = 5%")
     text = (
         format_report(report)
         + "\n"
