@@ -39,6 +39,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import (
     FORMAT_VERSION,
     MAX_DERIVED,
+    MAX_JOBS,
     MAX_TIME,
     check_header,
     check_metadata,
@@ -246,6 +247,8 @@ class CoscheduleInstance:
 
 
 def _check_cells(n: int, p: int) -> None:
+    if n > MAX_JOBS:
+        raise InvalidInstance("tasks", f"has {n} tasks (at most {MAX_JOBS})")
     if n * p > MAX_CELLS:
         raise InvalidInstance("tasks", f"{n} tasks on p={p} make a table of {n * p} entries "
                                        f"(at most {MAX_CELLS})")

@@ -22,8 +22,9 @@ FORMAT_VERSION = 1
 
 #: Most processors (or workers) of an instance: the largest machines have about 10^7 cores.
 MAX_PROCESSORS = 10**7
-#: Most jobs (tasks) of an instance.
-MAX_JOBS = 10**6
+#: Most jobs (tasks) of an instance: the list heuristics are quadratic in n (rigid: ~70 s at
+#: 40,000 jobs); the paper and Mira days have at most 1000.
+MAX_JOBS = 10**4
 #: Largest time or work value (seconds: about 31,700 years).
 MAX_TIME = 1e12
 #: Largest derived quantity (areas, totals, model-derived times): int64-safe with room.

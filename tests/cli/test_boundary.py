@@ -63,7 +63,7 @@ def test_a_directory_a_missing_file_and_an_unknown_suffix(run, tmp_path):
     ({**RIGID, "P": 1e308}, "P=1e+308 exceeds the maximum 10000000"),
     ({**RIGID, "jobs": [{"p": 1, "t": 1e300}], "failures": None},
      "jobs[0].t=1e+300 exceeds the maximum 1e+12"),
-    ({**WORKSHARING, "workers": 1e308}, "workers=1e+308 exceeds the maximum 10000"),
+    ({**WORKSHARING, "workers": 1e308}, "workers=1e+308 exceeds the maximum 1000"),
     ({**WORKSHARING, "metadata": 5}, "metadata=5 must be a JSON object"),
     ({**WORKSHARING, "max_chunks": 10**9}, "max_chunks=1000000000 exceeds the maximum"),
     ({**COSCHEDULE, "tasks": [{"model": "synthetic", "m": 1e308}]}, "tasks[0].m=1e+308"),
