@@ -123,7 +123,7 @@ def _scenario(fam, instance, args: argparse.Namespace):
 def cmd_list(args: argparse.Namespace) -> int:
     from resilsched.registry import available_families
 
-    names = [args.family] if args.family else available_families()
+    names = [args.family] if args.family is not None else available_families()
     out: dict[str, Any] = {}
     lines = []
     for name in names:
@@ -297,7 +297,7 @@ def _run_gap(args: argparse.Namespace):
     from resilsched.registry import available_families
 
     time_limit = _time_limit(args, 10.0)
-    names = [args.family] if args.family else available_families()
+    names = [args.family] if args.family is not None else available_families()
     fams = [_family(n) for n in names]
     return run_gap(fams, time_limit, progress=None if args.quiet else stderr_progress)
 
