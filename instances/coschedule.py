@@ -36,12 +36,26 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int, require
+from resilsched.instances.fields import (
+    FORMAT_VERSION,
+    MAX_DERIVED,
+    MAX_JOBS,
+    MAX_TIME,
+    check_header,
+    check_metadata,
+    job_count,
+    positive_int,
+    processors,
+    require,
+    time_value,
+)
 from resilsched.numeric import parse_number, time_le
 from resilsched.solution import to_jsonable
 
 FAMILY = "coschedule"
 MODELS = ("amdahl", "synthetic")
+#: Most table entries n x p of an instance (every entry is a Python number).
+MAX_CELLS = 10**6
 
 
 def amdahl_times(w: float, f: float, p: int) -> list[float]:
@@ -79,6 +93,9 @@ def check_profile(t: list[Any], pmin: int, where: str) -> None:
     for q in range(pmin - 1, len(t)):
         if not t[q] > 0:
             raise InvalidInstance(f"{where}.t[{q}]", f"={t[q]} must be > 0 (time on {q + 1} procs)")
+        if not float(t[q]) <= MAX_DERIVED:  # inf and NaN too
+            raise InvalidInstance(f"{where}.t[{q}]", f"={t[q]} is beyond {MAX_DERIVED:g} (time on "
+                                  f"{q + 1} procs; inputs too large)")
     for q in range(pmin - 1, len(t) - 1):
         j = q + 1  # processor count of entry q
         a, b = t[q], t[q + 1]
@@ -123,12 +140,13 @@ class CoscheduleInstance:
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        p = positive_int(self.p, "p")
+        p = processors(self.p, "p")
         k = positive_int(self.k, "k")
         if k > p:
             raise InvalidInstance("k", f"={k} exceeds p={p} (Definition 1.1 requires k <= p)")
         if not self.times:
             raise InvalidInstance("tasks", "must hold at least one task")
+        _check_cells(len(self.times), p)
         pmin = tuple(self.pmin) if self.pmin else (1,) * len(self.times)
         if len(pmin) != len(self.times):
             raise InvalidInstance("pmin", f"has {len(pmin)} entries for {len(self.times)} tasks")
@@ -191,10 +209,10 @@ class CoscheduleInstance:
         """Parse and validate the JSON object of the module docstring."""
         check_header(d, FAMILY, FORMAT_VERSION)
         require(d, ("p", "k", "tasks"))
-        p = positive_int(d["p"], "p")
-        cap = bool(d.get("cap", False))
-        if not isinstance(d["tasks"], list) or not d["tasks"]:
-            raise InvalidInstance("tasks", "must be a non-empty list")
+        p = processors(d["p"], "p")
+        cap = _flag(d.get("cap", False), "cap")
+        job_count(d["tasks"], "tasks")
+        _check_cells(len(d["tasks"]), p)
         times, pmins, specs = [], [], []
         for i, task in enumerate(d["tasks"]):
             where = f"tasks[{i}]"
@@ -204,16 +222,16 @@ class CoscheduleInstance:
             if pm > p:
                 raise InvalidInstance(f"{where}.pmin", f"={pm} exceeds p={p}")
             row, spec = _task_row(task, p, where)
-            if cap or task.get("cap", False):
+            if cap or _flag(task.get("cap", False), f"{where}.cap"):
                 row = _cap_at_argmin(row, pm - 1)
             times.append(row)
             pmins.append(pm)
             specs.append(spec)
-        meta = d.get("metadata", {})
+        meta = check_metadata(d)
         return cls(p=p, k=d["k"], times=tuple(tuple(r) for r in times), pmin=tuple(pmins),
                    name=str(d.get("name", "")),
                    specs=tuple(specs) if any(specs) else (),
-                   metadata=dict(meta) if isinstance(meta, dict) else {})
+                   metadata=dict(meta))
 
     def to_json(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
@@ -228,6 +246,20 @@ class CoscheduleInstance:
                                   name=self.name, specs=self.specs, metadata=self.metadata)
 
 
+def _check_cells(n: int, p: int) -> None:
+    if n > MAX_JOBS:
+        raise InvalidInstance("tasks", f"has {n} tasks (at most {MAX_JOBS})")
+    if n * p > MAX_CELLS:
+        raise InvalidInstance("tasks", f"{n} tasks on p={p} make a table of {n * p} entries "
+                                       f"(at most {MAX_CELLS})")
+
+
+def _flag(x: object, field: str) -> bool:
+    if not isinstance(x, bool):
+        raise InvalidInstance(field, f"{x!r} must be true or false")
+    return x
+
+
 def _task_row(task: dict[str, Any], p: int, where: str) -> tuple[list[Any], dict | None]:
     model = task.get("model", "table")
     if model == "table" or ("t" in task and "model" not in task):
@@ -235,7 +267,7 @@ def _task_row(task: dict[str, Any], p: int, where: str) -> tuple[list[Any], dict
             raise InvalidInstance(f"{where}.t", "must be a list of p times")
         if len(task["t"]) != p:
             raise InvalidInstance(f"{where}.t", f"has {len(task['t'])} entries, expected p={p}")
-        return [parse_number(x, f"{where}.t[{q}]") for q, x in enumerate(task["t"])], None
+        return [time_value(x, f"{where}.t[{q}]") for q, x in enumerate(task["t"])], None
     if model not in MODELS:
         raise InvalidInstance(f"{where}.model", f"{model!r} is unknown (choose from table, "
                               + ", ".join(MODELS) + ")")
@@ -244,15 +276,13 @@ def _task_row(task: dict[str, Any], p: int, where: str) -> tuple[list[Any], dict
     if not 0 <= f <= 1:
         raise InvalidInstance(f"{where}.f", f"={f} must lie in [0, 1]")
     if model == "amdahl":
-        w = parse_number(task.get("w"), f"{where}.w")
-        if w <= 0:
-            raise InvalidInstance(f"{where}.w", f"={w} must be > 0")
+        w = time_value(task.get("w"), f"{where}.w")
         row = amdahl_times(w, f, p)
         return [int(x) if isinstance(x, Fraction) and x.denominator == 1 else x
                 for x in row], spec
     m = parse_number(task.get("m"), f"{where}.m")
-    if m <= 1:
-        raise InvalidInstance(f"{where}.m", f"={m} must be > 1 (problem size)")
+    if not 1 < m <= MAX_TIME:
+        raise InvalidInstance(f"{where}.m", f"={m} must be in (1, {MAX_TIME:g}] (problem size)")
     return synthetic_times(float(m), float(f), p), spec
 
 

@@ -9,6 +9,14 @@ lambda = -ln(1 - q-bar) / a-bar with a-bar the mean area, hence q_j = 1 - (1 - q
 
 A failure scenario is data (`Scenario`), drawn once from a seeded `numpy.random.Generator` and
 replayed for every heuristic (common random numbers).
+
+Sizes that cannot finish are refused (docs/decisions.md T9): a scenario given or drawn at the
+boundary (`Scenario.parse`, `sample_scenarios`) has at most `MAX_ATTEMPTS` attempts in all, and
+no draw is made when the expected number of attempts sum_j 1/(1 - q_j) exceeds
+`MAX_EXPECTED_ATTEMPTS` (`sample_failures`, every caller) or `MAX_ATTEMPTS`
+(`sample_scenarios`, the command line); the error names the job with the most expected attempts.
+A job whose size is far above the mean gets q_j close to 1 under the q-bar calibration (e.g. a
+job 300 times the mean area at q-bar = 0.1 expects 5e13 attempts).
 """
 
 from __future__ import annotations
@@ -23,6 +31,12 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
+
+#: Most attempts sum_j (f_j + 1) of a scenario given or drawn at the boundary (a heuristic
+#: simulates about 20,000 attempts per second).
+MAX_ATTEMPTS = 100_000
+#: Most expected attempts sum_j 1/(1 - q_j) of any draw (the paper's grids stay below 2.5e5).
+MAX_EXPECTED_ATTEMPTS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -49,22 +63,30 @@ class Scenario:
         if isinstance(values, Scenario):
             values = values.failures
         if isinstance(values, str):
-            parts = [v for v in values.replace(" ", "").split(",") if v != ""]
-        else:
+            parts: list[object] = [_text_count(v) for v in values.replace(" ", "").split(",")
+                                   if v != ""]
+        elif isinstance(values, (list, tuple, np.ndarray)):
             parts = list(values)
+        else:
+            raise InvalidInstance(field, f"{_short(values)} must be a list of failure counts, "
+                                         "one per job")
+        if len(parts) != n:
+            raise InvalidInstance(field, f"has {len(parts)} entries but the instance has {n} jobs")
         out = []
         for j, v in enumerate(parts):
-            try:
-                if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
-                    raise ValueError
-                f = int(v)
-            except (TypeError, ValueError):
-                raise InvalidInstance(f"{field}[{j}]", f"{v!r} is not an integer") from None
-            if f < 0:
-                raise InvalidInstance(f"{field}[{j}]", f"{f} must be >= 0")
-            out.append(f)
-        if len(out) != n:
-            raise InvalidInstance(field, f"has {len(out)} entries but the instance has {n} jobs")
+            whole = (isinstance(v, (int, np.integer)) and not isinstance(v, bool)) or (
+                isinstance(v, float) and math.isfinite(v) and v.is_integer())
+            if not whole:
+                raise InvalidInstance(f"{field}[{j}]", f"{_short(v)} is not an integer")
+            if v < 0:
+                raise InvalidInstance(f"{field}[{j}]", f"{_short(v)} must be >= 0")
+            if v >= MAX_ATTEMPTS:
+                raise InvalidInstance(f"{field}[{j}]", f"{_short(v)} failures exceed the maximum "
+                                      f"of {MAX_ATTEMPTS} attempts per scenario")
+            out.append(int(v))
+        if sum(out) + n > MAX_ATTEMPTS:
+            raise InvalidInstance(field, f"has {sum(out) + n} attempts in all (at most "
+                                         f"{MAX_ATTEMPTS})")
         return cls(tuple(out))
 
     @property
@@ -76,10 +98,30 @@ class Scenario:
         return list(self.failures)
 
 
+def _text_count(text: str) -> object:
+    """One entry of ``--failures 0,2,1``: an int, or the text itself (refused by the caller)."""
+    try:
+        return int(text) if len(text) <= 30 else text
+    except ValueError:
+        return text
+
+
+def _short(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_qbar(qbar: object) -> float:
+    """q-bar, the average failure probability: a number in [0, 1)."""
+    if isinstance(qbar, bool) or not isinstance(qbar, (int, float, np.floating)) \
+            or not 0 <= qbar < 1:
+        raise InvalidInstance("qbar", f"{_short(qbar)} must be a number in [0, 1)")
+    return float(qbar)
+
+
 def lambda_from_qbar(qbar: float, areas: Sequence[float]) -> float:
     """lambda = -ln(1 - q-bar) / a-bar, computed per job set (spec 002 §1.2)."""
-    if not 0 <= qbar < 1:
-        raise InvalidInstance("qbar", f"{qbar} must be in [0, 1)")
+    qbar = check_qbar(qbar)
     abar = float(np.mean(np.asarray(areas, dtype=float)))
     return -math.log1p(-qbar) / abar
 
@@ -108,18 +150,52 @@ def sample_failures(q: Sequence[float], count: int, rng: np.random.Generator | i
     The draw is a pure function of the generator state: the same seed gives the same scenarios
     on any machine, and every heuristic of an experiment replays the same rows.
     """
-    rng = np.random.default_rng(rng)
     q = np.asarray(q, dtype=float)
-    if np.any((q < 0) | (q >= 1)):
-        raise InvalidInstance("q", "failure probabilities must be in [0, 1)")
+    check_expected_attempts(q, MAX_EXPECTED_ATTEMPTS)
+    rng = np.random.default_rng(rng)
     return rng.geometric(1.0 - q, size=(count, q.size)) - 1
 
 
+def check_expected_attempts(q: np.ndarray, cap: float) -> None:
+    """Refuse failure probabilities outside [0, 1) or expecting more than `cap` attempts in all
+    (sum_j 1/(1 - q_j)); the error names the job with the most expected attempts."""
+    q = np.asarray(q, dtype=float)
+    if q.size == 0:
+        return
+    bad = np.flatnonzero(~((q >= 0) & (q <= 1)))
+    if bad.size:
+        j = int(bad[0])
+        raise InvalidInstance(f"q[{j}]", f"{q[j]} must be a failure probability in [0, 1)")
+    with np.errstate(divide="ignore"):
+        expected = 1.0 / (1.0 - q)
+    total = float(expected.sum())
+    if total > cap:
+        j = int(np.argmax(expected))
+        raise InvalidInstance(
+            f"jobs[{j}]",
+            f"fails with probability q={float(q[j]):.17g} per attempt: {float(expected[j]):.3g} "
+            f"expected attempts ({total:.3g} for the whole scenario, at most {cap:.0f}; "
+            "a lower q-bar or a smaller job fixes it)")
+
+
 def sample_scenarios(
-    q: Sequence[float], count: int, rng: np.random.Generator | int
+    q: Sequence[float], count: int, rng: np.random.Generator | int,
+    max_attempts: int = MAX_ATTEMPTS,
 ) -> list[Scenario]:
-    """`sample_failures` as a list of `Scenario` objects."""
-    return [Scenario(tuple(int(x) for x in row)) for row in sample_failures(q, count, rng)]
+    """`sample_failures` as a list of `Scenario` objects, for the boundary (the command line's
+    ``--qbar``): refused when the expected attempts or a drawn scenario's attempts exceed
+    `max_attempts`."""
+    q = np.asarray(q, dtype=float)
+    check_expected_attempts(q, max_attempts)
+    out = []
+    for row in sample_failures(q, count, rng):
+        attempts = int(row.sum()) + row.size
+        if attempts > max_attempts:
+            j = int(np.argmax(row))
+            raise InvalidInstance("failures", f"the draw has {attempts} attempts (job {j} fails "
+                                  f"{int(row[j])} times), above the maximum {max_attempts}")
+        out.append(Scenario(tuple(int(x) for x in row)))
+    return out
 
 
 def scenario_probability(q: Sequence, failures: Sequence[int]):

@@ -1,6 +1,11 @@
 """Field checks shared by every family's JSON reader (docs/architecture.md, "Conventions").
 
 Each check raises `resilsched.InvalidInstance` naming the field and the rule, in one line.
+
+Sizes and magnitudes have documented maxima (docs/decisions.md T8), so that no accepted instance
+overflows a derived quantity or cannot finish: at most `MAX_PROCESSORS` processors or workers,
+`MAX_JOBS` jobs or tasks, times and works of at most `MAX_TIME`, and a derived quantity (an
+area, a table entry computed from a model, a total) must be finite and at most `MAX_DERIVED`.
 """
 
 from __future__ import annotations
@@ -14,6 +19,16 @@ from resilsched.errors import InvalidInstance
 from resilsched.numeric import parse_number
 
 FORMAT_VERSION = 1
+
+#: Most processors (or workers) of an instance: the largest machines have about 10^7 cores.
+MAX_PROCESSORS = 10**7
+#: Most jobs (tasks) of an instance: the list heuristics are quadratic in n (rigid: ~70 s at
+#: 40,000 jobs); the paper and Mira days have at most 1000.
+MAX_JOBS = 10**4
+#: Largest time or work value (seconds: about 31,700 years).
+MAX_TIME = 1e12
+#: Largest derived quantity (areas, totals, model-derived times): int64-safe with room.
+MAX_DERIVED = 1e18
 
 
 def check_header(d: object, family: str, version: int = FORMAT_VERSION) -> None:
@@ -35,32 +50,101 @@ def require(d: dict[str, Any], keys: Iterable[str], prefix: str = "") -> None:
             raise InvalidInstance(f"{prefix}{key}", "is required")
 
 
-def positive_int(x: object, field: str) -> int:
-    """A whole number >= 1 (a float such as 4.0 is accepted); NaN and infinities are refused."""
-    ok = (
+def positive_int(x: object, field: str, high: int | None = None) -> int:
+    """A whole number in [1, high] (a float such as 4.0 is accepted); NaN and infinities,
+    strings and booleans are refused."""
+    return bounded_int(x, field, 1, high)
+
+
+def bounded_int(x: object, field: str, low: int = 0, high: int | None = None) -> int:
+    """A whole number in [low, high] (4.0 is accepted; "4", True, 2.5, NaN are not)."""
+    whole = (
         not isinstance(x, bool)
         and isinstance(x, Real)
         and math.isfinite(x)
         and (isinstance(x, Integral) or float(x).is_integer())
-        and x >= 1
     )
-    if not ok:
-        raise InvalidInstance(field, f"{x!r} must be a positive integer")
+    if not whole or x < low:
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise InvalidInstance(field, f"{_show(x)} must be {what}")
+    if high is not None and x > high:
+        raise InvalidInstance(field, f"{_show(x)} exceeds the maximum {high}")
     return int(x)
+
+
+def processors(x: object, field: str = "P") -> int:
+    """A processor or worker count: an integer in [1, `MAX_PROCESSORS`]."""
+    return bounded_int(x, field, 1, MAX_PROCESSORS)
+
+
+def time_value(x: object, field: str, *, allow_zero: bool = False):
+    """A time or work: a finite number (or exact fraction string) in (0, `MAX_TIME`]
+    ([0, MAX_TIME] with `allow_zero`)."""
+    v = parse_number(x, field)
+    if not (v >= 0 if allow_zero else v > 0):
+        raise InvalidInstance(field, f"{_show(v)} must be {'>= 0' if allow_zero else '> 0'}")
+    if v > MAX_TIME:
+        raise InvalidInstance(field, f"{_show(v)} exceeds the maximum {MAX_TIME:g}")
+    return v
+
+
+def derived(value: object, field: str, what: str) -> None:
+    """A quantity computed from the input (`what` says which) is finite and <= `MAX_DERIVED`."""
+    try:
+        ok = math.isfinite(value) and abs(value) <= MAX_DERIVED  # type: ignore[arg-type]
+    except (TypeError, OverflowError):
+        ok = False
+    if not ok:
+        raise InvalidInstance(field, f"gives {what} = {_show(value)}, beyond {MAX_DERIVED:g} "
+                                     "(inputs too large)")
+
+
+def job_count(items: object, field: str = "jobs", high: int = MAX_JOBS) -> None:
+    """A non-empty JSON list of at most `high` entries."""
+    if not isinstance(items, list) or not items:
+        raise InvalidInstance(field, "must be a non-empty list")
+    if len(items) > high:
+        raise InvalidInstance(field, f"has {len(items)} entries (at most {high})")
+
+
+def check_metadata(d: dict[str, Any]) -> dict[str, Any]:
+    """The optional ``"metadata"`` field: a JSON object (``{}`` when absent or null)."""
+    meta = d.get("metadata")
+    if meta is None:
+        return {}
+    if not isinstance(meta, dict):
+        raise InvalidInstance("metadata", f"{_show(meta)} must be a JSON object")
+    return meta
+
+
+def _show(x: object) -> str:
+    """A value for an error message, cut to 40 characters (huge integers, long lists)."""
+    try:
+        text = repr(x)
+    except ValueError:  # an int beyond the 4300-digit conversion limit
+        return "<an integer of more than 4300 digits>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def positive_number(x: object, field: str):
     """A finite number > 0: JSON number or exact fraction string (`numeric.parse_number`)."""
     v = parse_number(x, field)
     if not v > 0:
-        raise InvalidInstance(field, f"{v} must be > 0")
+        raise InvalidInstance(field, f"{_show(v)} must be > 0")
     return v
 
 
+#: Most instances one generator call writes (``resilsched generate --count``).
+MAX_COUNT = 10_000
+
+
 def count_or_default(count: object, default: int) -> int:
-    """A generator's ``count``: `default` when None, else an int >= 1 (bools and floats refused)."""
+    """A generator's ``count``: `default` when None, else an int in [1, `MAX_COUNT`] (bools and
+    floats refused)."""
     if count is None:
         return default
     if isinstance(count, bool) or not isinstance(count, Integral) or count < 1:
-        raise InvalidInstance("count", f"{count!r} must be a positive integer")
+        raise InvalidInstance("count", f"{_show(count)} must be a positive integer")
+    if count > MAX_COUNT:
+        raise InvalidInstance("count", f"{count} exceeds the maximum {MAX_COUNT}")
     return int(count)

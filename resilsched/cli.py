@@ -1,9 +1,11 @@
 """The ``resilsched`` command (docs/architecture.md, "Contracts users script against").
 
-Subcommands: ``list``, ``generate``, ``solve``, ``simulate``, ``gap``, ``check``, ``reproduce``.
-Every command accepts ``--json`` and then prints exactly one JSON object on standard output (for
-``reproduce``, before FAMILY). Bad input gives a one-line ``error: <field>=<value> <rule>`` on
-standard error and exit status 2.
+Subcommands: ``list``, ``generate``, ``solve``, ``simulate``, ``gap``, ``check``, ``trace``,
+``reproduce`` (their options: `resilsched.cli_parser`). Every command accepts ``--json`` and then
+prints exactly one JSON object on standard output (for ``reproduce``, before FAMILY), with
+JSON numbers only (NaN and infinities become null). Bad input, of any kind, gives a one-line
+``error: <field>=<value> <rule>`` on standard error, nothing on standard output, and exit
+status 2 (``scripts/fuzz_cli.py`` checks it on thousands of malformed inputs).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import platform
 import sys
 import time
@@ -21,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from resilsched import __version__
+from resilsched.cli_parser import OneLineParser
+from resilsched.cli_parser import build_parser as _build_parser
 from resilsched.errors import InvalidInstance
 from resilsched.options import Deadline, check_time_limit, parse_params
 from resilsched.progress import Heartbeat
@@ -31,16 +36,33 @@ class UsageError(Exception):
     """Bad command-line input: one line, exit status 2."""
 
 
-def _examples(text: str) -> str:
-    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
+def _finite(obj: Any) -> Any:
+    """`obj` with every NaN or infinite float replaced by None (JSON has no such numbers)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
     if as_json:
+        obj = _finite(obj)
         compact = json.dumps(obj, allow_nan=False)
         print(compact if len(compact) < 200 else json.dumps(obj, indent=1, allow_nan=False))
     else:
         print(text)
+
+
+def _notes(args: argparse.Namespace) -> None:
+    """Print what loading the input had to say (dropped trace lines, warnings) on standard
+    error, once the command has passed every check (a refusal stays one line)."""
+    for line in getattr(args, "notes", []):
+        if not getattr(args, "quiet", False) or "warning:" in line:
+            print(line, file=sys.stderr)
+    args.notes = []
 
 
 def _time_limit(args: argparse.Namespace, default: float) -> float:
@@ -63,15 +85,25 @@ def _pick(instances: list[Any], index: int, path: str) -> Any:
     return instances[index]
 
 
+def _trace_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The reader options of a trace file; refused for a JSON instance, where they would be
+    silently ignored."""
+    options = {"P": args.P, "cores_per_node": args.cores_per_node, "statuses": args.status}
+    options = {k: v for k, v in options.items() if v is not None}
+    if Path(args.file).suffix.lower() == ".json" and options:
+        flag = {"P": "--P", "cores_per_node": "--cores-per-node", "statuses": "--status"}
+        raise UsageError(f"{flag[next(iter(options))]}: applies to trace files (.swf), not to "
+                         f"the JSON instance {args.file}")
+    args.notes = []
+    if Path(args.file).suffix.lower() != ".json":
+        options["warn"] = args.notes.append
+    return options
+
+
 def _load(args: argparse.Namespace):
     from resilsched.io import read_instances
 
-    options = {}
-    if getattr(args, "P", None) is not None:
-        options["P"] = args.P
-    if getattr(args, "cores_per_node", None) is not None:
-        options["cores_per_node"] = args.cores_per_node
-    fam, instances = read_instances(args.file, **options)
+    fam, instances = read_instances(args.file, **_trace_options(args))
     return fam, _pick(instances, args.index, args.file)
 
 
@@ -91,7 +123,7 @@ def _scenario(fam, instance, args: argparse.Namespace):
 def cmd_list(args: argparse.Namespace) -> int:
     from resilsched.registry import available_families
 
-    names = [args.family] if args.family else available_families()
+    names = [args.family] if args.family is not None else available_families()
     out: dict[str, Any] = {}
     lines = []
     for name in names:
@@ -154,16 +186,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     fam = _family(args.family)
     gen = generator(fam, args.preset)
-    if args.count is not None and args.count < 1:
-        raise UsageError(f"--count={args.count} must be >= 1")
-    instances = gen.generate(args.seed, args.count)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out={args.out}: is a file, not a directory")
+    instances = gen.generate(args.seed, args.count)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out={args.out}: cannot be created ({exc.strerror})") from None
     files = []
     for i, inst in enumerate(instances):
-        fname = f"{args.preset}-{args.seed}-{i:04d}.json"
-        text = json.dumps(inst.to_dict(), indent=1) + "\n"
-        (out / fname).write_text(text)
+        fname = f"{gen.name}-{args.seed}-{i:04d}.json"
+        text = json.dumps(inst.to_dict(), indent=1, allow_nan=False) + "\n"
+        _write(out / fname, text)
         files.append(
             {
                 "file": fname,
@@ -181,7 +216,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         "python": platform.python_version(),
         "files": files,
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    _write(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     _emit(
         manifest,
         args.json,
@@ -189,6 +224,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
         f"and manifest.json to {out}",
     )
     return 0
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise UsageError(f"--out: {path} cannot be written ({exc.strerror})") from None
 
 
 # --- solve ----------------------------------------------------------------------------------
@@ -201,6 +243,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     model = exact_model(fam, args.method or fam.default_exact)
     options = parse_params(model.params, args.param, model.name)
     scenario = _scenario(fam, instance, args)
+    _notes(args)
     with Heartbeat(f"solve {model.name}", deadline, enabled=not args.quiet) as beat:
         sol = model.solve(instance, scenario, time_limit=max(deadline.remaining(), 0.01),
                           progress=beat.phase, **options)
@@ -221,7 +264,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     h = heuristic(fam, args.heuristic)
     prio = args.priority
     if h.priorities:
-        prio = prio or h.default_priority
+        prio = h.default_priority if prio is None else prio
         folded = {p.lower(): p for p in h.priorities}
         if prio.lower() not in folded:
             raise UsageError(
@@ -233,6 +276,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--priority: {h.name} takes no priority rule")
     params = parse_params(h.params, args.param, h.name)
     scenario = _scenario(fam, instance, args)
+    _notes(args)
     with Heartbeat(f"simulate {h.name}", Deadline(None, start=args.started),
                    enabled=not args.quiet):
         res = h.run(instance, scenario, prio, seed=args.seed, **params)
@@ -253,7 +297,7 @@ def _run_gap(args: argparse.Namespace):
     from resilsched.registry import available_families
 
     time_limit = _time_limit(args, 10.0)
-    names = [args.family] if args.family else available_families()
+    names = [args.family] if args.family is not None else available_families()
     fams = [_family(n) for n in names]
     return run_gap(fams, time_limit, progress=None if args.quiet else stderr_progress)
 
@@ -269,24 +313,11 @@ def cmd_gap(args: argparse.Namespace) -> int:
 def _load_thresholds(path: str | None) -> dict[str, Any]:
     if path is None:
         return {}
-    from resilsched.io import _read_json
+    from resilsched.gap import check_threshold_file
+    from resilsched.io import read_json
+    from resilsched.registry import all_families
 
-    data = _read_json(Path(path))
-    if not isinstance(data, dict):
-        raise InvalidInstance(path, "must hold a JSON object of thresholds")
-
-    def walk(d: dict[str, Any], where: str) -> None:
-        for k, v in d.items():
-            if k in ("max_gap", "mean_gap"):
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                    raise InvalidInstance(f"{where}{k}", f"{v!r} must be a number >= 0")
-            elif isinstance(v, dict):
-                walk(v, f"{where}{k}.")
-            else:
-                raise InvalidInstance(f"{where}{k}", "must be max_gap, mean_gap or a nested object")
-
-    walk(data, "")
-    return data
+    return check_threshold_file(read_json(path), all_families(), path)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -298,17 +329,43 @@ def cmd_check(args: argparse.Namespace) -> int:
     d = report.to_dict()
     d["passed"] = not failures
     d["failures"] = failures
+    unit = ("gaps and thresholds in percent of the reference; the thresholds file and --json "
+            "hold fractions, 0.05 = 5%")
     text = (
         format_report(report)
         + "\n"
         + (
-            "check passed"
+            f"check passed ({unit})"
             if not failures
-            else "check FAILED:\n" + "\n".join(f"  {f}" for f in failures)
+            else f"check FAILED ({unit}):\n" + "\n".join(f"  {f}" for f in failures)
         )
     )
     _emit(d, args.json, text)
     return 0 if not failures else 1
+
+
+# --- trace ----------------------------------------------------------------------------------
+def cmd_trace(args: argparse.Namespace) -> int:
+    """One line per day of a trace: what ``--index`` picks."""
+    from resilsched.io import read_instances
+    from resilsched.registry import available_families, get_family, reader_for
+
+    path = Path(args.file)
+    if not any(reader_for(get_family(n), path) for n in available_families()):
+        raise UsageError(f"{args.file}: is not a trace file (.swf)")
+    fam, days = read_instances(path, **_trace_options(args))
+    from resilsched.instances.rigid.swf import day_table
+
+    rows = day_table(days)
+    _notes(args)
+    lines = [f"{'index':>5}  {'day':<12} {'jobs':>6} {'max width':>9} {'area':>12} {'dropped':>7}"]
+    lines += [f"{r['index']:>5}  {r['day']:<12} {r['jobs']:>6} {r['max_width']:>9} "
+              f"{r['area']:>12.4g} {r['dropped']:>7}" for r in rows]
+    lines.append(f"{len(rows)} day(s), P={days[0].P if days else '-'}: "
+                 f"resilsched solve {args.file} --index K")
+    _emit({"file": str(path), "family": fam.name, "P": days[0].P if days else None,
+           "days": rows}, args.json, "\n".join(lines))
+    return 0
 
 
 # --- reproduce ------------------------------------------------------------------------------
@@ -332,7 +389,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return code
 
 
-class _ReproduceParser(argparse.ArgumentParser):
+class _ReproduceParser(OneLineParser):
     """The ``reproduce`` subcommand, whose help lists the registered reproductions when asked
     for (building it imports every family, which plain ``resilsched --help`` should not)."""
 
@@ -345,225 +402,34 @@ class _ReproduceParser(argparse.ArgumentParser):
         return super().format_help()
 
 
-# --- parser ---------------------------------------------------------------------------------
+COMMANDS = {"list": cmd_list, "generate": cmd_generate, "solve": cmd_solve,
+            "simulate": cmd_simulate, "gap": cmd_gap, "check": cmd_check, "trace": cmd_trace,
+            "reproduce": cmd_reproduce}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
-        prog="resilsched",
-        formatter_class=fmt,
-        description="Resilient scheduling: exact formulations beside heuristics, "
-        "and the gaps between them.",
-        epilog=_examples("""
-resilsched gap                       # the main job: gap report on the built-in smoke suite
-resilsched list --family rigid       # what is registered
-resilsched solve inst.json --json    # exact optimum of an instance
-resilsched simulate inst.json --heuristic R-LIST-0 --priority LA --failures 0,2,1
-resilsched reproduce rigid --help    # paper figures and tables
-"""),
-    )
-    parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--json", action="store_true", help="print one JSON object on standard output"
-        )
-
-    p = sub.add_parser(
-        "list",
-        help="list the registered families, heuristics, models, bounds, presets",
-        formatter_class=fmt,
-        epilog=_examples("resilsched list\nresilsched list --family rigid --json"),
-    )
-    p.add_argument("--family", help="only this family (default: every family)")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="also list the solver options (--param) of the exact models")
-    common(p)
-    p.set_defaults(func=cmd_list)
-
-    p = sub.add_parser(
-        "generate",
-        help="generate an instance library with a manifest of seeds and hashes",
-        formatter_class=fmt,
-        description="Write the instances of a preset as JSON files plus manifest.json "
-        "(preset, seed, versions, sha256 of every file). The same seed always "
-        "gives byte-identical files.",
-        epilog=_examples(
-            "resilsched generate --family rigid --preset paper-default --seed 1 --out lib/\n"
-            "resilsched generate --family rigid --preset smoke --seed 0 --count 3 --out smoke/"
-        ),
-    )
-    p.add_argument("--family", required=True, help="family name (see `resilsched list`)")
-    p.add_argument("--preset", required=True, help="generator name (see `resilsched list`)")
-    p.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
-    p.add_argument(
-        "--count", type=int, default=None, help="number of instances (default: the preset's)"
-    )
-    p.add_argument("--out", required=True, help="output directory (created if missing)")
-    common(p)
-    p.set_defaults(func=cmd_generate)
-
-    def instance_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("file", help='instance file: JSON (with "family"), or a trace such as .swf')
-        p.add_argument(
-            "--index",
-            type=int,
-            default=0,
-            help="which instance of a multi-instance file, from 0 (an SWF trace holds one per "
-            "day; default 0)",
-        )
-        p.add_argument(
-            "--failures",
-            help="failure scenario: failures per job, e.g. 0,2,1 "
-            '(default: the instance\'s "failures", else none)',
-        )
-        p.add_argument(
-            "--qbar", type=float,
-            help="draw the scenario at average failure probability q-bar (default: no draw)"
-        )
-        p.add_argument(
-            "--seed", type=int, default=0,
-            help="seed for --qbar draws and random priorities (default 0)"
-        )
-        p.add_argument(
-            "--P", type=int, help="processor count for trace files (default: the trace header)"
-        )
-        p.add_argument(
-            "--cores-per-node",
-            type=int,
-            help="trace files: divide processors by this to count nodes (default 1)",
-        )
-        p.add_argument(
-            "--param", action="append", metavar="NAME=VALUE",
-            help="a parameter of the heuristic or model, repeatable (names, types and defaults: "
-            "resilsched list -v)",
-        )
-        p.add_argument("-q", "--quiet", action="store_true",
-                       help="no progress lines on standard error")
-
-    p = sub.add_parser(
-        "solve",
-        help="solve an instance with an exact model",
-        formatter_class=fmt,
-        description="Solve an instance exactly (within --time-limit). The status is honest: "
-        "'optimal' only when proven, otherwise 'feasible' with the proven bound.",
-        epilog=_examples(
-            "resilsched solve inst.json\n"
-            "resilsched solve inst.json --method cpsat-scenario --failures 0,2,1 --json\n"
-            "resilsched solve trace.swf --index 3 --time-limit 30"
-        ),
-    )
-    instance_args(p)
-    p.add_argument("--method", help="exact model name (default: the family's reference model)")
-    p.add_argument("--time-limit", type=float, default=None,
-                   help="seconds for the whole command, loading included (default 60)")
-    common(p)
-    p.set_defaults(func=cmd_solve)
-
-    p = sub.add_parser(
-        "simulate",
-        help="run one heuristic on an instance",
-        formatter_class=fmt,
-        epilog=_examples(
-            "resilsched simulate inst.json --heuristic R-LIST-0 --priority LA\n"
-            "resilsched simulate inst.json --heuristic R-SHELF-B --qbar 0.3 --seed 7 --json"
-        ),
-    )
-    instance_args(p)
-    p.add_argument("--heuristic", required=True, help="heuristic name (see `resilsched list`)")
-    p.add_argument("--priority",
-                   help="priority rule, for heuristics that take one (default: the heuristic's)")
-    p.add_argument("-v", "--verbose", action="store_true", help="also print the schedule")
-    common(p)
-    p.set_defaults(func=cmd_simulate)
-
-    def gap_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--family", help="only this family (default: all)")
-        p.add_argument(
-            "--time-limit", type=float, default=None, help="seconds per exact solve (default 10)"
-        )
-        p.add_argument(
-            "-q", "--quiet", action="store_true", help="no progress lines on standard error"
-        )
-        common(p)
-
-    p = sub.add_parser(
-        "gap",
-        help="gap report: every heuristic against the exact optimum (the main job)",
-        formatter_class=fmt,
-        description="Runs every registered heuristic (and priority rule) on the built-in smoke "
-        "suite, solves each case exactly, and reports per heuristic the mean and "
-        "worst gap to the optimum (or to the proven bound when optimality was not "
-        "proven) and every violation of a proven guarantee.",
-        epilog=_examples("resilsched gap\nresilsched gap --family rigid --json"),
-    )
-    gap_args(p)
-    p.set_defaults(func=cmd_gap)
-
-    p = sub.add_parser(
-        "check",
-        help="CI form of gap: exit 1 on a violation or a gap above a threshold",
-        formatter_class=fmt,
-        description="Like gap, then exit status 1 when a guarantee is violated or a gap exceeds "
-        'its threshold. Threshold file: {"max_gap": 1.0, "rigid": {"R-LIST-0": '
-        '{"max_gap": 0.5}, "R-LIST-0/LA": {"mean_gap": 0.1}}}; the most '
-        "specific entry wins.",
-        epilog=_examples(
-            "resilsched check\nresilsched check --thresholds ci/thresholds.json --json"
-        ),
-    )
-    gap_args(p)
-    p.add_argument("--thresholds",
-                   help="JSON file of max_gap/mean_gap thresholds, as fractions (0.05 = 5%%); "
-                   "examples/thresholds.json passes on the built-in suite (default: none, "
-                   "only violations fail)")
-    p.set_defaults(func=cmd_check)
-
-    p = sub.add_parser(
-        "reproduce",
-        help="reproduce a paper's figures and tables (CSV, PNG, summary)",
-        formatter_class=fmt,
-        description="Run the paper reproduction of a family, printing the computed numbers beside\n"
-        "the paper's:\n{table}\n"
-        "The options after FAMILY are that reproduction's own: see\n"
-        "`resilsched reproduce FAMILY --help`. Results are stored as they finish in\n"
-        "<out>/campaign.sqlite, so rerunning an interrupted command (Ctrl-C, exit status 130)\n"
-        "computes only the missing tasks. Exit status: the reproduction's (0, 2, 130).\n"
-        "With --json (before or after FAMILY) the printed summary comes back as the \"output\"\n"
-        "field of one JSON object {family, exit_status, output}.",
-        epilog=_examples(
-            "resilsched reproduce rigid --help\n"
-            "resilsched reproduce rigid                    # scaled-down Figs. 4-6, Table 1\n"
-            "resilsched reproduce moldable --sets 30 --scenarios 20 --csv table1.csv\n"
-            "resilsched reproduce worksharing e5 --trials 1000"
-        ),
-    )
-    p.__class__ = _ReproduceParser  # its help lists the registered reproductions
-    p.add_argument("--json", action="store_true",
-                   help="print {family, exit_status, output} as one JSON object")
-    p.add_argument("family", metavar="FAMILY",
-                   help="a family with a reproduction (listed above)")
-    p.add_argument(
-        "options",
-        nargs=argparse.REMAINDER,
-        metavar="OPTIONS...",
-        help="options of the family's reproduction",
-    )
-    p.set_defaults(func=cmd_reproduce)
-    return parser
+    """The ``resilsched`` argument parser (`resilsched.cli_parser`)."""
+    return _build_parser(COMMANDS, _ReproduceParser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns its exit status (2 for bad input, after one line on stderr)."""
     started = time.perf_counter()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) or a bad option (2, one line printed)
+        return exc.code if isinstance(exc.code, int) else 0
     args.started = started
     try:
         return args.func(args)
     except (InvalidInstance, UnknownName, UsageError) as exc:
         msg = exc.args[0] if isinstance(exc, UnknownName) and exc.args else str(exc)
-        print(f"error: {msg}", file=sys.stderr)
+        print(f"error: {' '.join(msg.split())}", file=sys.stderr)
+        return 2
+    except (MemoryError, RecursionError) as exc:  # resources, not a bug: say so in one line
+        what = "out of memory" if isinstance(exc, MemoryError) else "input nested too deeply"
+        print(f"error: {what}: the input is too large for this machine", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

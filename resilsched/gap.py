@@ -279,12 +279,60 @@ def format_report(report: GapReport) -> str:
     return "\n".join(lines)
 
 
+GAP_KEYS = ("max_gap", "mean_gap")
+
+
+def check_threshold_file(data: Any, families: list[Family], where: str = "thresholds") -> dict:
+    """A thresholds file, checked: ``max_gap``/``mean_gap`` (finite fractions >= 0, 0.05 = 5 %)
+    at the top level, under a family name, under ``family -> heuristic`` or under
+    ``family -> "heuristic/priority"``. Unknown families, heuristics and keys are refused (a
+    typo would silently disable the check), as are NaN and infinities (refused when the JSON
+    is read)."""
+    from resilsched.errors import InvalidInstance
+
+    if not isinstance(data, dict):
+        raise InvalidInstance(where, "must hold a JSON object of thresholds "
+                                     "(see examples/thresholds.json)")
+    fams = {f.name: f for f in families}
+
+    def number(value: Any, field: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or value < 0:
+            raise InvalidInstance(field, f"{value!r} must be a number >= 0 (a fraction: "
+                                         "0.05 = 5%)")
+
+    def scope(d: Any, field: str, children: dict[str, Any]) -> None:
+        if not isinstance(d, dict):
+            raise InvalidInstance(field.rstrip("."), "must be a JSON object")
+        for key, value in d.items():
+            if key in GAP_KEYS:
+                number(value, f"{field}{key}")
+            elif key in children:
+                scope(value, f"{field}{key}.", children[key])
+            else:
+                known = ", ".join([*GAP_KEYS, *children]) or "none"
+                raise InvalidInstance(f"{field}{key}", f"is not a threshold key here (choose "
+                                                       f"from {known[:300]})")
+
+    labels = {
+        name: {label: {} for h in fam.heuristics.values()
+               for label in [h.name, *(f"{h.name}/{p}" for p in h.priorities)]}
+        for name, fam in fams.items()
+    }
+    scope(data, "", labels)
+    return data
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
 def check_thresholds(report: GapReport, thresholds: dict[str, Any]) -> list[str]:
     """Failures of a ``resilsched check`` run: every violation and every gap above its threshold.
 
     `thresholds` maps ``max_gap``/``mean_gap`` at the top level (all heuristics), under a family
     name, under ``family -> heuristic`` or under ``family -> "heuristic/priority"``; the most
-    specific entry wins.
+    specific entry wins. Gaps and thresholds are fractions; the messages print both in percent.
     """
     failures = [f"{h.family} {h.label}: {v}" for h in report.heuristics for v in h.violations]
     failures += [
@@ -298,7 +346,8 @@ def check_thresholds(report: GapReport, thresholds: dict[str, Any]) -> list[str]
             limit = _threshold(thresholds, h, key)
             if limit is not None and d[key] is not None and d[key] > limit + REL_TOL:
                 failures.append(
-                    f"{h.family} {h.label}: {key} {d[key]:.6g} exceeds the threshold {limit}"
+                    f"{h.family} {h.label}: {key.replace('_', ' ')} {_percent(d[key])} exceeds "
+                    f"the threshold {_percent(limit)}"
                 )
     return failures
 

@@ -7,26 +7,87 @@ through the family readers of the registry (e.g. ``.swf`` traces for the rigid f
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from resilsched.errors import InvalidInstance
 from resilsched.registry import Family, available_families, get_family, reader_for
 
+#: Deepest nesting of arrays and objects accepted in a JSON file (instances are 3-4 deep).
+MAX_JSON_DEPTH = 64
+#: Largest JSON file read (bytes); an instance of 10^6 jobs is about 20 MB.
+MAX_JSON_BYTES = 512 * 2**20
+_CONSTANT = re.compile(r"-?Infinity|NaN")
 
-def _read_json(path: Path) -> Any:
+
+class _NotJson(ValueError):
+    """A NaN/Infinity literal, which Python's json accepts and JSON (RFC 8259) does not."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotJson(name)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a parsed JSON value (iterative: no recursion limit)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def read_json(path: str | Path) -> Any:
+    """The JSON value of a file, or a one-line `InvalidInstance` naming the file.
+
+    Refused: a directory or a missing file, more than `MAX_JSON_BYTES`, bytes that are not
+    UTF-8, invalid JSON, the literals NaN/Infinity/-Infinity (Python's json accepts them, JSON
+    does not: a NaN threshold would silently disable a check), integers of more than 4300
+    digits, nesting deeper than `MAX_JSON_DEPTH`. A UTF-8 byte order mark is skipped.
+    """
+    path = Path(path)
+    name = str(path)
     try:
-        text = path.read_text()
+        if path.is_dir():
+            raise InvalidInstance(name, "is a directory, not a JSON file")
+        size = path.stat().st_size
+        if size > MAX_JSON_BYTES:
+            raise InvalidInstance(name, f"holds {size} bytes (at most {MAX_JSON_BYTES})")
+        data = path.read_bytes()
     except FileNotFoundError:
-        raise InvalidInstance(str(path), "no such file") from None
+        raise InvalidInstance(name, "no such file") from None
     except OSError as exc:
-        raise InvalidInstance(str(path), f"cannot be read ({exc.strerror})") from None
+        raise InvalidInstance(name, f"cannot be read ({exc.strerror})") from None
     try:
-        return json.loads(text)
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise InvalidInstance(name, f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                                    f"offset {exc.start})") from None
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise InvalidInstance(
-            str(path), f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+            name, f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except _NotJson as exc:
+        match = _CONSTANT.search(text)
+        line = text.count("\n", 0, match.start()) + 1 if match else "?"
+        raise InvalidInstance(name, f"is not valid JSON (line {line}: {exc.args[0]} is not a "
+                                    "JSON number; use a finite number or null)") from None
+    except RecursionError:
+        raise InvalidInstance(name, f"nests arrays/objects too deeply (at most "
+                                    f"{MAX_JSON_DEPTH} levels)") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's 4300-digit conversion limit
+        raise InvalidInstance(name, f"is not valid JSON ({str(exc).split(';')[0]})") from None
+    depth = _depth(value)
+    if depth > MAX_JSON_DEPTH:
+        raise InvalidInstance(name, f"nests arrays/objects {depth} levels deep (at most "
+                                    f"{MAX_JSON_DEPTH})")
+    return value
 
 
 def read_instances(
@@ -53,7 +114,7 @@ def read_instances(
                 f"suffix {path.suffix!r} is not a known instance format "
                 "(.json, or a family reader's)",
             )
-    data = _read_json(path)
+    data = read_json(path)
     items = data.get("instances") if isinstance(data, dict) and "instances" in data else [data]
     if not isinstance(items, list) or not items:
         raise InvalidInstance("instances", "must be a non-empty list")

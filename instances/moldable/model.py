@@ -19,11 +19,21 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, failure_probabilities, lambda_from_qbar
-from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int
+from resilsched.instances.fields import (
+    FORMAT_VERSION,
+    MAX_DERIVED,
+    MAX_JOBS,
+    check_header,
+    check_metadata,
+    job_count,
+    processors,
+)
 from resilsched.instances.moldable.speedup import Speedup, Table, speedup_from_dict
 from resilsched.solution import to_jsonable
 
 FAMILY = "moldable"
+#: Most entries n x P of the time table (160 MB of floats; the paper's sweeps reach 7.5e6).
+MAX_CELLS = 2 * 10**7
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,10 +58,13 @@ class MoldableInstance:
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "P", positive_int(self.P, "P"))
+        object.__setattr__(self, "P", processors(self.P, "P"))
         jobs = tuple(self.jobs)
         if not jobs:
             raise InvalidInstance("jobs", "must contain at least one job")
+        if len(jobs) > MAX_JOBS or len(jobs) * self.P > MAX_CELLS:
+            raise InvalidInstance("jobs", f"{len(jobs)} jobs on P={self.P} make a time table of "
+                                  f"{len(jobs) * self.P} entries (at most {MAX_CELLS})")
         for j, job in enumerate(jobs):
             if not isinstance(job, Speedup):
                 raise InvalidInstance(f"jobs[{j}]", "must be a speedup model")
@@ -62,8 +75,15 @@ class MoldableInstance:
         if self.failures is not None and len(self.failures.failures) != len(jobs):
             raise InvalidInstance("failures", f"has {len(self.failures.failures)} entries but the "
                                   f"instance has {len(jobs)} jobs")
-        if self.lam is not None and not (float(self.lam) >= 0):
-            raise InvalidInstance("lambda", f"{self.lam} must be >= 0")
+        if self.lam is not None and not (0 <= float(self.lam) < float("inf")):
+            raise InvalidInstance("lambda", f"{self.lam} must be a finite number >= 0")
+        longest = self.T.max(axis=1)
+        bad = np.flatnonzero(~(longest <= MAX_DERIVED))  # NaN too
+        if bad.size:
+            j = int(bad[0])
+            raise InvalidInstance(f"jobs[{j}]", f"gives an attempt time of {longest[j]:.3g} on "
+                                  f"some processor count, beyond {MAX_DERIVED:g} (inputs too "
+                                  "large)")
 
     # -- accessors ---------------------------------------------------------------------------
     @property
@@ -132,20 +152,23 @@ class MoldableInstance:
         check_header(d, FAMILY, FORMAT_VERSION)
         if "P" not in d:
             raise InvalidInstance("P", "is required")
-        P = positive_int(d["P"], "P")
+        P = processors(d["P"], "P")
         raw = d.get("jobs")
         if not isinstance(raw, list) or not raw:
             raise InvalidInstance("jobs",
                                   "must be a non-empty list of {\"model\": ..., \"w\": ...}")
+        job_count(raw)
         jobs = tuple(speedup_from_dict(job, f"jobs[{j}]") for j, job in enumerate(raw))
         failures = None
         if d.get("failures") is not None:
             failures = Scenario.parse(d["failures"], len(jobs))
         lam = d.get("lambda")
         if lam is not None:
-            if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not lam >= 0:
-                raise InvalidInstance("lambda", f"{lam!r} must be a number >= 0")
+            if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not lam >= 0 \
+                    or lam > MAX_DERIVED:
+                raise InvalidInstance("lambda", f"{lam!r} must be a finite number >= 0")
             lam = float(lam)
+        check_metadata(d)
         known = {"family", "format_version", "P", "jobs", "failures", "name", "lambda"}
         meta = {k: v for k, v in d.items() if k not in known}
         return cls(P, jobs, str(d.get("name", "")), failures, lam, meta)

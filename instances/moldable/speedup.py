@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
+from resilsched.instances.fields import MAX_TIME, time_value
 from resilsched.numeric import parse_number
 from resilsched.solution import to_jsonable
 
@@ -132,10 +133,7 @@ def pareto_front_of(times: np.ndarray) -> np.ndarray:
 
 
 def _check_w(w: Any, field: str) -> Any:
-    w = parse_number(w, field)
-    if not w > 0:
-        raise InvalidInstance(field, f"{w} must be > 0")
-    return w
+    return time_value(w, field)
 
 
 def _check_unit(x: Any, field: str) -> Any:
@@ -146,16 +144,13 @@ def _check_unit(x: Any, field: str) -> Any:
 
 
 def _check_nonneg(x: Any, field: str) -> Any:
-    x = parse_number(x, field)
-    if x < 0:
-        raise InvalidInstance(field, f"{x} must be >= 0")
-    return x
+    return time_value(x, field, allow_zero=True)
 
 
 def _check_pbar(x: Any, field: str) -> Any:
     x = parse_number(x, field)
-    if not x >= 1:
-        raise InvalidInstance(field, f"{x} must be >= 1")
+    if not 1 <= x <= MAX_TIME:
+        raise InvalidInstance(field, f"{x} must be in [1, {MAX_TIME:g}]")
     return x
 
 
@@ -340,12 +335,7 @@ class Table(Speedup):
         ts = tuple(self.times)
         if not ts:
             raise InvalidInstance("t", "must list the times for 1..P processors")
-        out = []
-        for i, x in enumerate(ts):
-            v = parse_number(x, f"t[{i}]")
-            if not v > 0:
-                raise InvalidInstance(f"t[{i}]", f"{v} must be > 0")
-            out.append(v)
+        out = [time_value(x, f"t[{i}]") for i, x in enumerate(ts)]
         object.__setattr__(self, "times", tuple(out))
         object.__setattr__(self, "_float", np.array([float(x) for x in out], dtype=float))
 

@@ -17,7 +17,17 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, q_from_qbar
-from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int
+from resilsched.instances.fields import (
+    FORMAT_VERSION,
+    MAX_JOBS,
+    check_header,
+    check_metadata,
+    derived,
+    job_count,
+    positive_int,
+    processors,
+    time_value,
+)
 from resilsched.numeric import parse_number
 from resilsched.solution import to_jsonable
 
@@ -61,18 +71,20 @@ class RigidInstance:
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        P = positive_int(self.P, "P")
+        P = processors(self.P, "P")
         object.__setattr__(self, "P", P)
         jobs = tuple(self.jobs)
         if not jobs:
             raise InvalidInstance("jobs", "must contain at least one job")
+        if len(jobs) > MAX_JOBS:
+            raise InvalidInstance("jobs", f"has {len(jobs)} jobs (at most {MAX_JOBS})")
+        area = 0.0
         for j, job in enumerate(jobs):
             p = positive_int(job.p, f"jobs[{j}].p")
             if p > P:
                 raise InvalidInstance(f"jobs[{j}].p", f"{p} exceeds P={P}")
-            t = parse_number(job.t, f"jobs[{j}].t")
-            if not t > 0:
-                raise InvalidInstance(f"jobs[{j}].t", f"{t} must be > 0")
+            area += p * float(time_value(job.t, f"jobs[{j}].t"))
+        derived(area, "jobs", "a total area sum_j p_j t_j")
         object.__setattr__(self, "jobs", jobs)
         if self.failures is not None and len(self.failures.failures) != len(jobs):
             raise InvalidInstance(
@@ -121,10 +133,11 @@ class RigidInstance:
         check_header(d, FAMILY)
         if "P" not in d:
             raise InvalidInstance("P", "is required")
-        P = positive_int(d["P"], "P")
+        P = processors(d["P"], "P")
         raw = d.get("jobs")
         if not isinstance(raw, list) or not raw:
             raise InvalidInstance("jobs", 'must be a non-empty list of {"p": int, "t": number}')
+        job_count(raw)
         jobs = []
         for j, job in enumerate(raw):
             if not isinstance(job, dict):
@@ -141,6 +154,7 @@ class RigidInstance:
         if d.get("failures") is not None:
             failures = Scenario.parse(d["failures"], len(jobs))
         known = {"family", "format_version", "P", "jobs", "failures", "name"}
+        check_metadata(d)
         meta = {k: v for k, v in d.items() if k not in known}
         return cls(P, tuple(jobs), str(d.get("name", "")), failures, meta)
 

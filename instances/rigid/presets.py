@@ -126,6 +126,7 @@ PRESETS: dict[str, tuple[str, Callable[[int, int | None], list[RigidInstance]]]]
              "q-bar=0.3", _figure("fig6")),
     "mira-like": ("30 Mira-like day-sets, 66..277 jobs, BG/Q partitions, P=49152 "
                   "(stand-in for the June 2019 trace, spec §8.4)", mira_like),
-    "smoke": ("8 tiny integer instances (n 4..7, P 4..16, t 1..20) with a stored scenario at "
-              "q-bar=0.3 (<= 14 attempts); CP-SAT solves each in well under a second", smoke),
+    "smoke": (f"{SMOKE_COUNT} small integer instances (n {SMOKE_N[0]}..{SMOKE_N[1]}, P 4..16, "
+              f"t 1..20) with a stored scenario at q-bar={SMOKE_QBAR} (<= {SMOKE_MAX_ATTEMPTS} "
+              "attempts); CP-SAT solves each in well under a second", smoke),
 }

@@ -15,8 +15,11 @@ day = floor((UnixStartTime + submit + tz_offset) / 86400), where tz_offset is th
 ``TimeZoneString`` at that instant (daylight saving time included; ``TimeZone`` in seconds is the
 fallback, then UTC). Every job of a day is released at time 0 (the batch model, §1.1).
 
-Filters (A14): run time > 0, 1 <= p_j <= P, statuses configurable (default: all). Dropped lines are
-counted per reason in each day's ``metadata["dropped"]``.
+Filters (A14): run time > 0, 1 <= p_j <= P, statuses configurable (default: all; ``statuses=[1]``
+keeps completed jobs only). Dropped lines are counted per reason in each day's
+``metadata["dropped"]`` and reported through ``warn`` (the CLI prints the report on standard
+error, with warnings when an explicit P drops jobs or ``cores_per_node`` does not match the
+header). `day_table` lists the days of a trace (``resilsched trace FILE.swf``).
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ import math
 import os
 import re
 import zoneinfo
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from resilsched.errors import InvalidInstance
+from resilsched.instances.fields import MAX_PROCESSORS, MAX_TIME, processors
 from resilsched.instances.rigid.model import RigidInstance, RigidJob
 
 N_FIELDS = 18
@@ -130,10 +134,17 @@ class _DayClock:
             self.fixed = header["TimeZone"]
             self.tz_used = f"UTC{self.fixed:+d}s"
 
-    def day(self, submit: int | float) -> int:
+    def day(self, submit: int | float, lineno: int = 0) -> int:
         if not isinstance(self.start, int):
+            if submit > _LAST_INSTANT:
+                raise InvalidInstance(f"line {lineno}: field 2 (submit time)",
+                                      f"{submit!r} is beyond the year 9999")
             return int(submit // 86400)  # no absolute clock: days since the log start
         ts = self.start + submit
+        if not 0 <= ts <= _LAST_INSTANT:
+            raise InvalidInstance(f"line {lineno}: field 2 (submit time)",
+                                  f"{submit!r} + UnixStartTime {self.start} is outside the "
+                                  "years 1970-9999")
         if self.zone is not None:
             off = self.zone.utcoffset(dt.datetime.fromtimestamp(ts, tz=dt.UTC))
             offset = int(off.total_seconds()) if off is not None else 0
@@ -147,13 +158,53 @@ class _DayClock:
         return (dt.date(1970, 1, 1) + dt.timedelta(days=day)).isoformat()
 
 
+#: Drop reasons in words, for the report on standard error.
+REASON_TEXT = {
+    "submit_missing": "without a submit time",
+    "runtime_not_positive": "with run time <= 0",
+    "procs_missing": "without a processor count",
+    "procs_exceed_P": "wider than P",
+    "status": "with another status",
+}
+#: Latest instant an SWF line may fall on (seconds since 1970: the year 9999).
+_LAST_INSTANT = 253_402_300_799
+
+
+def _platform_size(header: dict[str, Any], P: int | None, cores_per_node: int) -> int:
+    """P from the override or the header (see `read_swf`), checked against MAX_PROCESSORS."""
+    if P is not None:
+        return processors(P, "P")
+    procs, nodes = header.get("MaxProcs"), header.get("MaxNodes")
+    if cores_per_node > 1:
+        if isinstance(nodes, int) and nodes > 0:
+            return processors(nodes, "MaxNodes (SWF header)")
+        if isinstance(procs, int) and procs > 0:
+            return processors(-(-procs // cores_per_node), "MaxProcs / cores_per_node")
+    else:
+        if isinstance(procs, int) and procs > 0:
+            return processors(procs, "MaxProcs (SWF header)")
+        if isinstance(nodes, int) and nodes > 0:
+            return processors(nodes, "MaxNodes (SWF header)")
+    raise InvalidInstance("P", "is not given and the SWF header has no MaxProcs/MaxNodes")
+
+
+def header_cores_per_node(header: dict[str, Any]) -> int | None:
+    """MaxProcs / MaxNodes when the header gives both and they divide, else None."""
+    procs, nodes = header.get("MaxProcs"), header.get("MaxNodes")
+    if isinstance(procs, int) and isinstance(nodes, int) and procs > 0 and nodes > 0 \
+            and procs % nodes == 0:
+        return procs // nodes
+    return None
+
+
 def read_swf(
     path: str | os.PathLike,
     *,
     P: int | None = None,
-    cores_per_node: int = 1,
+    cores_per_node: int | None = None,
     statuses: Iterable[int] | None = None,
     min_jobs: int = 1,
+    warn: Callable[[str], None] | None = None,
 ) -> list[RigidInstance]:
     """Read an SWF log into one rigid job set per calendar day of submission (spec 002 §8.4).
 
@@ -163,9 +214,13 @@ def read_swf(
     P : platform size override; by default ``MaxProcs`` (``MaxNodes`` when
         ``cores_per_node > 1``, else ``ceil(MaxProcs / cores_per_node)``), falling back to
         ``MaxNodes``.
-    cores_per_node : divide processor counts by this (rounding up) to work in nodes.
-    statuses : keep only these values of field 11 (default: every status, A14).
+    cores_per_node : divide processor counts by this (rounding up) to work in nodes (default 1).
+    statuses : keep only these values of field 11 (default: every status, A14), e.g. ``[1]``
+        for completed jobs only.
     min_jobs : drop days with fewer kept jobs.
+    warn : called with one line per fact a user should know: how many lines were dropped and
+        why, jobs that an explicit `P` drops, a `cores_per_node` that does not match the
+        header's MaxProcs / MaxNodes (the CLI prints them on standard error).
 
     Returns
     -------
@@ -177,11 +232,16 @@ def read_swf(
     ------
     InvalidInstance
         for a malformed data line, e.g.
-        ``line 17: field 5 (allocated processors)='x' is not an integer``, or when P is unknown.
+        ``line 17: field 5 (allocated processors)='x' is not an integer``, for a run time above
+        `MAX_TIME` or a submit time beyond the year 9999, or when P is unknown.
     """
+    explicit_cores = cores_per_node is not None
+    explicit_p = P is not None
+    cores_per_node = 1 if cores_per_node is None else cores_per_node
     if isinstance(cores_per_node, bool) or not isinstance(cores_per_node, int) \
-            or cores_per_node < 1:
-        raise InvalidInstance("cores_per_node", f"{cores_per_node!r} must be a positive integer")
+            or not 1 <= cores_per_node <= MAX_PROCESSORS:
+        raise InvalidInstance("cores_per_node", f"{cores_per_node!r} must be an integer in "
+                                                f"[1, {MAX_PROCESSORS}]")
     if isinstance(min_jobs, bool) or not isinstance(min_jobs, int) or min_jobs < 1:
         raise InvalidInstance("min_jobs", f"{min_jobs!r} must be a positive integer")
     keep_status = None if statuses is None else {int(s) for s in statuses}
@@ -192,23 +252,7 @@ def read_swf(
         raise InvalidInstance("path", f"{str(path)!r} cannot be read ({exc.strerror})") from None
     lines = text.splitlines()
     header = parse_swf_header(lines)
-
-    if P is None:
-        procs, nodes = header.get("MaxProcs"), header.get("MaxNodes")
-        if cores_per_node > 1:
-            if isinstance(nodes, int) and nodes > 0:
-                P = nodes
-            elif isinstance(procs, int) and procs > 0:
-                P = -(-procs // cores_per_node)
-        else:
-            if isinstance(procs, int) and procs > 0:
-                P = procs
-            elif isinstance(nodes, int) and nodes > 0:
-                P = nodes
-        if P is None:
-            raise InvalidInstance("P", "is not given and the SWF header has no MaxProcs/MaxNodes")
-    elif isinstance(P, bool) or not isinstance(P, int) or P < 1:
-        raise InvalidInstance("P", f"{P!r} must be a positive integer")
+    P = _platform_size(header, P, cores_per_node)
 
     clock = _DayClock(header)
     days: dict[int, dict[str, Any]] = {}
@@ -236,11 +280,14 @@ def read_swf(
         if submit < 0:
             unplaced["submit_missing"] += 1
             continue
-        entry = bucket(clock.day(submit))
+        entry = bucket(clock.day(submit, lineno))
         procs = alloc if alloc > 0 else (req if alloc == -1 else alloc)
         if runtime <= 0:
             entry["dropped"]["runtime_not_positive"] += 1
             continue
+        if runtime > MAX_TIME:
+            raise InvalidInstance(f"line {lineno}: field 4 (run time)",
+                                  f"{tokens[3]!r} exceeds the maximum {MAX_TIME:g} s")
         if procs < 1:
             entry["dropped"]["procs_missing"] += 1
             continue
@@ -274,7 +321,58 @@ def read_swf(
                                               "TimeZoneString", "TimeZone") if k in header},
         }
         out.append(RigidInstance(P, tuple(entry["jobs"]), clock.label(day), None, meta))
+    if warn is not None:
+        for message in _report(path, header, P, explicit_p=explicit_p,
+                               cores_per_node=cores_per_node if explicit_cores else None,
+                               keep_status=keep_status, days=days, unplaced=unplaced, out=out):
+            warn(message)
     return out
+
+
+def _report(path: Path, header: dict[str, Any], P: int, *, explicit_p: bool,
+            cores_per_node: int | None, keep_status: set[int] | None,
+            days: dict[int, dict[str, Any]], unplaced: dict[str, int],
+            out: list[RigidInstance]) -> list[str]:
+    """The lines `read_swf` reports: what was kept and dropped, and mismatches with the header."""
+    dropped = dict(unplaced)
+    for entry in days.values():
+        for reason, count in entry["dropped"].items():
+            dropped[reason] += count
+    kept = sum(inst.n for inst in out)
+    small = sum(len(e["jobs"]) for e in days.values()) - kept  # days under min_jobs
+    texts = []
+    for reason in DROP_REASONS:
+        if dropped[reason]:
+            what = REASON_TEXT[reason]
+            if reason == "procs_exceed_P":
+                what = f"wider than P={P}"
+            elif reason == "status" and keep_status is not None:
+                what = f"with a status (field 11) not in {','.join(map(str, sorted(keep_status)))}"
+            texts.append(f"{dropped[reason]} {what}")
+    if small:
+        texts.append(f"{small} on days with too few jobs")
+    total = kept + sum(dropped.values()) + small
+    lines = [f"{path.name}: kept {kept} of {total} jobs in {len(out)} day(s)"
+             + (f"; dropped {', '.join(texts)}" if texts else "")]
+    if dropped["procs_exceed_P"] and explicit_p:
+        said = f" (the header says MaxProcs {header['MaxProcs']})" if "MaxProcs" in header else ""
+        lines.append(f"{path.name}: warning: P={P} drops {dropped['procs_exceed_P']} job(s) "
+                     f"wider than P{said}")
+    ratio = header_cores_per_node(header)
+    if cores_per_node is not None and ratio is not None and cores_per_node != ratio:
+        lines.append(f"{path.name}: warning: cores_per_node={cores_per_node} does not match the "
+                     f"header (MaxProcs {header['MaxProcs']} / MaxNodes {header['MaxNodes']} = "
+                     f"{ratio} cores per node)")
+    return lines
+
+
+def day_table(instances: Sequence[RigidInstance]) -> list[dict[str, Any]]:
+    """One row per day of a trace read by `read_swf`: index (for ``--index``), date, jobs,
+    widest job, total area and longest job."""
+    return [{"index": k, "day": inst.name, "jobs": inst.n, "max_width": max(inst.p),
+             "area": float(sum(inst.areas)), "max_time": max(float(t) for t in inst.t),
+             "dropped": sum(inst.metadata.get("dropped", {}).values())}
+            for k, inst in enumerate(instances)]
 
 
 def write_swf(

@@ -25,14 +25,12 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.numeric import parse_number
+from resilsched.instances.fields import time_value
 
 
 def _positive(x: object, name: str) -> float:
-    v = parse_number(x, name)
-    if not v > 0:
-        raise InvalidInstance(name, f"{v} must be > 0")
-    return float(v)
+    """A finite number in (0, MAX_TIME] (instances/fields.py)."""
+    return float(time_value(x, name))
 
 
 @dataclass(frozen=True)
@@ -245,6 +243,9 @@ def risk_from_dict(d: object) -> Risk:
         s = d.get("samples")
         if not isinstance(s, (list, tuple)):
             raise InvalidInstance("risk.samples", "must be a list of positive numbers")
-        vals = tuple(float(parse_number(x, f"risk.samples[{i}]")) for i, x in enumerate(s))
-        return EmpiricalRisk(vals, bool(d.get("normalize", True)), str(d.get("name", "")))
+        vals = tuple(_positive(x, f"risk.samples[{i}]") for i, x in enumerate(s))
+        normalize = d.get("normalize", True)
+        if not isinstance(normalize, bool):
+            raise InvalidInstance("risk.normalize", f"{normalize!r} must be true or false")
+        return EmpiricalRisk(vals, normalize, str(d.get("name", "")))
     raise InvalidInstance("risk.kind", f"{kind!r} is not one of {', '.join(RISK_KINDS)}")

@@ -78,3 +78,44 @@ def test_truncated_expectation_matches_the_geometric_closed_form():
     # the missing part is sum_{f > 30} (f + 1) q^f (1 - q) = q^31 (32 - 31 q) / (1 - q)
     missing = Fraction(1, 4) ** 31 * (32 - 31 * Fraction(1, 4)) / (1 - Fraction(1, 4))
     assert partial + missing == Fraction(4, 3)
+
+
+def test_sampling_refuses_scenarios_that_cannot_finish():
+    from resilsched.instances.failures import (
+        MAX_ATTEMPTS,
+        MAX_EXPECTED_ATTEMPTS,
+        sample_scenarios,
+    )
+
+    # job 2 expects 1 / (1 - q) = 1e7 attempts: no draw, the error names the job
+    q = [0.1, 0.2, 1 - 1e-7]
+    with pytest.raises(InvalidInstance, match=r"^jobs\[2\]: fails with probability q=0\.9999999"):
+        sample_failures(q, 1, 0)
+    with pytest.raises(InvalidInstance, match=r"^jobs\[0\]: .*inf expected attempts"):
+        sample_failures([1.0, 0.5], 1, 0)
+    # the boundary (--qbar) uses the tighter per-scenario cap
+    q = [1 - 1 / (0.6 * MAX_ATTEMPTS)] * 2  # 1.2 * MAX_ATTEMPTS expected in all
+    assert 1.2 * MAX_ATTEMPTS < MAX_EXPECTED_ATTEMPTS
+    assert sample_failures(q, 1, 0).shape == (1, 2)
+    with pytest.raises(InvalidInstance, match=f"at most {MAX_ATTEMPTS}"):
+        sample_scenarios(q, 1, 0)
+    assert sample_scenarios([0.3, 0.5], 2, 0)[0].attempts >= 2
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    (-1, "failures=-1 must be a list of failure counts"),
+    (1e308, r"failures=1e\+308 must be a list"),
+    ({"a": 1}, "must be a list"),
+    (["5", 0], r"failures\[0\]='5' is not an integer"),
+    ([True, 0], r"failures\[0\]=True is not an integer"),
+    ([float("nan"), 0], r"failures\[0\]=nan is not an integer"),
+    ([1e29, 0], r"failures\[0\]=1e\+29 failures exceed the maximum"),
+    ([60_000, 60_000], r"failures: has 120002 attempts in all \(at most 100000\)"),
+    ("0,x", r"failures\[1\]='x' is not an integer"),
+    ("0," + "9" * 50, r"failures\[1\]='9999"),
+])
+def test_scenario_parse_refuses_wrong_types_and_sizes(values, message):
+    with pytest.raises(InvalidInstance, match=message):
+        Scenario.parse(values, 2)
+    assert Scenario.parse("3, 4", 2).failures == (3, 4)
+    assert Scenario.parse([3.0, np.int64(4)], 2).failures == (3, 4)
