@@ -228,47 +228,44 @@ def _lazy(start: np.ndarray, value: np.ndarray, cap: np.ndarray, pool: int, est:
     k, val = start, value
     heap = [(-v, i) for i, v in enumerate(val.tolist())]
     heapq.heapify(heap)
-    first: dict[int, int] = {}    # row -> count of its first cached estimate
-    cached: dict[int, list[float]] = {}
+    cache: dict[int, tuple[int, np.ndarray]] = {}  # row -> (count of vals[0], vals)
     steps = 0
     while pool >= 2 and heap:
         if budget is not None and steps >= budget:
             return False, k, val, pool
-        _, l = heap[0]
-        kl, vl = int(k[l]), float(val[l])
-        reach = min(int(cap[l]), kl + pool)
+        top = heap[0][1]
+        kl, vl = int(k[top]), float(val[top])
+        reach = min(int(cap[top]), kl + pool)
         nxt = None
-        kk = kl + 2
-        while kk <= reach:
-            vals = cached.get(l)
-            base = first.get(l, 0)
-            if vals is None or kk >= base + 2 * len(vals):
-                lo = kk if vals is None else base + 2 * len(vals)
-                if vals is not None and lo > reach:
-                    break
-                size = 8 if vals is None else (reach - lo) // 2 + 1
-                cols = np.arange(lo, min(reach, lo + 2 * (size - 1)) + 1, 2)
-                new = est(np.full(cols.size, l), cols).tolist()
-                if vals is None:
-                    first[l], cached[l] = lo, new
-                else:
-                    vals.extend(new)
-                continue
-            v = vals[(kk - base) // 2]
-            if v < vl:
-                nxt = (kk, v)
-                break
+        lo = kl + 2
+        while lo <= reach:
+            base, vals = cache.get(top, (lo, None))
+            end = base + 2 * (0 if vals is None else vals.size) - 2  # last cached count
+            if end < lo:  # evaluate more: 8 pairs first, then the rest of the reach
+                hi = min(reach, lo + 14) if vals is None else reach
+                cols = np.arange(lo, hi + 1, 2)
+                new = est(np.full(cols.size, top), cols)
+                vals = new if vals is None else np.concatenate([vals, new])
+                cache[top] = (base, vals)
+                end = base + 2 * vals.size - 2
+            seg = vals[(lo - base) // 2:(min(end, reach) - base) // 2 + 1]
             if rule == "strict_step":
+                if seg[0] < vl:
+                    nxt = (lo, float(seg[0]))
                 break
-            kk += 2
+            hit = np.flatnonzero(seg < vl)
+            if hit.size:
+                nxt = (lo + 2 * int(hit[0]), float(seg[hit[0]]))
+                break
+            lo = min(end, reach) + 2
         if nxt is None:
             if on_stuck == "stop":
                 return True, k, val, pool
             heapq.heappop(heap)
             continue
         pool -= nxt[0] - kl
-        k[l], val[l] = nxt
-        heapq.heapreplace(heap, (-nxt[1], l))
+        k[top], val[top] = nxt
+        heapq.heapreplace(heap, (-nxt[1], top))
         steps += 1
     return True, k, val, pool
 
@@ -283,7 +280,7 @@ def allocate_loop(start, value0, cap, pool: int, est: Estimator, *, rule: str = 
     heapq.heapify(heap)
     one = np.empty(1, dtype=np.int64)
     while pool >= 2 and heap:
-        _, l = heap[0]
+        _, l = heap[0]  # noqa: E741 (the spec's name)
         top = min(int(cap[l]), int(k[l]) + pool)
         nxt = None
         kk = int(k[l]) + 2

@@ -62,7 +62,7 @@ def _est_nf(st: RunState, apps: np.ndarray, a: np.ndarray, base: np.ndarray, t: 
 
     def est(pos: np.ndarray, k: np.ndarray) -> np.ndarray:
         i = apps[pos]
-        val = t + F.rc(i, sigma[i], k) + F.ckpt_after(i, k) + F.t_r(i, k, a[pos])
+        val = t + F.move_then_run(i, sigma[i], k, a[pos])
         same = k == sigma[i]
         if same.any():
             val[same] = base[pos[same]]
@@ -94,11 +94,20 @@ def end_local(st: RunState, t: float, elig: np.ndarray) -> None:
         keep = np.sort(np.lexsort((elig, -v_all))[:top])
         elig, a_all, v_all = elig[keep], a_all[keep], v_all[keep]
     k0 = st.sigma[elig]
-    cap = st.F.jmax[elig]
     est = _est_nf(st, elig, a_all, v_all, t)
-    k, _, left = allocate(k0, v_all, cap, st.free, est, rule=st.opts.improve_rule,
-                          on_stuck=st.opts.on_stuck, window=np.full(elig.size, 2), budget=BUDGET)
+    k = _capped(st, elig, lambda cap: allocate(
+        k0, v_all, cap, st.free, est, rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck,
+        window=np.full(elig.size, 2), budget=BUDGET)[0])
     _commit_changes(st, elig, k, a_all, t)
+
+
+def _capped(st: RunState, apps: np.ndarray, run) -> np.ndarray:
+    """run(cap) with cap = j_max (1.8), known exactly or optimistically: a run whose counts
+    exceed a j_max found on the way is redone with the exact caps."""
+    while True:
+        k = run(st.F.jmax_cap(apps))
+        if not st.F.exceeds_jmax(apps, k).any():
+            return k
 
 
 def _regreedy(st: RunState, t: float, apps: np.ndarray, a: np.ndarray, base: np.ndarray,
@@ -144,11 +153,15 @@ def _regreedy(st: RunState, t: float, apps: np.ndarray, a: np.ndarray, base: np.
     top = n if st.opts.on_stuck == "skip" else left // 2 + 1
     sub = np.arange(n) if n <= top else np.sort(np.lexsort((np.arange(n), -v0))[:top])
     if left >= 2 and sub.size:
-        ks_sub, vs_sub, left = allocate(
-            start[sub], v0[sub], F.jmax[apps[sub]], left, lambda pos, kk: est(sub[pos], kk),
-            rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck,
-            window=np.full(sub.size, 2), budget=BUDGET)
-        k[sub], val[sub] = ks_sub, vs_sub
+        out: list = []
+
+        def run(cap: np.ndarray) -> np.ndarray:
+            out[:] = allocate(start[sub], v0[sub], cap, left, lambda pos, kk: est(sub[pos], kk),
+                              rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck,
+                              window=np.full(sub.size, 2), budget=BUDGET)
+            return out[0]
+        _capped(st, apps[sub], run)
+        k[sub], val[sub], left = out
     if st.opts.refill:
         shrunk = np.flatnonzero(k < sig)
         for pos in shrunk[np.lexsort((apps[shrunk], -val[shrunk]))]:
@@ -179,8 +192,11 @@ def _est_f(st: RunState, f: int, t: float):
 
     def est(k: np.ndarray) -> np.ndarray:
         i = np.full(k.shape, f)
-        move = F.rc(i, j, k) + F.ckpt_after(i, k)
-        return lead + np.where(k == j, 0.0, move) + F.t_r(i, k, a_f)
+        val = lead + F.move_then_run(i, j, k, a_f)
+        same = k == j
+        if same.any():
+            val[same] = lead + F.t_r(i[same], k[same], a_f)
+        return val
     return est, lead - t
 
 
@@ -220,7 +236,7 @@ def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     F, opts = st.F, st.opts
     j = int(st.sigma[f])
     est_f, lead = _est_f(st, f, t)
-    top = int(F.jmax[f])
+    top = F.jmax_exact(f)
     k, ef, _ = allocate(np.array([j]), np.array([st.tU[f]]), np.array([top]), st.free,
                         lambda pos, kk: est_f(kk), rule=opts.improve_rule,
                         on_stuck=opts.on_stuck, window=np.array([2]), budget=BUDGET)
@@ -237,7 +253,8 @@ def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
         for target, target_e in targets:
             while k < target and queue:
                 _, s = heapq.heappop(queue)
-                e_s = table[s][ks[s] // 2 - 2]  # estimate of s on ks[s] - 2 processors
+                vals, off = table[s]
+                e_s = vals[off + ks[s] // 2 - 2]  # estimate of s on ks[s] - 2 processors
                 if e_s < target_e:
                     log.append((s, ks[s]))
                     ks[s] -= 2
@@ -273,15 +290,15 @@ def _chain(cand: np.ndarray, est, v0: float, rule: str) -> list[tuple[int, float
     return list(zip(cand[keep].tolist(), vals[keep].tolist(), strict=True))
 
 
-def _donor_table(st: RunState, donors: np.ndarray, t: float) -> dict[int, list[float]]:
-    """est of every donor s on 2, 4, ..., sigma_s - 2 processors (table[s][k/2 - 1])."""
+def _donor_table(st: RunState, donors: np.ndarray, t: float) -> dict[int, tuple[list, int]]:
+    """est of every donor s on 2, 4, ..., sigma_s - 2 processors: table[s] = (values, offset),
+    the value on k processors being values[offset + k/2 - 1]."""
     F = st.F
     sig = st.sigma[donors]
     a = st.alpha_now(donors, t)
     reps = sig // 2 - 1
+    offsets = np.cumsum(reps) - reps
     rows = np.repeat(np.arange(donors.size), reps)
-    ks = 2 * (np.arange(rows.size) - np.repeat(np.cumsum(reps) - reps, reps) + 1)
-    i = donors[rows]
-    vals = t + F.rc(i, sig[rows], ks) + F.ckpt_after(i, ks) + F.t_r(i, ks, a[rows])
-    parts = np.split(vals, np.cumsum(reps)[:-1])
-    return {int(s): part.tolist() for s, part in zip(donors.tolist(), parts, strict=True)}
+    ks = 2 * (np.arange(rows.size) - np.repeat(offsets, reps) + 1)
+    vals = (t + F.move_then_run(donors[rows], sig[rows], ks, a[rows])).tolist()
+    return {s: (vals, o) for s, o in zip(donors.tolist(), offsets.tolist(), strict=True)}

@@ -32,7 +32,7 @@ FailPolicy = Callable[[RunState, float, int, np.ndarray], None]
 
 
 def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy | None,
-             opts: Options = Options(), *, fault_free: bool = False) -> tuple[RunState, list]:
+             opts: Options | None = None, *, fault_free: bool = False) -> tuple[RunState, list]:
     """Run the policies on `inst` under `trace`; returns the final state and the trace read.
 
     With `fault_free` the instance is run without failures and checkpoints (lambda = 0), the
@@ -41,7 +41,7 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
     if fault_free and not inst.fault_free:
         inst = inst.replace(mtbf=None, failures=None)
     F = formulas_of(inst)
-    st = RunState(inst, F, opts)
+    st = RunState(inst, F, opts or Options())
     st.start(initial_allocation(st))
     cursor = trace.cursor() if not inst.fault_free else None
     held: list[tuple[float, np.ndarray, int]] = []  # A-14 'at_end': (free at, ids, count)

@@ -27,6 +27,8 @@ import numpy as np
 
 #: evaluations of t^R per chunk when computing j_max (bounds the memory to a few tens of MB)
 CHUNK = 1 << 21
+#: largest even counts used as witnesses when proving k <= j_max (`Formulas.exceeds_jmax`)
+TOP = 16
 
 
 class Formulas:
@@ -43,6 +45,11 @@ class Formulas:
         self.S = float(inst.S)
         self.young = inst.period == "young"
         self._jmax: np.ndarray | None = None
+        n = inst.n
+        self._jx = np.full(n, -1, dtype=np.int64)   # exact j_max, -1 while unknown
+        self._plo = np.full(n, 2, dtype=np.int64)   # proven: j_max >= _plo
+        self._pmin = np.full(n, np.inf)             # min of t^R(j, 1) over 2 <= j < _plo
+        self._top: np.ndarray | None = None          # t^R(1) on the TOP largest even counts
 
     # ---------------------------------------------------------------- costs and periods
     def t(self, idx, k) -> np.ndarray:
@@ -101,6 +108,31 @@ class Formulas:
         w = self.tau(idx, k) - c
         return at + np.floor(at / w) * c
 
+    def move_then_run(self, idx, j, k, alpha) -> np.ndarray:
+        """RC^{j->k} + C_{i,k} (the checkpoint after the move, none when fault-free) +
+        t^R_{i,k}(alpha): the time from a redistribution to the expected end (spec §3.1 est_nf
+        without its t), fused for speed; equal to ``rc + ckpt_after + t_r``."""
+        m = self.M[idx]
+        jf = np.asarray(j, dtype=float)
+        kf = np.asarray(k, dtype=float)
+        rc = self.S + np.maximum(np.minimum(jf, kf), np.abs(kf - jf)) * (m / (jf * kf)
+                                                                          + self.beta)
+        rc[jf == kf] = 0.0
+        at = alpha * self.inst.times(idx, k)
+        if self.ff:
+            return rc + at
+        c = m / kf + self.beta
+        if self.young:
+            tau = np.sqrt(2.0 * (self.mu / kf) * c) + c
+        else:
+            tau = np.sqrt(2.0 * (self.mu / kf) * c + c)
+        w = tau - c
+        n = np.floor(at / w)
+        x = self.lam * kf
+        tr = np.exp(x * c) * (1.0 / x + self.D) * (
+            n * np.expm1(x * tau) + np.expm1(x * np.maximum(at - n * w, 0.0)))
+        return rc + c + tr
+
     # ---------------------------------------------------------------- progress (1.10)
     def done_running(self, idx, j, delta, clamp: bool = True) -> np.ndarray:
         """Fraction of the work done in `delta` seconds since t_lastR (not struck)."""
@@ -128,16 +160,70 @@ class Formulas:
             self._jmax = self._compute_jmax()
         return self._jmax
 
-    def _compute_jmax(self) -> np.ndarray:
-        n, top = self.inst.n, self.inst.p_even
-        ks = np.arange(2, top + 1, 2)
-        out = np.empty(n, dtype=np.int64)
+    def _compute_jmax(self, idx: np.ndarray | None = None) -> np.ndarray:
+        idx = np.arange(self.inst.n) if idx is None else idx
+        ks = np.arange(2, self.inst.p_even + 1, 2)
+        out = np.empty(idx.size, dtype=np.int64)
         rows = max(1, CHUNK // len(ks))
-        for lo in range(0, n, rows):
-            idx = np.arange(lo, min(n, lo + rows))
-            vals = self.t_r(idx[:, None], ks[None, :], 1.0)
-            out[idx] = ks[np.argmin(vals, axis=1)]
+        for lo in range(0, idx.size, rows):
+            part = idx[lo:lo + rows]
+            vals = self.t_r(part[:, None], ks[None, :], 1.0)
+            out[lo:lo + rows] = ks[np.argmin(vals, axis=1)]
         return out
+
+    # ---------------------------------------------------------------- j_max on demand
+    def jmax_cap(self, idx: np.ndarray) -> np.ndarray:
+        """j_max where it is known exactly, else the largest even count (an optimistic cap:
+        check the counts chosen with `exceeds_jmax`)."""
+        jx = self._jx[idx]
+        return np.where(jx >= 0, jx, self.inst.p_even)
+
+    def jmax_exact(self, i: int) -> int:
+        """j_max of one application, computed once."""
+        if self._jx[i] < 0:
+            self._jx[i] = self._compute_jmax(np.array([i]))[0]
+        return int(self._jx[i])
+
+    def exceeds_jmax(self, idx: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Which counts k are above j_max of their applications (decision MA-5).
+
+        k <= j_max(i) holds iff some count >= k has a smaller t^R(1) than every count below k.
+        It is proven with the TOP largest even counts as witnesses and the prefix minimum of
+        t^R(1), both cached; when that fails the exact j_max of the application is computed.
+        """
+        idx = np.asarray(idx)
+        k = np.asarray(k)
+        need = (k > self._plo[idx]) & (self._jx[idx] < 0)
+        if need.any():
+            self._prove(idx[need], k[need])
+        jx = self._jx[idx]
+        return (jx >= 0) & (k > jx)
+
+    def _prove(self, idx: np.ndarray, k: np.ndarray) -> None:
+        if self._top is None:
+            top = self.inst.p_even - 2 * np.arange(min(TOP, self.inst.p_even // 2))
+            self._topk = top
+            n = self.inst.n
+            self._top = self.t_r(np.arange(n)[:, None], top[None, :], 1.0)
+        idx, inv = np.unique(idx, return_inverse=True)
+        kmax = np.zeros(idx.size, dtype=np.int64)
+        np.maximum.at(kmax, inv, k)
+        k = kmax
+        lo = self._plo[idx]
+        reps = (k - lo) // 2
+        rows = np.repeat(np.arange(idx.size), reps)
+        js = np.repeat(lo, reps) + 2 * (np.arange(rows.size)
+                                        - np.repeat(np.cumsum(reps) - reps, reps))
+        vals = self.t_r(idx[rows], js, 1.0)
+        pmin = self._pmin[idx].copy()
+        np.minimum.at(pmin, rows, vals)
+        witness = np.where(self._topk[None, :] >= k[:, None], self._top[idx], np.inf).min(axis=1)
+        ok = pmin > witness
+        self._plo[idx[ok]] = k[ok]
+        self._pmin[idx[ok]] = pmin[ok]
+        bad = idx[~ok]
+        if bad.size:
+            self._jx[bad] = self._compute_jmax(bad)
 
 
 def formulas_of(inst) -> Formulas:

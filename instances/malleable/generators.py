@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from resilsched.instances.coschedule import random_integer_table
-from resilsched.instances.fields import count_or_default
+from resilsched.instances.fields import count_or_default  # noqa: F401  (re-exported)
 from resilsched.instances.malleable.model import YEAR, MalleableInstance, MalleableTask
 
 M_INF = 1_500_000

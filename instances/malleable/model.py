@@ -167,8 +167,8 @@ class MalleableInstance:
         return np.array([task.m for task in self.tasks], dtype=float)
 
     @cached_property
-    def _synthetic(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """(a, b) with t_{i,q} = a_i + b_i / q when every task is synthetic, else None."""
+    def synthetic_ab(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(a, b) with t_{i,q} = a_i + b_i / q when every task is synthetic (1.13), else None."""
         if any(task.t is not None for task in self.tasks):
             return None
         m = self.m
@@ -180,7 +180,7 @@ class MalleableInstance:
     @cached_property
     def _table(self) -> np.ndarray | None:
         """Dense table T[i, q-1] = t_{i,q} when some task gives a table, else None."""
-        if self._synthetic is not None:
+        if self.synthetic_ab is not None:
             return None
         q = np.arange(1, self.p + 1, dtype=float)
         rows = []
@@ -193,7 +193,7 @@ class MalleableInstance:
 
     def times(self, idx: np.ndarray, k: np.ndarray) -> np.ndarray:
         """t_{i,k} for arrays of application indices `idx` and processor counts `k` (1..p)."""
-        syn = self._synthetic
+        syn = self.synthetic_ab
         if syn is not None:
             return syn[0][idx] + syn[1][idx] / k
         return self._table[idx, np.asarray(k, dtype=np.int64) - 1]
