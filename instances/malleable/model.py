@@ -205,6 +205,10 @@ class MalleableInstance:
     # ------------------------------------------------------------------ checks
     def _check_finite(self) -> None:
         """(1.6) must stay finite: bound lambda j tau and the footprint's checkpoint cost."""
+        with np.errstate(all="ignore"):
+            self._check_overflow()
+
+    def _check_overflow(self) -> None:
         mc = self.m * self.checkpoint_factor
         if not np.all(np.isfinite(mc)):
             raise InvalidInstance("checkpoint_factor", "times m overflows a double")

@@ -170,6 +170,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                 restart_next = end + extra + model.rc(i, count, k) + ckpt
             else:
                 raise InvalidSchedule(f"{where}: unknown end {kind!r}")
+            want = min(want, alpha)  # work beyond what is left is not counted
             if not _close(done, want, 1.0):
                 raise InvalidSchedule(f"{where}: counted {done:.12g} of the work done, the "
                                       f"model says {want:.12g}")
