@@ -54,7 +54,8 @@ class Reference:
         nff = math.floor(a * self.t(i, k) / w)
         last = max(a * self.t(i, k) - nff * w, 0.0)
         x = self.lam * k
-        return math.exp(x * c) * (1 / x + self.D) * (nff * math.expm1(x * tau) + math.expm1(x * last))
+        return math.exp(x * c) * (1 / x + self.D) * (nff * math.expm1(x * tau)
+                                                     + math.expm1(x * last))
 
     def RC(self, i, j, k):
         if j == k:
@@ -98,7 +99,8 @@ class Reference:
     def set_end(self, i):
         k, a = self.sigma[i], self.alpha[i]
         w = self.tau(i, k) - self.C(i, k)
-        self.E[i] = self.tlast[i] + a * self.t(i, k) + math.floor(a * self.t(i, k) / w) * self.C(i, k)
+        at = a * self.t(i, k)
+        self.E[i] = self.tlast[i] + at + math.floor(at / w) * self.C(i, k)
 
     def commit(self, changes, now):
         """changes: [(i, k, a, restart)]; shrinks release first, then grows take."""
@@ -137,7 +139,7 @@ class Reference:
         heapq.heapify(heap)
         while pool >= 2 and heap:
             _, l = heap[0]  # noqa: E741
-            nxt = self.improvable(l, k[l], lambda kk, l=l: est_of(l, kk), val[l], pool)
+            nxt = self.improvable(l, k[l], lambda kk, l=l: est_of(l, kk), val[l], pool)  # noqa: E741
             if nxt is None:
                 break
             pool -= nxt - k[l]
@@ -206,7 +208,8 @@ class Reference:
         free = len(self.pool)
         while free >= 2 and heap:
             _, l = heap[0]  # noqa: E741
-            e = lambda kk, l=l: now + self.RC(l, self.sigma[l], kk) + self.C(l, kk) + self.tR(l, kk, a[l])  # noqa: E731, E501
+            def e(kk, l=l):  # noqa: E741
+                return now + self.RC(l, self.sigma[l], kk) + self.C(l, kk) + self.tR(l, kk, a[l])
             nxt = self.improvable(l, k[l], e, est[l], free)
             if nxt is None:
                 break
@@ -307,9 +310,10 @@ def main() -> None:
     for seed in (1, 2):
         inst = paper_instance(seed, args.ref_n, args.ref_p)
         for name, (end, fail) in COMBOS.items():
-            t_ref, ref = cpu(lambda: Reference(inst, end, fail, seed).run(), 1)
-            t_fast, res = cpu(lambda: fast(name)(paper_instance(seed, args.ref_n, args.ref_p),
-                                                seed=seed), 1)
+            t_ref, ref = cpu(lambda inst=inst, end=end, fail=fail, seed=seed:
+                             Reference(inst, end, fail, seed).run(), 1)
+            t_fast, res = cpu(lambda name=name, seed=seed: fast(name)(
+                paper_instance(seed, args.ref_n, args.ref_p), seed=seed), 1)
             ok = math.isclose(ref, res.objective, rel_tol=1e-9)
             print(f"  seed {seed} {name:14s} ref {t_ref:7.3f}  fast {t_fast:6.3f}  "
                   f"x{t_ref / max(t_fast, 1e-9):6.1f}  same makespan: {ok}")
@@ -320,7 +324,8 @@ def main() -> None:
         t0 = time.perf_counter()
         best, res = cpu(lambda h=h: h(paper_instance(7, args.n, args.p), seed=7), args.repeat)
         wall = (time.perf_counter() - t0) / args.repeat
-        print(f"  {h.__name__.upper().replace('_', '-'):14s} {best:6.3f} s cpu  {wall:6.3f} s wall  "
+        label = h.__name__.upper().replace("_", "-")
+        print(f"  {label:14s} {best:6.3f} s cpu  {wall:6.3f} s wall  "
               f"{res.objective / 86400:8.2f} days  {res.schedule.counts['failures']} failures")
     if args.grid:
         from resilsched.reproduce.malleable import FIGURES, run_point, settings
