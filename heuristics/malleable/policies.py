@@ -158,7 +158,8 @@ def _regreedy(st: RunState, t: float, apps: np.ndarray, a: np.ndarray, base: np.
         def run(cap: np.ndarray) -> np.ndarray:
             out[:] = allocate(start[sub], v0[sub], cap, left, lambda pos, kk: est(sub[pos], kk),
                               rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck,
-                              window=np.full(sub.size, 2), budget=BUDGET)
+                              window=np.maximum(sig[sub] - start[sub], 0) // 2 + 2,
+                              budget=BUDGET)
             return out[0]
         _capped(st, apps[sub], run)
         k[sub], val[sub], left = out
