@@ -4,7 +4,9 @@ The acceptance criteria are the spec's [REC] list: (a) Fig. 1.4: ENDGREEDY <= EN
 both < 0.8 at p in {2000, 3000}, both -> 1 at p = 10000; (b) Fig. 1.5: best combination < 0.6
 at n = 1000, the ratio decreases with n, IG < SAF for the same END heuristic; (c) Fig. 1.6: IG's
 ratio rises as the MTBF falls, SAF <= IG at MTBF <= 10 years; (d) Fig. 1.7: the faulty/fault-free
-gap shrinks as c decreases; R5: a smaller f makes redistribution more efficient.
+gap shrinks as c decreases (and the heuristics' makespans, in days, fall with c; the normalised
+ratio need not, since the reference improves too); R5: a smaller f makes redistribution more
+efficient. Trends tolerate a step back of TREND (about the 95% half-width at 10 repetitions).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 EPS = 0.01  # "slightly better", "about equal": one point of normalised makespan
+TREND = 0.02  # a trend tolerates steps back of two points (about the 95% half-width at 10 reps)
 
 
 def _series(rows: list[dict], method: str) -> list[tuple[Any, float]]:
@@ -24,6 +27,13 @@ def _at(rows: list[dict], method: str, x: Any) -> float | None:
         if r["method"] == method and r["x"] == x:
             return r["ratio"]
     return None
+
+
+def _days(rows: list[dict], method: str, x: Any) -> float:
+    for r in rows:
+        if r["method"] == method and r["x"] == x:
+            return r["mean_days"]
+    raise KeyError((method, x))
 
 
 def _decreasing(values: list[float], slack: float = EPS) -> bool:
@@ -56,7 +66,7 @@ def claims(tables: dict[str, list[dict]]) -> list[tuple[str, str, str, str]]:
         best = {n: min(_at(t, m, n) for m in ("ENDLOCAL-SAF", "ENDLOCAL-IG", "ENDGREEDY-SAF",
                                                "ENDGREEDY-IG")) for n in ns}
         ok_gain = best[ns[-1]] < 0.6
-        ok_trend = best[ns[-1]] < best[ns[0]] and _decreasing([best[n] for n in ns], 0.03)
+        ok_trend = best[ns[-1]] < best[ns[0]] and _decreasing([best[n] for n in ns], TREND)
         ig_wins = sum(_at(t, f"{e}-IG", n) <= _at(t, f"{e}-SAF", n) + 1e-12
                       for e in ("ENDLOCAL", "ENDGREEDY") for n in ns)
         eg_ig = max(abs(_at(t, "ENDGREEDY-IG", n) - _at(t, "ENDLOCAL-IG", n)) for n in ns)
@@ -88,15 +98,19 @@ def claims(tables: dict[str, list[dict]]) -> list[tuple[str, str, str, str]]:
     if "1.7" in tables:
         t = tables["1.7"]
         cs = sorted({r["x"] for r in t})
-        best = [min(_at(t, m, c) for m in ("ENDLOCAL-IG", "ENDGREEDY-IG", "ENDLOCAL-SAF",
-                                           "ENDGREEDY-SAF")) for c in cs]
+        heur = ("ENDLOCAL-IG", "ENDGREEDY-IG", "ENDLOCAL-SAF", "ENDGREEDY-SAF")
+        best = [min(_at(t, m, c) for m in heur) for c in cs]
+        days = [min(_days(t, m, c) for m in heur) for c in cs]
         ff = [_at(t, "FF-ENDGREEDY", c) for c in cs]
         gap = [b - f for b, f in zip(best, ff, strict=True)]
         ok_gap = all(a <= b + 1e-9 for a, b in zip(gap, gap[1:], strict=False))
-        ok_perf = all(a <= b + 1e-9 for a, b in zip(best, best[1:], strict=False))
+        ok_perf = all(a <= b + 1e-9 for a, b in zip(days, days[1:], strict=False))
         verdict = "holds" if ok_gap and ok_perf else ("partly" if ok_gap or ok_perf else "fails")
         ev = ("gap best heuristic - fault-free ENDGREEDY (normalised): "
-              + ", ".join(f"c={c}: {g:.3f}" for c, g in zip(cs, gap, strict=True)))
+              + ", ".join(f"c={c}: {g:.3f}" for c, g in zip(cs, gap, strict=True))
+              + "; best heuristic (days): "
+              + ", ".join(f"c={c}: {d:.0f}" for c, d in zip(cs, days, strict=True))
+              + "; normalised ratio: " + ", ".join(f"{b:.3f}" for b in best))
         out.append(("R4", "Fig 1.7: smaller c, better heuristics and a smaller faulty/fault-free "
                           "gap", verdict, ev))
     if "f" in tables:
@@ -104,8 +118,8 @@ def claims(tables: dict[str, list[dict]]) -> list[tuple[str, str, str, str]]:
         fs = sorted({r["x"] for r in t})
         best = [min(_at(t, m, f) for m in ("ENDLOCAL-IG", "ENDGREEDY-IG", "ENDLOCAL-SAF",
                                            "ENDGREEDY-SAF")) for f in fs]
-        ok = best[0] < best[-1] and all(a <= b + EPS for a, b in zip(best, best[1:],
-                                                                     strict=False))
+        ok = best[0] < best[-1] and all(a <= b + TREND for a, b in zip(best, best[1:],
+                                                                       strict=False))
         verdict = "holds" if ok else ("partly" if best[0] < best[-1] else "fails")
         ev = "best ratio by f: " + ", ".join(f"f={f}: {b:.3f}" for f, b in zip(fs, best,
                                                                             strict=True))
