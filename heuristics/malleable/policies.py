@@ -127,27 +127,32 @@ def _regreedy(st: RunState, t: float, apps: np.ndarray, a: np.ndarray, base: np.
     sig = st.sigma[apps]
     theta = float(base.max())
     lead = np.zeros(n) if lead is None else lead
-    # cells k = 2 .. sigma - 2 of every application, pruned by the lower bound
-    reps = np.maximum(sig // 2 - 1, 0)
-    rows = np.repeat(np.arange(n), reps)
-    ks = 2 * (np.arange(rows.size) - np.repeat(np.cumsum(reps) - reps, reps) + 1)
-    i = apps[rows]
-    lb = t + lead[rows] + F.S + F.M[i] / sig[rows] + F.ckpt_after(i, ks) \
-        + a[rows] * F.t(i, ks)
-    cand = np.flatnonzero(lb <= theta)
     start = sig.copy()
     v0 = base.copy()
     if st.opts.improve_rule == "strict_step":  # chains stop at the first non-decrease: no jump
         start = np.full(n, 2, dtype=np.int64)
         v0 = est(np.arange(n), start)
-    elif cand.size:
-        vals = est(rows[cand], ks[cand])
-        ok = cand[vals <= theta]
-        if ok.size:
-            # first (smallest) admissible count per application: rows[ok] are sorted by k
-            r_ok, first = np.unique(rows[ok], return_index=True)
-            start[r_ok] = ks[ok[first]]
-            v0[r_ok] = vals[np.searchsorted(cand, ok[first])]
+    else:
+        # the lower bound decreases with k: an application whose bound at sigma - 2 exceeds
+        # theta keeps its count; the others get their cells k = 2 .. sigma - 2 checked
+        def lower(pos: np.ndarray, k: np.ndarray) -> np.ndarray:
+            i = apps[pos]
+            return t + lead[pos] + F.S + F.M[i] / sig[pos] + F.ckpt_after(i, k) \
+                + a[pos] * F.t(i, k)
+        low = np.flatnonzero(sig >= 4)
+        low = low[lower(low, sig[low] - 2) <= theta]
+        reps = sig[low] // 2 - 1
+        rows = np.repeat(low, reps)
+        ks = 2 * (np.arange(rows.size) - np.repeat(np.cumsum(reps) - reps, reps) + 1)
+        cand = np.flatnonzero(lower(rows, ks) <= theta) if rows.size else rows
+        if cand.size:
+            vals = est(rows[cand], ks[cand])
+            ok = cand[vals <= theta]
+            if ok.size:
+                # first (smallest) admissible count per application: rows[ok] sorted by k
+                r_ok, first = np.unique(rows[ok], return_index=True)
+                start[r_ok] = ks[ok[first]]
+                v0[r_ok] = vals[np.searchsorted(cand, ok[first])]
     left = pool - int(start.sum())
     k, val = start.copy(), v0.copy()
     top = n if st.opts.on_stuck == "skip" else left // 2 + 1
