@@ -111,3 +111,17 @@ def test_time_limits_hold(solve, inst, limit):
     assert sol.bound <= sol.objective * (1 + 1e-12)
     if sol.status is Status.FEASIBLE:
         assert sol.info.get("timed_out")
+
+
+@pytest.mark.parametrize("years, D", [(100, 60), (5, 3600)])
+def test_initial_allocation_is_static_optimal(years, D):
+    """Spec §2.2 [INFERRED]: the lookahead greedy equals the even-allocation optimum, (1.7) or
+    not; `noredist`'s initial allocation is that greedy."""
+    from resilsched.heuristics.malleable import noredist
+
+    for seed in range(3):
+        inst = paper_instance(seed, 20, 900, mtbf_years=years, downtime=D)
+        sigma = noredist(inst, seed=0).schedule.initial
+        F = Formulas(inst)
+        value = max(float(F.t_r(np.array([i]), k, 1.0)[0]) for i, k in enumerate(sigma))
+        assert value == pytest.approx(solve_static(inst).objective, rel=1e-12)
