@@ -1,0 +1,158 @@
+"""The registered heuristics: the four combinations of spec 001 §3 and the three baselines.
+
+{ENDLOCAL, ENDGREEDY} x {SHORTESTAPPLICATIONSFIRST, ITERATEDGREEDY} (§1.5.5, "all four
+combinations"), and the baselines of §3.3: faulty without redistribution (the normalization
+reference of Figs. 1.5-1.7), fault-free without redistribution (the reference of Fig. 1.4) and
+fault-free with redistribution at ends (ENDLOCAL or ENDGREEDY; the "best case", A-19).
+
+Every heuristic has the signature ``fn(instance, scenario=None, priority=None, *, seed=0,
+<options>)``: `scenario` is a `FailureTrace` (or None: the trace is drawn from the instance's
+mtbf with `seed`, decision MA-3), the options are the switches A-6 to A-16 (`state.Options`).
+The result's objective is the realized makespan; its schedule is a `RunPayload`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from resilsched.heuristics.malleable.policies import (
+    end_greedy,
+    end_local,
+    iterated_greedy,
+    shortest_first,
+)
+from resilsched.heuristics.malleable.simulator import simulate
+from resilsched.heuristics.malleable.state import Options
+from resilsched.instances.malleable.traces import FailureTrace, trace_for
+from resilsched.solution import HeuristicResult
+
+EndMode = Literal["realized", "expected"]
+Progress = Literal["clamp", "literal"]
+Baseline = Literal["stale", "fresh"]
+ImproveRule = Literal["lookahead", "strict_step"]
+OnStuck = Literal["stop", "skip"]
+LookaheadPool = Literal["any", "at_end"]
+
+
+@dataclass(frozen=True)
+class RunPayload:
+    """One simulated execution: allocations, phases and what the trace did.
+
+    phases : ``(app, start, restart, count, alpha, end, kind, done)`` per phase of an
+        application: from the event at `start` it holds `count` processors, works from `restart`
+        (t_lastR) with `alpha` of its work left, until `end`, which is a ``redistributed``,
+        ``failure`` or ``finished`` event; `done` is the fraction of the work it counted.
+    released : when each application's processors went back to the pool.
+    trace : the failures the run read, ``(time, processor)``.
+    """
+
+    heuristic: str
+    makespan: float
+    fault_free: bool
+    initial: tuple[int, ...]
+    finish: tuple[float, ...]
+    released: tuple[float, ...]
+    phases: tuple[tuple, ...]
+    counts: dict[str, int]
+    trace: tuple[tuple[float, int], ...]
+    trace_source: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "makespan": self.makespan, "fault_free": self.fault_free,
+            "initial": list(self.initial), "finish": list(self.finish),
+            "released": list(self.released), "counts": dict(self.counts),
+            "trace_source": self.trace_source, "options": dict(self.options),
+            "phase_fields": ["app", "start", "restart", "count", "alpha", "end", "kind", "done"],
+            "phases": [list(p) for p in self.phases],
+            "trace": [list(x) for x in self.trace],
+        }
+
+    def lines(self) -> list[str]:
+        c = self.counts
+        n = len(self.finish)
+        head = (f"{n} applications, makespan {self.makespan:.6g} s"
+                f" ({self.makespan / 86400:.4g} days)")
+        ctx = "fault-free" if self.fault_free else (
+            f"{c['failures']} failures struck, {c['discarded']} discarded ({self.trace_source} "
+            "trace)")
+        init = list(self.initial)
+        shown = ", ".join(map(str, init[:12])) + (", ..." if n > 12 else "")
+        return [head, ctx, f"initial processors: {shown}",
+                f"{c['redistributions']} count changes, END calls {c['end_calls']}, "
+                f"FAIL calls {c['fail_calls']}, look-ahead ends {c['lookahead_finished']}"]
+
+
+def _run(name: str, end, fail, fault_free: bool, instance, scenario, seed: int,
+         opts: Options) -> HeuristicResult:
+    ff = fault_free or instance.fault_free
+    if ff:
+        trace, source = FailureTrace((), ()), "none"
+    else:
+        trace = trace_for(instance, scenario, seed)
+        source = "drawn" if not isinstance(trace, FailureTrace) else (
+            "instance" if scenario is None else "given")
+    st, read = simulate(instance, trace, end, fail, opts, fault_free=fault_free)
+    makespan = float(np.max(st.finish))
+    payload = RunPayload(
+        heuristic=name, makespan=makespan, fault_free=ff,
+        initial=tuple(int(x) for x in _initial(st)), finish=tuple(st.finish.tolist()),
+        released=tuple(st.released.tolist()), phases=tuple(st.phases), counts=dict(st.counts),
+        trace=tuple(read), trace_source=source, options=dict(opts.__dict__))
+    extra = {"failures_struck": st.counts["failures"], "redistributions":
+             st.counts["redistributions"], "seed": seed, "trace_source": source}
+    return HeuristicResult(makespan, name, None, payload, extra)
+
+
+def _initial(st) -> list[int]:
+    first: dict[int, int] = {}
+    for ph in st.phases:
+        first.setdefault(ph[0], ph[3])
+    return [first[i] for i in range(st.inst.n)]
+
+
+def _heuristic(name: str, end, fail, fault_free: bool, doc: str):
+    def run(instance, scenario=None, priority=None, *, seed: int = 0,
+            end_mode: EndMode = "realized", progress: Progress = "clamp",
+            baseline: Baseline = "stale", improve_rule: ImproveRule = "lookahead",
+            on_stuck: OnStuck = "stop", lookahead_release: bool = True,
+            lookahead_pool: LookaheadPool = "any", refill: bool = False) -> HeuristicResult:
+        opts = Options(end_mode=end_mode, progress=progress, baseline=baseline,
+                       improve_rule=improve_rule, on_stuck=on_stuck,
+                       lookahead_release=lookahead_release, lookahead_pool=lookahead_pool,
+                       refill=refill)
+        return _run(name, end, fail, fault_free, instance, scenario, seed, opts)
+    run.__name__ = run.__qualname__ = name.lower().replace("-", "_")
+    run.__doc__ = doc + "\n\nOptions: spec A-6 (end_mode), A-9 (progress), A-10 (baseline), " \
+        "A-11 (improve_rule), A-12 (on_stuck), A-14 (lookahead_release, lookahead_pool), " \
+        "A-15 (refill)."
+    return run
+
+
+endlocal_saf = _heuristic("ENDLOCAL-SAF", end_local, shortest_first, False,
+                          "ENDLOCAL at ends, SHORTESTAPPLICATIONSFIRST at failures (§3.4, §3.6).")
+endlocal_ig = _heuristic("ENDLOCAL-IG", end_local, iterated_greedy, False,
+                         "ENDLOCAL at ends, ITERATEDGREEDY at failures (§3.4, §3.7).")
+endgreedy_saf = _heuristic("ENDGREEDY-SAF", end_greedy, shortest_first, False,
+                           "ENDGREEDY at ends, SHORTESTAPPLICATIONSFIRST at failures "
+                           "(§3.5, §3.6).")
+endgreedy_ig = _heuristic("ENDGREEDY-IG", end_greedy, iterated_greedy, False,
+                          "ENDGREEDY at ends, ITERATEDGREEDY at failures (§3.5, §3.7).")
+noredist = _heuristic("NOREDIST", None, None, False,
+                      "Faulty, no redistribution: the initial allocation kept to the end "
+                      "(the normalization of Figs. 1.5-1.7).")
+ff_noredist = _heuristic("FF-NOREDIST", None, None, True,
+                         "Fault-free, no redistribution: max_i t_{i,sigma_i} with the initial "
+                         "allocation on t (the normalization of Fig. 1.4).")
+ff_endlocal = _heuristic("FF-ENDLOCAL", end_local, None, True,
+                         "Fault-free with ENDLOCAL at ends (no checkpoints, RC of (1.11)).")
+ff_endgreedy = _heuristic("FF-ENDGREEDY", end_greedy, None, True,
+                          "Fault-free with ENDGREEDY at ends: the best case of §1.5.5 (A-19).")
+
+#: the combinations and baselines, in the order of the figures
+HEURISTICS = (endlocal_saf, endlocal_ig, endgreedy_saf, endgreedy_ig, noredist, ff_noredist,
+              ff_endlocal, ff_endgreedy)

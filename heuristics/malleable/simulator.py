@@ -1,0 +1,112 @@
+"""The event-driven simulator of spec 001 §3.3 (chapter §1.5.1).
+
+Events are application ends and failures of the trace, in time order; at equal times ends come
+first, by application index (A-31). A failure counts only if its processor belongs to a running
+application that is working (t >= t_lastR: failures during downtime, recovery, redistribution and
+the checkpoint after it, or on idle processors, are discarded, A-7). Then:
+
+- end of T_i at t: its processors become idle; the END policy (ENDLOCAL/ENDGREEDY) runs over the
+  applications with t_lastR <= t if at least 2 processors are idle;
+- failure of T_f at t: T_f rolls back to its last checkpoint and restarts at t + D + R (A-8);
+  the applications that will end by then (E_i <= t_lastR_f) end now, at E_i, and release their
+  processors (A-14; they trigger no END policy, A-34); if T_f is the longest (t^U_f >= every
+  t^U, A-32) the FAIL policy (SAF/IG) runs over T_f and the applications with t_lastR <= t.
+
+The makespan is the last realized end. A run reads one trace (`instances.malleable.traces`), so
+every policy of a repetition meets the same failures (common random numbers).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from resilsched.heuristics.malleable.policies import initial_allocation
+from resilsched.heuristics.malleable.state import Options, RunState
+from resilsched.instances.malleable.formulas import formulas_of
+
+EndPolicy = Callable[[RunState, float, np.ndarray], None]
+FailPolicy = Callable[[RunState, float, int, np.ndarray], None]
+
+
+def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy | None,
+             opts: Options | None = None, *, fault_free: bool = False) -> tuple[RunState, list]:
+    """Run the policies on `inst` under `trace`; returns the final state and the trace read.
+
+    With `fault_free` the instance is run without failures and checkpoints (lambda = 0), the
+    fault-free context of the baselines (§3.3).
+    """
+    if fault_free and not inst.fault_free:
+        inst = inst.replace(mtbf=None, failures=None)
+    F = formulas_of(inst)
+    st = RunState(inst, F, opts or Options())
+    st.start(initial_allocation(st))
+    cursor = trace.cursor() if not inst.fault_free else None
+    held: list[tuple[float, np.ndarray, int]] = []  # A-14 'at_end': (free at, ids, count)
+    n = inst.n
+    while True:
+        live = np.flatnonzero(st.running)
+        if live.size == 0:
+            break
+        ic = int(live[np.argmin(st.E[live])])
+        tc = float(st.E[ic])
+        if cursor is not None and cursor.time < tc:
+            tf, proc = cursor.time, cursor.proc
+            cursor.advance()
+            _release_held(st, held, tf)
+            f = int(st.owner[proc])
+            if f < 0 or not st.running[f] or tf < st.tlast[f]:
+                st.counts["discarded"] += 1
+                continue
+            _on_failure(st, tf, f, fail_policy, held)
+            continue
+        _release_held(st, held, tc)
+        st.finish_app(np.array([ic]), np.array([tc]), tc)
+        if end_policy is not None and st.free >= 2:
+            elig = np.flatnonzero(st.running & (st.tlast <= tc))
+            if elig.size:
+                st.counts["end_calls"] += 1
+                end_policy(st, tc, elig)
+    _release_held(st, held, math.inf)
+    assert n == 0 or not st.running.any()
+    return st, ([] if cursor is None else cursor.consumed())
+
+
+def _on_failure(st: RunState, t: float, f: int, fail_policy: FailPolicy | None,
+                held: list) -> None:
+    st.fail(f, t)
+    if st.opts.lookahead_release:
+        done = np.flatnonzero(st.running & (st.E <= st.tlast[f]))
+        done = done[done != f]
+        if done.size:
+            st.counts["lookahead_finished"] += int(done.size)
+            if st.opts.lookahead_pool == "at_end":
+                for i in done.tolist():  # idle only once really free (MA-9)
+                    e = float(st.E[i])
+                    count = int(st.sigma[i])
+                    ids = st.finish_app(np.array([i]), np.array([e]), e, hold=True)
+                    held.append((e, ids, count))
+            else:
+                st.finish_app(done, st.E[done], t)
+    if fail_policy is None:
+        return
+    live = st.running
+    if st.tU[f] < st.tU[live].max():
+        return
+    elig = np.flatnonzero(live & (st.tlast <= t))
+    elig = elig[elig != f]
+    st.counts["fail_calls"] += 1
+    fail_policy(st, t, f, elig)
+
+
+def _release_held(st: RunState, held: list, t: float) -> None:
+    """Held processors become idle once their applications have ended."""
+    keep = []
+    for when, ids, count in held:
+        if when <= t:
+            st.give_back(ids, count)
+        else:
+            keep.append((when, ids, count))
+    held[:] = keep

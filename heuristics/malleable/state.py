@@ -1,0 +1,170 @@
+"""State of one simulated execution (spec 001 §3.1 "per running application", §3.3, A-6..A-9).
+
+Per application i: sigma_i (even count), alpha_i (remaining fraction at t_lastR_i), t_lastR_i,
+t^U_i = t_lastR_i + t^R_{i,sigma_i}(alpha_i) (the expected finish, used for decisions) and E_i,
+the realized finish if no further failure strikes: t_lastR_i + alpha_i t + N^ff C (A-6; t^U_i
+with ``end_mode='expected'``). The idle processors are `free`; with failures the processors are
+explicit ids with an owner map: an application gives back its most recently received ids first
+and idle ids are handed out first-in first-out (A-22).
+
+Every change is logged as a *phase* of an application (start, restart = t_lastR, count, alpha
+at the restart, end, how it ended, fraction done), which `resilsched.validation.malleable`
+checks independently.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from resilsched.instances.malleable.formulas import Formulas
+
+
+@dataclass(frozen=True)
+class Options:
+    """The simulator's switches (spec §6): defaults are the spec's recommendations."""
+
+    end_mode: str = "realized"        # A-6: 'realized' | 'expected'
+    progress: str = "clamp"           # A-9: 'clamp' | 'literal'
+    baseline: str = "stale"           # A-10: 'stale' | 'fresh'
+    improve_rule: str = "lookahead"   # A-11: 'lookahead' | 'strict_step'
+    on_stuck: str = "stop"            # A-12: 'stop' | 'skip'
+    lookahead_release: bool = True    # A-14
+    lookahead_pool: str = "any"       # A-14: 'any' | 'at_end' (MA-9)
+    refill: bool = False              # A-15
+
+
+class RunState:
+    """Arrays of the n applications plus the processor pool of one run."""
+
+    def __init__(self, inst, F: Formulas, opts: Options) -> None:
+        n = inst.n
+        self.inst, self.F, self.opts = inst, F, opts
+        self.clamp = opts.progress == "clamp"
+        self.expected_end = opts.end_mode == "expected"
+        self.sigma = np.zeros(n, dtype=np.int64)
+        self.alpha = np.ones(n)
+        self.tlast = np.zeros(n)
+        self.tU = np.zeros(n)
+        self.E = np.full(n, np.inf)
+        self.running = np.ones(n, dtype=bool)
+        self.finish = np.full(n, np.nan)
+        self.released = np.full(n, np.nan)
+        self.free = inst.p
+        self.track_ids = not inst.fault_free
+        self.owner = np.full(inst.p, -1, dtype=np.int64)
+        self.ids: list[list[int]] = [[] for _ in range(n)]
+        self.pool: deque[int] = deque(range(inst.p))
+        self.phases: list[tuple] = []
+        self._open: list[tuple] = [(0.0, 0.0, 0, 1.0)] * n
+        self.counts = {"failures": 0, "discarded": 0, "redistributions": 0,
+                       "end_calls": 0, "fail_calls": 0, "lookahead_finished": 0}
+
+    # ------------------------------------------------------------------ start
+    def start(self, sigma: np.ndarray) -> None:
+        """Initial allocation at t = 0: alpha = 1, t_lastR = 0, no checkpoint (A-33)."""
+        idx = np.arange(self.inst.n)
+        self._take(idx, np.zeros_like(sigma), sigma)
+        self.sigma[:] = sigma
+        self.tU[:] = self.F.t_r(idx, sigma, 1.0)
+        self.E[:] = self._end(idx)
+        self._open = [(0.0, 0.0, int(k), 1.0) for k in sigma]
+
+    def _end(self, idx: np.ndarray) -> np.ndarray:
+        if self.expected_end:
+            return self.tU[idx]
+        return self.tlast[idx] + self.F.duration(idx, self.sigma[idx], self.alpha[idx])
+
+    # ------------------------------------------------------------------ progress
+    def alpha_now(self, idx: np.ndarray, t: float) -> np.ndarray:
+        """Remaining fraction at t of running, unstruck applications (1.10, A-9)."""
+        done = self.F.done_running(idx, self.sigma[idx], t - self.tlast[idx], self.clamp)
+        return np.maximum(0.0, self.alpha[idx] - done)
+
+    # ------------------------------------------------------------------ changes
+    def commit(self, idx: np.ndarray, k: np.ndarray, a: np.ndarray, restart: np.ndarray,
+               t: float, kind: str = "redistributed") -> None:
+        """Applications `idx` go to counts `k` at time t with remaining `a`, working again
+        from `restart` (their t_lastR)."""
+        if idx.size == 0:
+            return
+        old = self.sigma[idx].copy()
+        self._take(idx, old, k)
+        for i, kk, aa, rs in zip(idx.tolist(), k.tolist(), a.tolist(), restart.tolist(),
+                                 strict=True):
+            self._close(i, t, kind, self.alpha[i] - aa)
+            self._open[i] = (t, rs, kk, aa)
+        self.sigma[idx] = k
+        self.alpha[idx] = a
+        self.tlast[idx] = restart
+        self.tU[idx] = restart + self.F.t_r(idx, k, a)
+        self.E[idx] = self._end(idx)
+        self.counts["redistributions"] += int(np.count_nonzero(k != old))
+
+    def fail(self, f: int, t: float) -> None:
+        """T_f is struck at t: back to its last checkpoint, then D + R (A-8)."""
+        j = int(self.sigma[f])
+        one = np.array([f])
+        done = float(self.F.done_failed(one, j, t - self.tlast[f])[0])
+        a = max(0.0, float(self.alpha[f]) - done)
+        restart = t + self.F.D + float(self.F.ckpt(one, j)[0])
+        self._close(f, t, "failure", done)
+        self._open[f] = (t, restart, j, a)
+        self.alpha[f] = a
+        self.tlast[f] = restart
+        self.tU[f] = restart + float(self.F.t_r(one, j, a)[0])
+        self.E[f] = float(self._end(one)[0])
+        self.counts["failures"] += 1
+
+    def finish_app(self, idx: np.ndarray, when: np.ndarray, t: float,
+                   hold: bool = False) -> np.ndarray:
+        """Applications `idx` end at times `when`; their processors are released at t (to the
+        pool, or returned to the caller with `hold`, A-14 'at_end')."""
+        freed: list[int] = []
+        for i, e in zip(idx.tolist(), when.tolist(), strict=True):
+            self._close(i, e, "finished", self.alpha[i])
+            self.finish[i] = e
+            self.released[i] = t
+            self.running[i] = False
+            if self.track_ids:
+                freed += self.ids[i]
+                self.owner[self.ids[i]] = -1
+                self.ids[i] = []
+        count = int(self.sigma[idx].sum())
+        self.sigma[idx] = 0
+        if hold:
+            return np.array(freed, dtype=np.int64) if self.track_ids else np.array([count])
+        self.free += count
+        if self.track_ids:
+            self.pool.extend(freed)
+        return np.array([], dtype=np.int64)
+
+    def give_back(self, ids: np.ndarray, count: int) -> None:
+        """Held processors (`finish_app(hold=True)`) join the idle pool."""
+        self.free += count
+        if self.track_ids:
+            self.pool.extend(ids.tolist())
+
+    # ------------------------------------------------------------------ processors
+    def _take(self, idx: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
+        diff = new - old
+        self.free -= int(diff.sum())
+        if not self.track_ids:
+            return
+        for i, d in zip(idx.tolist(), diff.tolist(), strict=True):
+            if d < 0:  # most recently received ids leave first
+                out = self.ids[i][d:]
+                del self.ids[i][d:]
+                self.owner[out] = -1
+                self.pool.extend(out)
+        for i, d in zip(idx.tolist(), diff.tolist(), strict=True):
+            if d > 0:
+                got = [self.pool.popleft() for _ in range(d)]
+                self.ids[i].extend(got)
+                self.owner[got] = i
+
+    def _close(self, i: int, end: float, kind: str, done: float) -> None:
+        start, restart, count, alpha = self._open[i]
+        self.phases.append((i, start, restart, count, alpha, float(end), kind, float(done)))

@@ -1,0 +1,235 @@
+"""The formulas of spec 001 §3.1 (chapter §1.3.3-1.3.5), vectorised over numpy arrays.
+
+For application i on j processors (every argument broadcasts; `idx` holds 0-based indices):
+
+- C_{i,j} = m_i c / j + beta and R_{i,j} = C_{i,j} (§1.3.3; bandwidth 1/c, A-3);
+- tau_{i,j} = sqrt(2 (mu/j) C) + C (Young, default) or sqrt(2 (mu/j) C + C) as printed (1.3, A-1);
+  W = tau - C is the work per period;
+- N^ff(alpha) = floor(alpha t / W) (1.4), tau_last = alpha t - N^ff W (1.5);
+- t^R(alpha) = e^{lambda j R} (1/(lambda j) + D) (N^ff (e^{lambda j tau} - 1)
+  + (e^{lambda j tau_last} - 1)) (1.6); with lambda = 0 (fault-free context) t^R = alpha t
+  (no checkpoints, spec §3.1);
+- RC^{j->k} = S + max(min(j, k), |k - j|) (m_i c / (j k) + beta), and 0 when k = j (1.11);
+- j_max(i) = the smallest even j in [2, p] minimising t^R_{i,j}(1) (1.8 read over even j);
+- progress since t_lastR of a running application, literal (Delta - N C) / t with
+  N = floor(Delta / tau) (1.10), or clamped (N W + min(Delta - N tau, W)) / t (A-9); of a struck
+  one, N W / t (§1.3.5 (2) case 1);
+- the realized duration of alpha of the work from t_lastR without failure,
+  alpha t + N^ff(alpha) C (A-6), alpha t in the fault-free context.
+
+`Formulas(instance)` binds the instance's constants; `formulas_of(instance)` caches one per
+instance object (and with it j_max, computed once per instance).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: evaluations of t^R per chunk when computing j_max (bounds the memory to a few tens of MB)
+CHUNK = 1 << 21
+#: largest even counts used as witnesses when proving k <= j_max (`Formulas.exceeds_jmax`)
+TOP = 16
+
+
+class Formulas:
+    """Spec §3.1 for one instance: every method takes arrays (idx, j or k, alpha, ...)."""
+
+    def __init__(self, inst) -> None:
+        self.inst = inst
+        self.ff = inst.fault_free
+        self.lam = inst.lam
+        self.mu = None if inst.mtbf is None else float(inst.mtbf)
+        self.D = float(inst.downtime)
+        self.M = inst.m * float(inst.checkpoint_factor)  # C_i = m_i c
+        self.beta = float(inst.beta)
+        self.S = float(inst.S)
+        self.young = inst.period == "young"
+        self._jmax: np.ndarray | None = None
+        n = inst.n
+        self._jx = np.full(n, -1, dtype=np.int64)   # exact j_max, -1 while unknown
+        self._plo = np.full(n, 2, dtype=np.int64)   # proven: j_max >= _plo
+        self._pmin = np.full(n, np.inf)             # min of t^R(j, 1) over 2 <= j < _plo
+        self._top: np.ndarray | None = None          # t^R(1) on the TOP largest even counts
+
+    # ---------------------------------------------------------------- costs and periods
+    def t(self, idx, k) -> np.ndarray:
+        """t_{i,k}."""
+        return self.inst.times(np.asarray(idx), np.asarray(k))
+
+    def ckpt(self, idx, k) -> np.ndarray:
+        """C_{i,k} = m_i c / k + beta (also R_{i,k})."""
+        return self.M[idx] / k + self.beta
+
+    def ckpt_after(self, idx, k) -> np.ndarray:
+        """The checkpoint taken right after a redistribution (§1.6): C_{i,k}, 0 when fault-free."""
+        if self.ff:
+            return np.zeros(np.broadcast(np.asarray(idx), np.asarray(k)).shape)
+        return self.ckpt(idx, k)
+
+    def tau(self, idx, k) -> np.ndarray:
+        """The period tau_{i,k} (1.3); +inf without failures (no checkpoints)."""
+        if self.ff:
+            return np.full(np.broadcast(np.asarray(idx), np.asarray(k)).shape, np.inf)
+        c = self.ckpt(idx, k)
+        if self.young:
+            return np.sqrt(2.0 * (self.mu / k) * c) + c
+        return np.sqrt(2.0 * (self.mu / k) * c + c)
+
+    def rc(self, idx, j, k) -> np.ndarray:
+        """RC_i^{j->k} (1.11), 0 when k = j."""
+        j = np.asarray(j, dtype=float)
+        k = np.asarray(k, dtype=float)
+        cost = self.S + np.maximum(np.minimum(j, k), np.abs(k - j)) * (
+            self.M[idx] / (j * k) + self.beta)
+        return np.where(k == j, 0.0, cost)
+
+    # ---------------------------------------------------------------- expected times
+    def t_r(self, idx, k, alpha) -> np.ndarray:
+        """t^R_{i,k}(alpha) of (1.6); alpha t in the fault-free context."""
+        t = self.t(idx, k)
+        if self.ff:
+            return alpha * t
+        c = self.ckpt(idx, k)
+        tau = self.tau(idx, k)
+        w = tau - c
+        at = alpha * t
+        n = np.floor(at / w)
+        last = np.maximum(at - n * w, 0.0)
+        x = self.lam * k
+        return np.exp(x * c) * (1.0 / x + self.D) * (n * np.expm1(x * tau) + np.expm1(x * last))
+
+    def duration(self, idx, k, alpha) -> np.ndarray:
+        """Realized time from t_lastR to the end without failure: alpha t + N^ff C (A-6)."""
+        t = self.t(idx, k)
+        at = alpha * t
+        if self.ff:
+            return at
+        c = self.ckpt(idx, k)
+        w = self.tau(idx, k) - c
+        return at + np.floor(at / w) * c
+
+    def move_then_run(self, idx, j, k, alpha) -> np.ndarray:
+        """RC^{j->k} + C_{i,k} (the checkpoint after the move, none when fault-free) +
+        t^R_{i,k}(alpha): the time from a redistribution to the expected end (spec §3.1 est_nf
+        without its t), fused for speed; equal to ``rc + ckpt_after + t_r``."""
+        m = self.M[idx]
+        jf = np.asarray(j, dtype=float)
+        kf = np.asarray(k, dtype=float)
+        rc = self.S + np.maximum(np.minimum(jf, kf), np.abs(kf - jf)) * (m / (jf * kf)
+                                                                          + self.beta)
+        rc[jf == kf] = 0.0
+        at = alpha * self.inst.times(idx, k)
+        if self.ff:
+            return rc + at
+        c = m / kf + self.beta
+        if self.young:
+            tau = np.sqrt(2.0 * (self.mu / kf) * c) + c
+        else:
+            tau = np.sqrt(2.0 * (self.mu / kf) * c + c)
+        w = tau - c
+        n = np.floor(at / w)
+        x = self.lam * kf
+        tr = np.exp(x * c) * (1.0 / x + self.D) * (
+            n * np.expm1(x * tau) + np.expm1(x * np.maximum(at - n * w, 0.0)))
+        return rc + c + tr
+
+    # ---------------------------------------------------------------- progress (1.10)
+    def done_running(self, idx, j, delta, clamp: bool = True) -> np.ndarray:
+        """Fraction of the work done in `delta` seconds since t_lastR (not struck)."""
+        t = self.t(idx, j)
+        if self.ff:
+            return delta / t
+        c = self.ckpt(idx, j)
+        tau = self.tau(idx, j)
+        n = np.floor(delta / tau)
+        if clamp:
+            return (n * (tau - c) + np.minimum(delta - n * tau, tau - c)) / t
+        return (delta - n * c) / t
+
+    def done_failed(self, idx, j, delta) -> np.ndarray:
+        """Fraction kept by a struck application: its whole checkpointed periods, N W / t."""
+        c = self.ckpt(idx, j)
+        tau = self.tau(idx, j)
+        return np.floor(delta / tau) * (tau - c) / self.t(idx, j)
+
+    # ---------------------------------------------------------------- j_max (1.8)
+    @property
+    def jmax(self) -> np.ndarray:
+        """j_max(i): the smallest even count in [2, p] minimising t^R_{i,j}(1) (cached)."""
+        if self._jmax is None:
+            self._jmax = self._compute_jmax()
+        return self._jmax
+
+    def _compute_jmax(self, idx: np.ndarray | None = None) -> np.ndarray:
+        idx = np.arange(self.inst.n) if idx is None else idx
+        ks = np.arange(2, self.inst.p_even + 1, 2)
+        out = np.empty(idx.size, dtype=np.int64)
+        rows = max(1, CHUNK // len(ks))
+        for lo in range(0, idx.size, rows):
+            part = idx[lo:lo + rows]
+            vals = self.t_r(part[:, None], ks[None, :], 1.0)
+            out[lo:lo + rows] = ks[np.argmin(vals, axis=1)]
+        return out
+
+    # ---------------------------------------------------------------- j_max on demand
+    def jmax_cap(self, idx: np.ndarray) -> np.ndarray:
+        """j_max where it is known exactly, else the largest even count (an optimistic cap:
+        check the counts chosen with `exceeds_jmax`)."""
+        jx = self._jx[idx]
+        return np.where(jx >= 0, jx, self.inst.p_even)
+
+    def jmax_exact(self, i: int) -> int:
+        """j_max of one application, computed once."""
+        if self._jx[i] < 0:
+            self._jx[i] = self._compute_jmax(np.array([i]))[0]
+        return int(self._jx[i])
+
+    def exceeds_jmax(self, idx: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Which counts k are above j_max of their applications (decision MA-5).
+
+        k <= j_max(i) holds iff some count >= k has a smaller t^R(1) than every count below k.
+        It is proven with the TOP largest even counts as witnesses and the prefix minimum of
+        t^R(1), both cached; when that fails the exact j_max of the application is computed.
+        """
+        idx = np.asarray(idx)
+        k = np.asarray(k)
+        need = (k > self._plo[idx]) & (self._jx[idx] < 0)
+        if need.any():
+            self._prove(idx[need], k[need])
+        jx = self._jx[idx]
+        return (jx >= 0) & (k > jx)
+
+    def _prove(self, idx: np.ndarray, k: np.ndarray) -> None:
+        if self._top is None:
+            top = self.inst.p_even - 2 * np.arange(min(TOP, self.inst.p_even // 2))
+            self._topk = top
+            n = self.inst.n
+            self._top = self.t_r(np.arange(n)[:, None], top[None, :], 1.0)
+        idx, inv = np.unique(idx, return_inverse=True)
+        kmax = np.zeros(idx.size, dtype=np.int64)
+        np.maximum.at(kmax, inv, k)
+        k = kmax
+        lo = self._plo[idx]
+        reps = (k - lo) // 2
+        rows = np.repeat(np.arange(idx.size), reps)
+        js = np.repeat(lo, reps) + 2 * (np.arange(rows.size)
+                                        - np.repeat(np.cumsum(reps) - reps, reps))
+        vals = self.t_r(idx[rows], js, 1.0)
+        pmin = self._pmin[idx].copy()
+        np.minimum.at(pmin, rows, vals)
+        witness = np.where(self._topk[None, :] >= k[:, None], self._top[idx], np.inf).min(axis=1)
+        ok = pmin > witness
+        self._plo[idx[ok]] = k[ok]
+        self._pmin[idx[ok]] = pmin[ok]
+        bad = idx[~ok]
+        if bad.size:
+            self._jx[bad] = self._compute_jmax(bad)
+
+
+def formulas_of(inst) -> Formulas:
+    """The `Formulas` of an instance, built once per instance object (j_max included)."""
+    cached = inst.__dict__.get("_formulas")
+    if cached is None:
+        cached = Formulas(inst)
+        object.__setattr__(inst, "_formulas", cached)
+    return cached

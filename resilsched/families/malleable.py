@@ -1,0 +1,127 @@
+"""Registration of the malleable family (spec 001 §1.4-1.6, §3-5: resilient co-scheduling of
+malleable applications with redistribution).
+
+Instances: `resilsched.instances.malleable.MalleableInstance` (JSON contract in its module
+docstring). A scenario is a failure trace ``[[time, processor], ...]`` (the instance's
+``"failures"`` or ``--failures '[[t, q], ...]'``); without one, heuristics draw the trace from the
+instance's mtbf with ``--seed`` (decision MA-3), and ``--qbar`` is refused. Heuristic results are
+`RunPayload` runs, checked by `resilsched.validation.malleable`.
+
+Exact models: ``yardstick`` (the gap report's reference: the fault-free optimum without failures,
+the fluid bound with failures, decision MA-1), ``static-optimal`` and ``faultfree-optimal``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from resilsched.bounds.malleable import fluid_bound
+from resilsched.errors import InvalidSchedule
+from resilsched.heuristics import malleable as H
+from resilsched.instances.malleable import generators as G
+from resilsched.instances.malleable.model import MalleableInstance
+from resilsched.instances.malleable.traces import DrawnTrace, no_qbar, scenario_of
+from resilsched.models.malleable.faultfree import FaultFreeOptions, solve_faultfree
+from resilsched.models.malleable.static import StaticOptions, solve_static
+from resilsched.models.malleable.yardstick import solve_yardstick
+from resilsched.plugin import (
+    Bound,
+    Case,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+    Reproduction,
+)
+from resilsched.validation.malleable import validate_malleable_run
+
+#: (seed, n, p, faulty) of the smoke suite
+SMOKE = ((201, 2, 8, False), (202, 3, 10, False), (203, 4, 12, False),
+         (204, 2, 8, True), (205, 3, 10, True), (206, 4, 12, True))
+
+
+def smoke_suite() -> list[Case]:
+    """Three fault-free tiny instances (scored against the exact fault-free optimum) and three
+    with a stored failure trace (scored against the fluid bound)."""
+    cases = []
+    for seed, n, p, faulty in SMOKE:
+        inst = G.tiny_instance(seed, n, p, faulty=faulty, name=f"smoke-{seed}")
+        if faulty:
+            horizon = 3.0 * H.ff_noredist(inst).objective
+            trace = DrawnTrace(inst.p, float(inst.mtbf), seed).prefix(horizon)
+            inst = inst.replace(failures=tuple(zip(trace.times, trace.procs, strict=True)))
+        label = "ff" if not faulty else "trace"
+        cases.append(Case(f"malleable-s{seed}-n{n}-p{p}-{label}", inst, scenario_of(inst)))
+    return cases
+
+
+def validate(case: Case, result) -> None:
+    """Independent check of a simulated run and of its objective (the last end)."""
+    if result.schedule is None:
+        raise InvalidSchedule(f"{result.heuristic} returned no run")
+    validate_malleable_run(case.instance, result.schedule, result.objective)
+
+
+def _reproduce(argv: list[str], prog: str) -> int:
+    from resilsched.reproduce import malleable
+
+    return malleable.main(argv, prog)
+
+
+FAMILY = Family(
+    name="malleable",
+    spec="001",
+    sense="min",
+    objective_name="makespan",
+    objective_unit="s",
+    from_dict=MalleableInstance.from_dict,
+    smoke_suite=smoke_suite,
+    default_exact="yardstick",
+    scenario=scenario_of,
+    sample_scenario=no_qbar,
+    validate=validate,
+    reproduction=Reproduction(_reproduce, "Figures 1.4-1.7 of the chapter (CSV + PNG)"),
+)
+
+for fn, text in (
+    (H.endlocal_saf, "ENDLOCAL at ends + SHORTESTAPPLICATIONSFIRST at failures (§3.4, §3.6)"),
+    (H.endlocal_ig, "ENDLOCAL at ends + ITERATEDGREEDY at failures (§3.4, §3.7)"),
+    (H.endgreedy_saf, "ENDGREEDY at ends + SHORTESTAPPLICATIONSFIRST at failures (§3.5, §3.6)"),
+    (H.endgreedy_ig, "ENDGREEDY at ends + ITERATEDGREEDY at failures (§3.5, §3.7)"),
+    (H.noredist, "baseline: faulty, no redistribution (normalization of Figs. 1.5-1.7)"),
+    (H.ff_noredist, "baseline: fault-free, no redistribution (normalization of Fig. 1.4)"),
+    (H.ff_endlocal, "baseline: fault-free with ENDLOCAL at ends"),
+    (H.ff_endgreedy, "baseline: fault-free with ENDGREEDY at ends (best case, A-19)"),
+):
+    FAMILY.add(Heuristic(fn.__name__.upper().replace("_", "-"), fn, text))
+
+FAMILY.add(ExactModel(
+    "yardstick", solve_yardstick,
+    "reference of the gap report: fault-free optimum (tiny, no failures), else the best "
+    "heuristic run with the fluid bound (status feasible)"))
+FAMILY.add(ExactModel(
+    "static-optimal", solve_static,
+    "optimal even allocation without redistribution, min max_i t^R_{i,sigma_i}(1) (Thm 1.4), "
+    "threshold search exact without (1.7)", options=StaticOptions))
+FAMILY.add(ExactModel(
+    "faultfree-optimal", solve_faultfree,
+    "fault-free optimum with redistribution at ends (Thm 1.7), branch and bound, n <= 5, "
+    "p <= 24", options=FaultFreeOptions))
+
+FAMILY.add(Bound("fluid", fluid_bound, "fluid bound: free continuous reallocation on the "
+                                       "concave hull of 1/t_{i,k} (valid for every run)"))
+
+
+def _paper(seed, count=None):
+    rng_children = np.random.default_rng(seed).spawn(G.count_or_default(count, 1))
+    return [G.paper_instance(c, 100, 5000, name=f"paper-s{seed}-{i}")
+            for i, c in enumerate(rng_children)]
+
+
+FAMILY.add(Generator("paper", _paper, "n = 100, p = 5000, (1.13) with m ~ U{1.5e6..2.5e6}, "
+                                      "f = 0.08, MTBF 100 years, D = 60 s (§1.5.4)"))
+FAMILY.add(Generator("tiny", lambda seed, count=None: G.generate(seed, count, kind="tiny"),
+                     "n 2..4, p 6..12, integer tables, a few failures per run"))
+FAMILY.add(Generator("tiny-fault-free",
+                     lambda seed, count=None: G.generate(seed, count, kind="tiny", faulty=False),
+                     "n 2..4, p 6..12, integer tables, mtbf null"))
