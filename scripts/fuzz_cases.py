@@ -58,6 +58,8 @@ SCHEMA: dict[str, dict[str, str]] = {
                    "metadata": "obj", "tasks.*.m": "num", "tasks.*.pmin": "int"},
     "worksharing": {"W": "num", "workers": "int", "epsilon": "num0", "risk.X": "num",
                     "max_chunks": "int", "risk": "obj", "metadata": "obj", "risk.kind": "str"},
+    "malleable": {"p": "int", "tasks.*.t.*": "num", "tasks.*.m": "num", "tasks.*.t": "list",
+                  "tasks": "list", "downtime": "num0", "metadata": "obj"},
 }
 
 
@@ -93,7 +95,7 @@ def _paths(obj, prefix=()):
 
 def _kind(family: str, path: tuple) -> str | None:
     pattern = ".".join("*" if isinstance(p, int) else str(p) for p in path)
-    return SCHEMA[family].get(pattern)
+    return SCHEMA.get(family, {}).get(pattern)  # a family without a schema: generic cases
 
 
 def _set(obj, path: tuple, text: str) -> str:

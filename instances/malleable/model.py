@@ -44,7 +44,13 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.coschedule import check_profile
-from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int, require
+from resilsched.instances.fields import (
+    FORMAT_VERSION,
+    check_header,
+    check_metadata,
+    positive_int,
+    require,
+)
 from resilsched.numeric import parse_number
 from resilsched.solution import to_jsonable
 
@@ -273,14 +279,14 @@ class MalleableInstance:
         failures = None
         if d.get("failures") is not None:
             failures = parse_failures(d["failures"], p, "failures")
-        meta = d.get("metadata", {})
+        meta = check_metadata(d)
         return cls(p=p, tasks=tasks, mtbf=mtbf,
                    downtime=_number(d["downtime"], "downtime", strict=False),
                    checkpoint_factor=_number(d.get("checkpoint_factor", 1), "checkpoint_factor"),
                    S=_number(d.get("S", 0), "S", strict=False),
                    beta=_number(d.get("beta", 0), "beta", strict=False),
                    period=period, failures=failures, name=str(d.get("name", "")),
-                   metadata=dict(meta) if isinstance(meta, dict) else {})
+                   metadata=dict(meta))
 
     def to_json(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")

@@ -37,7 +37,7 @@ import numpy as np
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
 
-PROG = "resilsched reproduce malleable"
+PROG = "reproduce_malleable.py"
 YEARS = (5, 10, 15, 25, 50, 75, 100, 125)
 FAULTY = ("ENDLOCAL-SAF", "ENDLOCAL-IG", "ENDGREEDY-SAF", "ENDGREEDY-IG")
 BASELINES = ("FF-ENDLOCAL", "FF-ENDGREEDY")

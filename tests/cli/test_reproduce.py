@@ -68,9 +68,10 @@ def test_family_name_is_case_insensitive(run):
 
 
 def test_unknown_family_is_one_line_and_exit_2(run):
-    code, out, err = run("reproduce", "desktop", "--sets", "1")
+    code, out, err = run("reproduce", "nosuchfamily", "--sets", "1")
     assert code == 2 and out == ""
-    assert err == "error: family='desktop' is unknown (choose from moldable, rigid, worksharing)\n"
+    assert err == (f"error: family='nosuchfamily' is unknown (choose from "
+                   f"{', '.join(sorted(REPRODUCTIONS))})\n")
 
 
 def test_bad_option_of_the_family_exits_2_with_its_message(run):

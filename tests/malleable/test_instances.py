@@ -68,7 +68,7 @@ def test_synthetic_profile_is_the_coschedule_one():
     ({"failures": [[1.0]]}, "failures[0]"),
     ({"mtbf": None, "failures": [[1.0, 0]]}, "failures"),
     ({"mtbf": 1e-3}, "mtbf"),                                     # (1.6) overflows
-    ({"tasks": [{"t": [1e308] * 6, "m": 1}]}, "tasks"),             # times overflow
+    ({"tasks": [{"t": [1e308] * 6, "m": 1}]}, "tasks[0].t[0]"),     # times overflow
     ({"tasks": [{"m": 1e308, "f": 0.1}], "checkpoint_factor": 10}, "checkpoint_factor"),
     ({"tasks": [{"m": 1e307, "f": 0.1}]}, "tasks"),
 ])
