@@ -4,5 +4,6 @@ solvers they check. Every schedule a test makes goes through one of them.
 """
 
 from resilsched.validation.attempts import validate_attempts, validate_rigid_schedule
+from resilsched.validation.packs import check_packs
 
-__all__ = ["validate_attempts", "validate_rigid_schedule"]
+__all__ = ["check_packs", "validate_attempts", "validate_rigid_schedule"]

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from resilsched.models.coschedule.common import check_packs
 from resilsched.registry import get_family
 from resilsched.solution import Status
+from resilsched.validation.packs import check_packs
 
 from .helpers import opt
 
