@@ -13,6 +13,7 @@ Where ``os.fork`` does not exist (Windows) the phase runs in-process, without th
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import select
@@ -25,6 +26,10 @@ from typing import Any
 #: seconds a child may run past its budget before it is killed (it usually stops on its own
 #: limit, which is set to the budget; the kill is the safety net)
 GRACE = 0.2
+
+
+#: a slow import (Pyomo: ~1.5 s) is done in the parent only when this much time is left
+PRELOAD_MIN_SECONDS = 5.0
 
 
 class PhaseTimeout(Exception):
@@ -63,6 +68,15 @@ def run_limited(fn: Callable[[], Any], seconds: float) -> Any:
     if kind == "error":
         raise value
     return value
+
+
+def preload(modules: tuple[str, ...], seconds_left: float) -> None:
+    """Import `modules` in this process when at least `PRELOAD_MIN_SECONDS` are left, so that
+    later forked children find them loaded; with less time left the child imports them, under
+    its hard limit (a slow import then cannot overrun the deadline)."""
+    if seconds_left >= PRELOAD_MIN_SECONDS:
+        for name in modules:
+            importlib.import_module(name)
 
 
 def _child(fn: Callable[[], Any], fd: int) -> None:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
 from resilsched.models.coschedule.master import quiet_stdout
 from resilsched.models.coschedule.options import HighsOptions
 from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
@@ -137,11 +137,6 @@ def _build_and_solve(inst: CoscheduleInstance, strong: bool, settings: dict[str,
     return IlpRun([packs[b] for b in sorted(packs)], bound, optimal, False)
 
 
-def _import_pyomo() -> None:
-    import pyomo.contrib.appsi.solvers  # noqa: F401
-    import pyomo.environ  # noqa: F401
-
-
 def _solve(inst: CoscheduleInstance, strong: bool, time_limit: float | None,
            options: dict[str, Any]) -> Solution:
     method = "kinp-ilp-strong" if strong else "kinp-ilp"
@@ -151,7 +146,7 @@ def _solve(inst: CoscheduleInstance, strong: bool, time_limit: float | None,
     info: dict[str, Any] = {"heuristic_ub": best.makespan}
     proven = False
     opts.say("building and solving the Pyomo model")
-    _import_pyomo()  # in this process, so that each forked child does not import it again
+    preload(("pyomo.environ", "pyomo.contrib.appsi.solvers"), opts.deadline.remaining())
     budget = opts.deadline.remaining()
     end = time.monotonic() + budget
     try:

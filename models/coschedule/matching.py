@@ -48,7 +48,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs, pair_costs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.exact import exact_times
-from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
 from resilsched.models.coschedule.options import MatchingNetworkxOptions, MatchingOptions
 from resilsched.models.coschedule.outcome import fallback, finish, makespan_unit
 from resilsched.solution import Solution
@@ -70,6 +70,9 @@ def resolve_backend(backend: str) -> str:
                                          f"{', '.join(BACKENDS)})")
     if backend == "auto":
         return "rustworkx" if have_rustworkx() else "networkx"
+    if backend == "rustworkx" and not have_rustworkx():
+        raise InvalidInstance("backend", "rustworkx is not installed (pip install rustworkx, "
+                                         "or choose networkx)")
     return backend
 
 
@@ -256,8 +259,8 @@ def _solve(inst: CoscheduleInstance, opts, backend: str, prune: str, method: str
     resolved = resolve_backend(backend)
     use_prune = resolved == "rustworkx" if prune == "auto" else prune == "on"
     best, lb = fallback(inst)
-    if resolved.startswith("networkx"):
-        import networkx  # noqa: F401  (once here, not in every forked child)
+    preload(("networkx",) if resolved.startswith("networkx") else ("rustworkx",),
+            opts.deadline.remaining())
     opts.say(f"maximum-weight matching ({resolved})")
     try:
         res = run_limited(lambda: match_pairs(inst, resolved, use_prune),

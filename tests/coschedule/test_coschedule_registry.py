@@ -61,7 +61,7 @@ def test_from_dict_then_every_applicable_exact_model(tmp_path):
     back = FAM.from_dict(d)
     best = opt(back)
     for name, model in FAM.exact.items():
-        sol = model.solve(back, None, time_limit=30)
+        sol = model.solve(back, None, time_limit=120)
         assert sol.status is Status.OPTIMAL, name
         assert sol.objective == best and check_packs(back, sol.payload) == best, name
 
