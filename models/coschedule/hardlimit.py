@@ -52,7 +52,7 @@ def run_limited(fn: Callable[[], Any], seconds: float) -> Any:
         pid = os.fork()
     if pid == 0:  # the child: run, send, and leave without running the parent's cleanup code
         os.close(read_end)
-        _child(fn, write_end)
+        _child(fn, write_end, seconds + 2 * GRACE + 1.0)
     os.close(write_end)
     try:
         data = _read_until(read_end, time.monotonic() + seconds + GRACE)
@@ -79,10 +79,13 @@ def preload(modules: tuple[str, ...], seconds_left: float) -> None:
             importlib.import_module(name)
 
 
-def _child(fn: Callable[[], Any], fd: int) -> None:
+def _child(fn: Callable[[], Any], fd: int, lifetime: float) -> None:
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child, not a traceback
+        # the child ends itself after `lifetime` s, even if the parent was killed meanwhile
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, lifetime)
         try:
             out = ("ok", fn())
         except Exception as exc:  # noqa: BLE001 - handed to the parent
