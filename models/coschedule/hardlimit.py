@@ -23,9 +23,12 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-#: seconds a child may run past its budget before it is killed (it usually stops on its own
-#: limit, which is set to the budget; the kill is the safety net)
+#: a child may run GRACE + GRACE_SHARE * budget (at most MAX_GRACE) seconds past its budget
+#: before it is killed: it usually stops on its own limit, set to the budget, and a loaded
+#: machine delays that by a little; the kill is the safety net
 GRACE = 0.2
+GRACE_SHARE = 0.05
+MAX_GRACE = 1.0
 
 
 #: a slow import (Pyomo: ~1.5 s) is done in the parent only when this much time is left
@@ -37,11 +40,12 @@ class PhaseTimeout(Exception):
 
 
 def run_limited(fn: Callable[[], Any], seconds: float) -> Any:
-    """``fn()`` in a forked child, waiting at most `seconds` (+ `GRACE`).
+    """``fn()`` in a forked child, waiting at most `seconds` (+ a grace, see `GRACE`).
 
     Returns what ``fn()`` returned (it must be picklable), raises what it raised, or raises
     `PhaseTimeout` after killing the child. `seconds` = inf runs ``fn()`` in-process.
     """
+    grace = min(MAX_GRACE, GRACE + GRACE_SHARE * seconds)
     if not hasattr(os, "fork") or seconds == float("inf"):
         return fn()
     if seconds <= 0:
@@ -52,10 +56,10 @@ def run_limited(fn: Callable[[], Any], seconds: float) -> Any:
         pid = os.fork()
     if pid == 0:  # the child: run, send, and leave without running the parent's cleanup code
         os.close(read_end)
-        _child(fn, write_end, seconds + 2 * GRACE + 1.0)
+        _child(fn, write_end, seconds + 2 * grace + 1.0)
     os.close(write_end)
     try:
-        data = _read_until(read_end, time.monotonic() + seconds + GRACE)
+        data = _read_until(read_end, time.monotonic() + seconds + grace)
     finally:
         os.close(read_end)
         _reap(pid)
