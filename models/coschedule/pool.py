@@ -21,7 +21,7 @@ from resilsched.models.coschedule.hardlimit import PhaseTimeout
 from resilsched.models.coschedule.options import MAX_POOL
 from resilsched.options import Deadline
 
-CHUNK = 400_000
+CHUNK = 100_000
 
 
 @dataclass
