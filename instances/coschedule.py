@@ -84,6 +84,14 @@ def _cap_at_argmin(t: list[Any], lo: int) -> list[Any]:
     return t[:j0] + [t[j0]] * (len(t) - j0)
 
 
+def finite_time(x: Any) -> bool:
+    """True when `x` is a time the solvers can use: finite, also as a float."""
+    try:
+        return math.isfinite(float(x))
+    except (OverflowError, ValueError):
+        return False
+
+
 def check_profile(t: list[Any], pmin: int, where: str) -> None:
     """Raise `InvalidInstance` if the table breaks (1.1) or (1.2) for some j >= pmin.
 
@@ -158,6 +166,10 @@ class CoscheduleInstance:
             if pm > p:
                 raise InvalidInstance(f"tasks[{i}].pmin", f"={pm} exceeds p={p}")
             check_profile(list(row), pm, f"tasks[{i}]")
+        total = sum(float(row[pmin[i] - 1]) for i, row in enumerate(times))
+        if not math.isfinite(total):
+            raise InvalidInstance("tasks", "the sum of the task times overflows (every makespan "
+                                  "must be a finite number of seconds)")
         object.__setattr__(self, "times", times)
         object.__setattr__(self, "pmin", tuple(int(x) for x in pmin))
         if self.specs and len(self.specs) != len(times):
@@ -278,12 +290,23 @@ def _task_row(task: dict[str, Any], p: int, where: str) -> tuple[list[Any], dict
     if model == "amdahl":
         w = time_value(task.get("w"), f"{where}.w")
         row = amdahl_times(w, f, p)
+        _check_derived(row, f"{where}.w", w)
         return [int(x) if isinstance(x, Fraction) and x.denominator == 1 else x
                 for x in row], spec
     m = parse_number(task.get("m"), f"{where}.m")
     if not 1 < m <= MAX_TIME:
         raise InvalidInstance(f"{where}.m", f"={m} must be in (1, {MAX_TIME:g}] (problem size)")
-    return synthetic_times(float(m), float(f), p), spec
+    row = synthetic_times(float(m), float(f), p)
+    _check_derived(row, f"{where}.m", m)
+    return row, spec
+
+
+def _check_derived(row: list[Any], field_name: str, value: Any) -> None:
+    """A speedup model's times must be finite: `InvalidInstance` naming the model's field."""
+    for q, x in enumerate(row):
+        if not finite_time(x):
+            raise InvalidInstance(field_name, f"={float(value):g} gives a non-finite time "
+                                  f"t_{q + 1} (overflow); use a smaller value")
 
 
 # ---------------------------------------------------------------------- generators (seeded)

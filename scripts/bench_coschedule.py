@@ -6,16 +6,22 @@
    at k = 4).
 2. The 2-in-p matching time (p = 64) at n = 100, 300, 1000: median of `--repeats` runs per
    backend, with the objectives of all backends cross-checked on every size both solve.
+3. ``--limits``: the time-limit cases of issue 10, run as ``resilsched solve ... --time-limit``
+   (real time of the process, the command's ``wall_time``, status, gap to the bound).
 
-Run: ``python3 scripts/bench_coschedule.py [--quick] [--write docs/performance.md]``
+Run: ``python3 scripts/bench_coschedule.py [--quick] [--write docs/performance.md]`` or
+``python3 scripts/bench_coschedule.py --limits``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -64,7 +70,7 @@ def sweep(time_limit: float, grids: dict, seed: int) -> list[dict]:
         best, log = None, []
         for n in grid:
             inst = random_instance(seed, n, 16, k, kind="amdahl")
-            sol = solve(inst, None, time_limit)
+            sol = solve(inst, None, time_limit=time_limit)
             ok = sol.status is Status.OPTIMAL and sol.wall_time <= time_limit * 1.05
             log.append(f"n={n}: {sol.status.value} {sol.wall_time:.1f}s")
             print(f"  {name:26s} n={n:4d} {sol.status.value:9s} {sol.wall_time:7.2f}s "
@@ -111,12 +117,12 @@ def robustness(time_limit: float, seeds: int) -> list[dict]:
     for k, n in GOALS:
         for seed in range(seeds):
             sol = solve_setpart_cg(random_instance(seed, n, 16, k, kind="amdahl"), None,
-                                   time_limit)
+                                   time_limit=time_limit)
             rows.append({"k": k, "n": n, "seed": seed, "status": sol.status.value,
                          "objective": float(sol.objective), "bound": float(sol.bound),
                          "wall": sol.wall_time,
-                         "closure": sol.payload["closure_rounds"][-1]["columns"]
-                         if sol.payload.get("closure_rounds") else 0})
+                         "closure": sol.info["closure_rounds"][-1].get("columns", 0)
+                         if sol.info.get("closure_rounds") else 0})
             print(f"  setpart-cg k={k} n={n} seed={seed} {sol.status.value:9s} "
                   f"{sol.wall_time:6.1f}s obj={sol.objective} bound={sol.bound}", flush=True)
     return rows
@@ -142,8 +148,64 @@ def render_robustness(rows: list[dict], time_limit: float) -> list[str]:
     return out
 
 
+#: the time-limit cases of issue 10: (method, n, k, --time-limit)
+LIMIT_CASES = [("setpart-cg", 150, 3, 60.0), ("setpart-cg", 80, 3, 10.0), ("kinp-ilp", 80, 3, 0.5),
+               ("setpart-cg", 80, 3, 2.0), ("setpart-full", 150, 3, 2.0),
+               ("setpart-bp", 150, 3, 2.0), ("kinp-ilp-strong", 80, 3, 2.0)]
+
+
+def limit_cases(timeout: float) -> list[dict]:
+    """Each case as a user runs it; a process still running after `timeout` s is killed."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for method, n, k, limit in LIMIT_CASES:
+            path = Path(tmp) / f"amdahl-n{n}-k{k}.json"
+            random_instance(0, n, 16, k, kind="amdahl").to_json(path)
+            t0 = time.perf_counter()
+            try:
+                out = subprocess.run([sys.executable, "-m", "resilsched", "solve", str(path),
+                                      "--method", method, "--time-limit", str(limit), "--json",
+                                      "-q"], capture_output=True, text=True, timeout=timeout)
+                res = json.loads(out.stdout)
+            except subprocess.TimeoutExpired:
+                res = None
+            real = time.perf_counter() - t0
+            row = {"method": method, "n": n, "k": k, "limit": limit, "real": real, "res": res}
+            rows.append(row)
+            print(f"  {method:16s} n={n:4d} k={k} limit={limit:5.1f}s real={real:6.1f}s "
+                  f"{res and (res['status'], res['objective'], res['bound'])}", flush=True)
+    return rows
+
+
+LIMITS_HEADING = "### Time limits (issue 10)"
+LIMITS_NOTE = """Each row is `resilsched solve FILE --method M --time-limit L --json` in a fresh
+process; `real` includes Python's start-up and imports, `wall_time` is the command's own clock (the
+contract: <= 1.25 L + 1 s). Phases that do not check a clock run in a forked child killed at
+its budget (decision C16); a timed-out model answers `feasible` with the best packs known
+(PACK-APPROX's at worst) and the best bound (decision C17)."""
+
+
+def render_limits(rows: list[dict]) -> list[str]:
+    out = ["", f"{LIMITS_HEADING}: `resilsched solve --time-limit L`, Amdahl instances "
+           "(p = 16, seed 0)", "", LIMITS_NOTE, "",
+           "| model | n | k | L (s) | real (s) | wall_time (s) | <= 1.25 L + 1 | status | "
+           "gap to bound |", "|---|---:|---:|---:|---:|---:|---|---|---:|"]
+    for r in rows:
+        res = r["res"]
+        if res is None:
+            out.append(f"| {r['method']} | {r['n']} | {r['k']} | {r['limit']:g} | "
+                       f"> {r['real']:.0f} (killed) | - | no | no answer | - |")
+            continue
+        gap = (res["objective"] - res["bound"]) / res["objective"] if res["bound"] else None
+        ok = res["wall_time"] <= 1.25 * r["limit"] + 1
+        out.append(f"| {r['method']} | {r['n']} | {r['k']} | {r['limit']:g} | {r['real']:.1f} "
+                   f"| {res['wall_time']:.2f} | {'yes' if ok else 'NO'} | {res['status']} | "
+                   f"{'-' if gap is None else f'{100 * gap:.1f} %'} |")
+    return out
+
+
 def render(exact: list[dict], match: list[dict], time_limit: float,
-           robust: list[dict] | None = None) -> str:
+           robust: list[dict] | None = None, limits: list[dict] | None = None) -> str:
     out = [SECTION, "",
            f"Machine: {platform.processor() or platform.machine()}, Python "
            f"{platform.python_version()}, shared 2-core box; one thread per solver. Generated by "
@@ -168,8 +230,29 @@ def render(exact: list[dict], match: list[dict], time_limit: float,
                    f"{'yes' if r['agree'] else 'NO'} ({r['checked']} backends) |")
     if robust:
         out += render_robustness(robust, time_limit)
-    out += ["", NOTES, ""]
+    out += ["", NOTES]
+    if limits:
+        out += render_limits(limits)
+    out += [""]
     return "\n".join(out)
+
+
+def write_subsection(path: Path, heading: str, text: str) -> None:
+    """Replace (or append at the end of this script's section) the subsection `heading`."""
+    old = path.read_text()
+    start = old.index(SECTION)
+    end_section = old.find("\n## ", start + len(SECTION))
+    end_section = len(old) if end_section < 0 else end_section + 1
+    at = old.find(heading, start, end_section)
+    if at >= 0:
+        nxt = [i for i in (old.find("\n### ", at + len(heading)), old.find("\n## ", at))
+               if 0 <= i < end_section]
+        stop = min(nxt) + 1 if nxt else end_section
+        new = old[:at] + text.strip("\n") + "\n\n" + old[stop:]
+    else:
+        body = old[:end_section].rstrip("\n")
+        new = body + "\n\n" + text.strip("\n") + "\n\n" + old[end_section:]
+    path.write_text(new)
 
 
 def write_section(path: Path, text: str) -> None:
@@ -196,7 +279,16 @@ def main(argv=None) -> int:
     ap.add_argument("--write", type=Path, default=None, help="markdown file to update")
     ap.add_argument("--seeds", type=int, default=10,
                     help="instance seeds for the robustness run of the two goals (0: skip)")
+    ap.add_argument("--limits", action="store_true",
+                    help="only the time-limit cases of issue 10 (about 2 min)")
     args = ap.parse_args(argv)
+    if args.limits:
+        print("time limits:", flush=True)
+        text = "\n".join(render_limits(limit_cases(timeout=300.0)))
+        print(text)
+        if args.write:
+            write_subsection(args.write, LIMITS_HEADING, text)
+        return 0
     print("exact formulations:", flush=True)
     exact = sweep(args.time_limit, QUICK if args.quick else GRIDS, args.seed)
     print("2-in-p matching:", flush=True)
@@ -204,7 +296,9 @@ def main(argv=None) -> int:
                            args.networkx_max, args.seed)
     print("robustness of the goals:", flush=True)
     robust = robustness(args.time_limit, 0 if args.quick else args.seeds)
-    text = render(exact, match, args.time_limit, robust)
+    print("time limits:", flush=True)
+    limits = [] if args.quick else limit_cases(timeout=300.0)
+    text = render(exact, match, args.time_limit, robust, limits)
     print(text)
     if args.write:
         write_section(args.write, text)

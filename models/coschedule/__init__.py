@@ -1,31 +1,29 @@
-"""Exact models of k-in-p co-scheduling (spec 001 §2.2-2.3).
+"""Exact models of k-in-p co-scheduling (spec 001 §2.3).
 
-- `onepack`: Algorithm 1 (heap), the O(k p^2) DP, brute force, vectorised pack costs;
-- `enumeration`: subset DP over partitions into packs (Method 1);
+Each model is ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution``
+with its options class in `options`, and answers honestly when time runs out (`outcome`):
+
+- `enumeration`: subset DP over partitions into packs (Method 1), exact integer arithmetic;
+- `matching`: exact 2-in-p by maximum-weight matching (networkx, rustworkx), exact weights;
 - `ilp`: the ILP (1.12) of Thm 1.5 and its strong variant, Pyomo + HiGHS;
-- `setpart`: set partitioning over packs (full MIP; column generation + closure), highspy;
-- `matching`: exact 2-in-p by maximum-weight matching (networkx, rustworkx);
-- `common`: the packs payload and its validator.
+- `setpart`: set partitioning over packs (full MIP; column generation + closure), highspy,
+  built from `pool` (the explicit pool of packs), `master` (the highspy master problem),
+  `colgen` (pricing, cuts, the LP bound) and `subset_rows` (the cuts);
+- `branchprice`: the same model by branch-and-price;
+- `hardlimit`: solver phases in a forked child with a hard time limit; `exact`: exact integer
+  times; `outcome`: the fallback answer and the honest `Solution`.
+
+The packs a model returns (`resilsched.heuristics.coschedule.Packs`) and Algorithm 1 live with
+the heuristics; the validator is `resilsched.validation.packs.check_packs`.
 """
 
-from resilsched.models.coschedule.common import check_packs, make_payload
+from resilsched.models.coschedule.branchprice import solve_setpart_bp
+from resilsched.models.coschedule.colgen import setpart_lp_bound
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
-from resilsched.models.coschedule.matching import solve_matching
-from resilsched.models.coschedule.onepack import (
-    optimal_pack,
-    optimal_pack_brute,
-    optimal_pack_dp,
-    pack_costs_vectorized,
-    pair_cost_matrix,
-)
-from resilsched.models.coschedule.setpart import (
-    setpart_lp_bound,
-    solve_setpart_cg,
-    solve_setpart_full,
-)
+from resilsched.models.coschedule.matching import solve_matching, solve_matching_networkx
+from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
 
-__all__ = ["check_packs", "make_payload", "optimal_pack", "optimal_pack_brute",
-           "optimal_pack_dp", "pack_costs_vectorized", "pair_cost_matrix", "setpart_lp_bound",
-           "solve_enumeration", "solve_ilp", "solve_ilp_strong", "solve_matching",
-           "solve_setpart_cg", "solve_setpart_full"]
+__all__ = ["setpart_lp_bound", "solve_enumeration", "solve_ilp", "solve_ilp_strong",
+           "solve_matching", "solve_matching_networkx", "solve_setpart_bp", "solve_setpart_cg",
+           "solve_setpart_full"]

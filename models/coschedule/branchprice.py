@@ -17,7 +17,9 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
 
 Exact: the root bound plus the branching partition the feasible co-schedules; the search ends
 with status ``optimal`` only when every node was pruned or closed. A time limit gives
-``feasible`` with the smallest open-node bound.
+``feasible`` with the smallest open-node bound. Every phase runs under ``opts.deadline``
+(decision C16): the pool is built in checked chunks, each node LP gets the time left, and the
+root MIP runs in a forked child with a hard limit (`hardlimit`).
 """
 
 from __future__ import annotations
@@ -25,22 +27,27 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import time
+from typing import Any
 
 import highspy
 import numpy as np
 
+from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.setpart import (
-    PackPool,
-    _cost_of,
-    _finish,
-    _heuristic_packs,
+from resilsched.models.coschedule.colgen import singletons
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.master import (
     add_pack_columns,
-    build_pool,
+    new_highs,
     partition_master,
     quiet_stdout,
+    set_time_limit,
 )
+from resilsched.models.coschedule.options import SetpartOptions
+from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
+from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_size
+from resilsched.models.coschedule.setpart import pack_columns
+from resilsched.solution import Solution
 
 TOL = 1e-9
 
@@ -48,9 +55,9 @@ TOL = 1e-9
 class _BPMaster:
     """Master LP with artificial columns; columns addressed by their members (padded -1)."""
 
-    def __init__(self, n: int, k: int, big_m: float):
+    def __init__(self, n: int, k: int, big_m: float, settings: dict[str, Any]):
         self.n, self.k = n, k
-        self.h = partition_master(n)
+        self.h = partition_master(n, settings=settings)
         self.h.addCols(n, np.full(n, big_m), np.zeros(n), np.full(n, highspy.kHighsInf), n,
                        np.arange(n, dtype=np.int32), np.arange(n, dtype=np.int32), np.ones(n))
         self.members = np.full((0, k), -1, dtype=np.int32)
@@ -76,7 +83,8 @@ class _BPMaster:
         self.h.changeColsBounds(m, np.arange(self.n, self.n + m, dtype=np.int32),
                                 np.zeros(m), ub)
 
-    def solve(self) -> tuple[np.ndarray, np.ndarray, float]:
+    def solve(self, seconds: float) -> tuple[np.ndarray, np.ndarray, float]:
+        set_time_limit(self.h, seconds)
         self.h.run()
         sol = self.h.getSolution()
         x = np.array(sol.col_value)
@@ -92,36 +100,56 @@ def _allowed(members: np.ndarray, branches: list[tuple[int, int, bool]]) -> np.n
     return ok
 
 
-def solve_setpart_bp(inst: CoscheduleInstance, scenario=None,
-                     time_limit: float | None = None, pool: PackPool | None = None):
-    """Branch-and-price (module docstring). Returns a `Solution` (``payload["packs"]``)."""
-    t0 = time.perf_counter()
-    deadline = math.inf if time_limit is None else t0 + time_limit
+def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
+                     time_limit: float | None = None, **options: Any) -> Solution:
+    """Branch-and-price (module docstring). Options: `SetpartOptions`."""
+    opts = SetpartOptions.of(time_limit, options, "setpart-bp")
+    inst = instance
+    check_pool_size(inst, opts.max_pool)
+    unit = makespan_unit(inst)
+    best, lb = fallback(inst)
+    stats: dict[str, Any] = {"nodes": 0, "lp_solves": 0, "heuristic_ub": best.makespan}
+    proven = False
+    try:
+        opts.say("building the pool of packs")
+        pool = build_pool(inst, opts.deadline, opts.max_pool)
+        stats["pool"] = pool.size
+        opts.say("branch-and-price")
+        best, proven, lb = _branch_and_price(inst, opts, pool, best, lb, unit, stats)
+    except PhaseTimeout:
+        opts.say("time limit: answering with the best packs and bound known")
+    return finish(inst, opts, "setpart-bp", "highs", best, lb, proven, stats, unit)
+
+
+def _branch_and_price(inst: CoscheduleInstance, opts: SetpartOptions, pool: PackPool,
+                      best: Packs, lb: Any, unit, stats: dict) -> tuple[Packs, bool, Any]:
+    """Best-first branch-and-price: (best packs, proven optimal, lower bound)."""
+    deadline = opts.deadline
     n, k = inst.n, inst.k
-    pool = build_pool(inst) if pool is None else pool
     sizes = sorted(pool.packs)
     padded = {s: np.hstack([pool.packs[s], np.full((len(pool.packs[s]), k - s), -1, np.int32)])
               for s in sizes}
     big_m = float(sum(inst.t(i, inst.pmin[i]) for i in range(n))) + 1.0
-    master = _BPMaster(n, k, big_m)
-    master.add([(i,) for i in range(n)], [float(inst.t(i, inst.p)) for i in range(n)])
-    best_packs, ub = _heuristic_packs(inst)
-    master.add(best_packs, [_cost_of(inst, [b]) for b in best_packs])
-    integral = inst.integral
+    master = _BPMaster(n, k, big_m, opts.highs_settings())
+    master.add(*singletons(inst))
+    master.add(*pack_columns(best))
+    step = float(unit) if unit is not None else 0.0
     batch = max(2 * n, 50)
-    stats = {"nodes": 0, "lp_solves": 0}
+    ub = float(best.makespan)
 
     def prune_level(u: float) -> float:
-        # a node is useless once its bound reaches this value
-        return u - 1 + 1e-6 if integral else u - 1e-9 * max(1.0, abs(u))
+        # a node is useless once its bound reaches this value (u - 1/D for exact data)
+        return u - step + 1e-6 if step else u - 1e-9 * max(1.0, abs(u))
 
     def process(branches):
         """CG at a node: (bound, x, converged, infeasible)."""
         pool_ok = {s: _allowed(padded[s], branches) for s in sizes}
         while True:
             master.set_allowed(_allowed(master.members, branches))
-            pi, x, obj = master.solve()
+            pi, x, obj = master.solve(deadline.remaining())
             stats["lp_solves"] += 1
+            solved = master.h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+            pi = np.where(np.isfinite(pi), pi, 0.0)
             rcs = []
             for s in sizes:
                 rc = pool.costs[s] - pi[pool.packs[s]].sum(axis=1)
@@ -130,12 +158,13 @@ def solve_setpart_bp(inst: CoscheduleInstance, scenario=None,
             flat = np.concatenate(rcs)
             min_rc = float(flat.min()) if len(flat) else 0.0
             lag = float(pi.sum()) + n * min(0.0, min_rc)
+            lag = lag if math.isfinite(lag) else -math.inf
             if lag >= prune_level(ub):
                 return lag, x, False, False
-            if min_rc >= -TOL * max(1.0, abs(obj)) or time.perf_counter() > deadline:
-                conv = min_rc >= -TOL * max(1.0, abs(obj))
-                infeasible = conv and x[:n].max() > 1e-7
-                return (obj if conv else lag), x, conv, infeasible
+            if not solved or deadline.expired():
+                return lag, x, False, False
+            if min_rc >= -TOL * max(1.0, abs(obj)):
+                return obj, x, True, x[:n].max() > 1e-7
             new_p, new_c = pool.cheapest(dict(zip(sizes, rcs, strict=True)),
                                          min(batch, int((flat < -TOL).sum())))
             if master.add(new_p, new_c) == 0:
@@ -145,20 +174,22 @@ def solve_setpart_bp(inst: CoscheduleInstance, scenario=None,
     heap: list = []
     root_bound, x, conv, infeasible = process([])
     stats["nodes"] = 1
-    root_lb = root_bound if conv else -math.inf
-    # a short MIP over the root columns for a good incumbent
-    if conv and time.perf_counter() < deadline:
-        ub, best_packs = _root_mip(inst, master, ub, best_packs,
-                                   min(10.0, 0.25 * (deadline - time.perf_counter())))
+    if conv:
+        stats["lp_bound"] = root_bound
+    # a valid bound even when the root did not converge (Lagrangian)
+    lb = best_bound(lb, root_bound)
+    if conv and not deadline.expired():
+        best = _root_mip(inst, master, best, min(10.0, 0.25 * deadline.remaining()))
+        ub = float(best.makespan)
     heapq.heappush(heap, (root_bound, next(counter), [], x, conv, infeasible))
     while heap:
         bound, _, branches, x, conv, infeasible = heapq.heappop(heap)
         if bound >= prune_level(ub) or infeasible:
             continue
+        if deadline.expired():
+            heapq.heappush(heap, (bound, next(counter), branches, x, conv, infeasible))
+            break
         if not conv:
-            if time.perf_counter() > deadline:
-                heapq.heappush(heap, (bound, next(counter), branches, x, conv, infeasible))
-                break
             bound, x, conv, infeasible = process(branches)
             heapq.heappush(heap, (bound, next(counter), branches, x, conv, infeasible))
             continue
@@ -167,13 +198,10 @@ def solve_setpart_bp(inst: CoscheduleInstance, scenario=None,
         if not frac.any():
             chosen = [tuple(int(v) for v in row if v >= 0)
                       for row in master.members[np.nonzero(zc > 0.5)[0]]]
-            val = _cost_of(inst, chosen)
-            if val < ub:
-                ub, best_packs = val, chosen
+            found = make_packs(inst, chosen)
+            if found.makespan < best.makespan:
+                best, ub = found, float(found.makespan)
             continue
-        if time.perf_counter() > deadline:
-            heapq.heappush(heap, (bound, next(counter), branches, x, conv, infeasible))
-            break
         i, j = _ryan_foster_pair(master.members, zc, n)
         for together in (True, False):
             child = branches + [(i, j, together)]
@@ -181,12 +209,11 @@ def solve_setpart_bp(inst: CoscheduleInstance, scenario=None,
             stats["nodes"] += 1
             if not cinf and cb < prune_level(ub):
                 heapq.heappush(heap, (cb, next(counter), child, cx, cconv, cinf))
-    extra = {"pool": pool.size, "columns_generated": len(master.costs), "lp_bound": root_lb,
-             **stats}
+    stats["columns_generated"] = len(master.costs)
     if not heap:
-        return _finish(inst, "setpart-bp", best_packs, None, True, t0, extra)
+        return best, True, lb
     open_bound = min(min(h[0] for h in heap), ub)
-    return _finish(inst, "setpart-bp", best_packs, max(open_bound, root_lb), False, t0, extra)
+    return best, False, best_bound(lb, open_bound)
 
 
 def _ryan_foster_pair(members: np.ndarray, z: np.ndarray, n: int) -> tuple[int, int]:
@@ -204,30 +231,38 @@ def _ryan_foster_pair(members: np.ndarray, z: np.ndarray, n: int) -> tuple[int, 
     return flat // n, flat % n
 
 
-def _root_mip(inst, master: _BPMaster, ub: float, best_packs, budget: float):
-    """MIP over the root's columns (a heuristic: any solution is feasible)."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("time_limit", float(max(1e-3, budget)))
-    n = inst.n
-    ones = np.ones(n)
-    h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
-    mem = master.members
-    starts, idx = [], []
-    for row in mem:
-        starts.append(len(idx))
-        idx.extend(int(v) for v in row if v >= 0)
-    m = len(mem)
-    h.addCols(m, master.costs, np.zeros(m), np.ones(m), len(idx), np.array(starts, np.int32),
-              np.array(idx, np.int32), np.ones(len(idx)))
-    h.changeColsIntegrality(m, np.arange(m, dtype=np.int32),
-                            np.array([highspy.HighsVarType.kInteger] * m))
-    with quiet_stdout():
-        h.run()
-    if h.getInfo().primal_solution_status == 0:
-        return ub, best_packs
-    x = h.getSolution().col_value
-    chosen = [tuple(int(v) for v in mem[c] if v >= 0) for c in range(m) if x[c] > 0.5]
-    val = _cost_of(inst, chosen)
-    return (val, chosen) if val < ub else (ub, best_packs)
+def _root_mip(inst: CoscheduleInstance, master: _BPMaster, best: Packs,
+              budget: float) -> Packs:
+    """MIP over the root's columns (a heuristic: any solution is feasible), in a forked child
+    with a hard limit; returns the better of its packs and `best`."""
+    def run() -> list[tuple[int, ...]] | None:
+        h = new_highs({"threads": 1})
+        set_time_limit(h, budget)
+        n = inst.n
+        ones = np.ones(n)
+        h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+        mem = master.members
+        starts, idx = [], []
+        for row in mem:
+            starts.append(len(idx))
+            idx.extend(int(v) for v in row if v >= 0)
+        m = len(mem)
+        h.addCols(m, master.costs, np.zeros(m), np.ones(m), len(idx), np.array(starts, np.int32),
+                  np.array(idx, np.int32), np.ones(len(idx)))
+        h.changeColsIntegrality(m, np.arange(m, dtype=np.int32),
+                                np.array([highspy.HighsVarType.kInteger] * m))
+        with quiet_stdout():
+            h.run()
+        if h.getInfo().primal_solution_status == 0:
+            return None
+        x = h.getSolution().col_value
+        return [tuple(int(v) for v in mem[c] if v >= 0) for c in range(m) if x[c] > 0.5]
+
+    try:
+        chosen = run_limited(run, budget)
+    except PhaseTimeout:
+        return best
+    if chosen is None:
+        return best
+    found = make_packs(inst, chosen)
+    return found if found.makespan < best.makespan else best

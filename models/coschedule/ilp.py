@@ -21,21 +21,31 @@ Only j >= pmin_i is modelled (t_{i,j} = +inf below it). Stronger formulation ``k
 - valid cut y_b >= sum_j t_{b,j} x_{b,j,b} is implied by (iv'); nothing else is added.
 
 Backend: Pyomo's ``appsi_highs`` interface to HiGHS (highspy), ``mip_rel_gap = 0``,
-``mip_abs_gap = 1e-6``, one thread. A time limit yields status ``feasible`` (with HiGHS's MIP
-bound) or ``no_solution``, never ``optimal``.
+``mip_abs_gap = 1e-6``, one thread. Building the Pyomo model is part of the time limit
+(decision C16): model building and solving run together in a forked child killed when the
+time is spent (`hardlimit`; building alone takes ~25 s at n = 80, p = 16). A time limit yields
+status ``feasible`` with the best packs known (HiGHS's, or PACK-APPROX's when the child found
+none or was killed) and the best bound (HiGHS's MIP bound or the combined pack bound), never
+``optimal``.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import pyomo.environ as pe
-
+from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.common import make_payload
-from resilsched.models.coschedule.setpart import quiet_stdout
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
+from resilsched.models.coschedule.master import quiet_stdout
+from resilsched.models.coschedule.options import HighsOptions
+from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
 from resilsched.solution import Solution, Status
+
+if TYPE_CHECKING:
+    import pyomo.environ as pe
 
 
 def allowed_procs(inst: CoscheduleInstance, pareto: bool) -> list[list[int]]:
@@ -52,6 +62,7 @@ def allowed_procs(inst: CoscheduleInstance, pareto: bool) -> list[list[int]]:
 
 def build_model(inst: CoscheduleInstance, strong: bool = False) -> pe.ConcreteModel:
     """The Pyomo model (1.12), literal or strong (see module docstring)."""
+    import pyomo.environ as pe  # 1.5 s to import: only when a model is built
     n, p, k = inst.n, inst.p, inst.k
     js = allowed_procs(inst, pareto=strong)
     idx = [(i, j, b) for i in range(n) for j in js[i] for b in range(n) if not strong or b <= i]
@@ -84,55 +95,88 @@ def build_model(inst: CoscheduleInstance, strong: bool = False) -> pe.ConcreteMo
     return m
 
 
-def _solve(inst: CoscheduleInstance, strong: bool, time_limit: float | None) -> Solution:
+@dataclass(frozen=True)
+class IlpRun:
+    """What the child returns: the packs found (task lists, or None), HiGHS's bound (None when
+    unknown), and whether HiGHS proved optimality / infeasibility."""
+
+    packs: list[list[int]] | None
+    bound: float | None
+    optimal: bool
+    infeasible: bool
+
+
+def _build_and_solve(inst: CoscheduleInstance, strong: bool, settings: dict[str, Any],
+                     end: float) -> IlpRun:
+    """Build the Pyomo model and solve it with HiGHS until `end` (time.monotonic)."""
     from pyomo.contrib.appsi.base import TerminationCondition
     from pyomo.contrib.appsi.solvers import Highs
 
-    method = "kinp-ilp-strong" if strong else "kinp-ilp"
-    t0 = time.perf_counter()
     m = build_model(inst, strong)
     opt = Highs()
     opt.config.load_solution = False
     opt.config.stream_solver = False
-    if time_limit is not None:
-        opt.config.time_limit = max(1e-3, time_limit - (time.perf_counter() - t0))
-    opt.highs_options = {"mip_rel_gap": 0.0, "mip_abs_gap": 1e-6, "threads": 1,
-                         "output_flag": False}
+    left = end - time.monotonic()
+    if left != float("inf"):
+        opt.config.time_limit = max(1e-3, left)
+    opt.highs_options = {"mip_rel_gap": 0.0, "mip_abs_gap": 1e-6, **settings}
     logging.getLogger("pyomo.contrib.appsi").setLevel(logging.ERROR)
     with quiet_stdout():
         res = opt.solve(m)
-    wall = time.perf_counter() - t0
     bound = res.best_objective_bound
     bound = None if bound is None or bound != bound or abs(bound) == float("inf") else bound
     if res.best_feasible_objective is None:
-        status = (Status.INFEASIBLE if res.termination_condition == TerminationCondition.infeasible
-                  else Status.NO_SOLUTION)
-        return Solution(None, bound, status, method, "highs", wall)
+        return IlpRun(None, bound, False,
+                      res.termination_condition == TerminationCondition.infeasible)
     res.solution_loader.load_vars()
     packs: dict[int, list[int]] = {}
-    procs: dict[int, list[int]] = {}
-    for (i, j, b) in m.X:
-        if m.x[i, j, b].value is not None and m.x[i, j, b].value > 0.5:
+    for (i, _j, b) in m.X:
+        if m.x[i, _j, b].value is not None and m.x[i, _j, b].value > 0.5:
             packs.setdefault(b, []).append(i)
-            procs.setdefault(b, []).append(j)
-    keys = sorted(packs)
     optimal = res.termination_condition == TerminationCondition.optimal
-    # the ILP's own allocation may be non-greedy within a pack; Algorithm 1 re-allocates (never
-    # worse), so the objective is the exact cost of the packs found.
-    payload = make_payload(inst, [packs[b] for b in keys])
-    obj = sum((d["time"] for d in payload["packs"]), 0)
-    if optimal:
-        bound = obj if bound is None else min(bound, obj)
-    return Solution(obj, bound, Status.OPTIMAL if optimal else Status.FEASIBLE, method, "highs",
-                    wall, payload=payload)
+    return IlpRun([packs[b] for b in sorted(packs)], bound, optimal, False)
 
 
-def solve_ilp(inst: CoscheduleInstance, scenario=None, time_limit: float | None = None) -> Solution:
-    """The literal ILP (1.12) of Theorem 1.5."""
-    return _solve(inst, strong=False, time_limit=time_limit)
+def _solve(inst: CoscheduleInstance, strong: bool, time_limit: float | None,
+           options: dict[str, Any]) -> Solution:
+    method = "kinp-ilp-strong" if strong else "kinp-ilp"
+    opts = HighsOptions.of(time_limit, options, method)
+    unit = makespan_unit(inst)
+    best, lb = fallback(inst)
+    info: dict[str, Any] = {"heuristic_ub": best.makespan}
+    proven = False
+    opts.say("building and solving the Pyomo model")
+    preload(("pyomo.environ", "pyomo.contrib.appsi.solvers"), opts.deadline.remaining())
+    budget = opts.deadline.remaining()
+    end = time.monotonic() + budget
+    try:
+        run = run_limited(lambda: _build_and_solve(inst, strong, opts.highs_settings(), end),
+                          budget)
+    except PhaseTimeout:
+        opts.say("time limit: answering with PACK-APPROX's packs and the pack bound")
+        info["killed"] = True
+        return finish(inst, opts, method, "highs", best, lb, False, info, unit)
+    if run.infeasible:  # cannot happen for a valid instance; kept honest
+        return Solution(None, None, Status.INFEASIBLE, method, "highs", opts.deadline.elapsed())
+    if run.packs is not None:
+        # the ILP's own allocation may be non-greedy within a pack; Algorithm 1 re-allocates
+        # (never worse), so the objective is the exact cost of the packs found.
+        found = make_packs(inst, run.packs)
+        if run.optimal or found.makespan < best.makespan:
+            best = found
+        proven = run.optimal
+    lb = best_bound(lb, run.bound)
+    return finish(inst, opts, method, "highs", best, lb, proven, info, unit)
 
 
-def solve_ilp_strong(inst: CoscheduleInstance, scenario=None,
-                     time_limit: float | None = None) -> Solution:
-    """The strong ILP: (iv'), Pareto-reduced allocations and symmetry breaking."""
-    return _solve(inst, strong=True, time_limit=time_limit)
+def solve_ilp(instance: CoscheduleInstance, scenario=None, *, time_limit: float | None = None,
+              **options: Any) -> Solution:
+    """The literal ILP (1.12) of Theorem 1.5. Options: `HighsOptions`."""
+    return _solve(instance, strong=False, time_limit=time_limit, options=options)
+
+
+def solve_ilp_strong(instance: CoscheduleInstance, scenario=None, *,
+                     time_limit: float | None = None, **options: Any) -> Solution:
+    """The strong ILP: (iv'), Pareto-reduced allocations and symmetry breaking.
+    Options: `HighsOptions`."""
+    return _solve(instance, strong=True, time_limit=time_limit, options=options)

@@ -1,48 +1,57 @@
 """Exact 2-in-p co-scheduling by matching (spec 001 Thm 1.1, §2.3, spec A-27).
 
 Tasks may run alone (pack {T_i}, cost a_i = t_{i,p}) or in pairs (pack {T_i, T_i'}, cost
-w(i,i') = min_j max(t_{i,p-j}, t_{i',j}), the Algorithm 1 cost of the pair, `pair_cost_matrix`).
+w(i,i') = min_j max(t_{i,p-j}, t_{i',j}), the Algorithm 1 cost of the pair, `pair_costs`).
 The paper's graph has loops for the singletons; two loop-free constructions are implemented:
 
 ``dup`` (spec §2.3): vertices v_i and copies v'_i; edges (v_i, v'_i) of weight a_i,
     (v_i, v_i') of weight w(i,i') and (v'_i, v'_i') of weight 0. Minimum-weight perfect
-    matchings (``nx.min_weight_matching``) are co-schedules of equal cost. Any n, odd included:
-    v_i - v'_i always completes a perfect matching.
+    matchings (``nx.min_weight_matching``) are co-schedules of equal cost. Any n, odd included.
 ``gain`` (ours): one vertex per task and an edge (i,i') of weight g = a_i + a_i' - w(i,i')
     when g > 0. Pairing i and i' saves g over running both alone, so
     OPT = sum_i a_i - (maximum-weight matching, not necessarily perfect); unmatched tasks run
-    alone, which handles odd n. n vertices instead of 2n and no zero clique.
+    alone, which handles odd n.
 
-Backends: ``networkx`` (gain graph, ``nx.max_weight_matching``), ``networkx-dup`` (the spec's
-construction) and ``rustworkx`` (gain graph, ``rustworkx.max_weight_matching``, the same blossom
-algorithm compiled; optional dependency).
+Backends (option ``backend``): ``networkx`` (gain graph, ``nx.max_weight_matching``),
+``networkx-dup`` (the spec's construction) and ``rustworkx`` (gain graph, the same blossom
+algorithm compiled); ``auto`` = rustworkx when installed. ``matching-networkx`` is the registered
+name of the networkx backend (`solve_matching_networkx`).
 
-Edge elimination (``prune=True``, gain graph only): the fractional matching LP
+Exactness (decision C15): the weights are the exact integers T = t D of `exact.exact_times`
+(D = 1 for integer times, a power of two for floats), the blossom codes work on them exactly,
+and the result is verified: the makespan of the packs, computed exactly, must equal
+(sum_i a_i - G) / D for the matching's gain G. Only then is the status ``optimal``.
+
+Edge elimination (option ``prune``, gain graph, int64 weights): the fractional matching LP
 max sum g_e x_e, sum_{e ni i} x_e <= 1, x >= 0 is solved by column generation (HiGHS, dense
-reduced costs in numpy); its duals u >= 0 give rc_e = u_i + u_j - g_e >= 0 and the bound
-sum u. A matching M of gain G satisfies sum u - G = sum_{e in M} rc_e + sum_{i unmatched} u_i, so
-every edge of a matching better than a known one of gain G0 has rc_e <= sum u - G0. G0 comes
+reduced costs in numpy); its duals, rounded up to integers u and repaired until
+u_i + u_j >= g_e holds exactly for every edge, give rc_e = u_i + u_j - g_e >= 0 and
+sum u - G = sum_{e in M} rc_e + sum_{i unmatched} u_i for a matching M of gain G. So every
+edge of a matching better than one of gain G0 has rc_e <= sum u - G0 (exact integers). G0 comes
 from an exact matching on the LP's support; the exact matching on the surviving edges (plus
-the support) is then optimal on the full graph. The blossom algorithm runs on a sparse graph.
+the support) is then optimal on the full graph.
 
-All run on integer weights: exact for integer times;
-for float times the weights are scaled by a power of two s (max weight ~ 2^50) and rounded, which
-costs at most n/(2s) (the reported bound; ``exact_scaling`` False).
+The matching runs in a forked child under the time limit (`hardlimit`); networkx's dense
+blossom is cubic (about 19 s at n = 300). When time runs out the answer is PACK-APPROX's
+packs with the combined pack bound, status ``feasible``.
 """
 
 from __future__ import annotations
 
-import math
-import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
-import networkx as nx
 import numpy as np
 
 from resilsched.errors import InvalidInstance
+from resilsched.heuristics.coschedule import make_packs, pair_costs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.common import make_payload
-from resilsched.models.coschedule.onepack import pair_cost_matrix
-from resilsched.solution import Solution, Status
+from resilsched.models.coschedule.exact import exact_times
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
+from resilsched.models.coschedule.options import MatchingNetworkxOptions, MatchingOptions
+from resilsched.models.coschedule.outcome import fallback, finish, makespan_unit
+from resilsched.solution import Solution
 
 BACKENDS = ("auto", "networkx", "networkx-dup", "rustworkx")
 
@@ -55,31 +64,59 @@ def have_rustworkx() -> bool:
     return True
 
 
-def integer_weights(inst: CoscheduleInstance) -> tuple[np.ndarray, np.ndarray, float, bool]:
-    """(alone a_i, pair matrix w, scale s, exact) as int64 arrays (w = -1 where infeasible)."""
-    w = pair_cost_matrix(inst)
-    a = np.diag(w).copy()
-    if inst.integral:
-        wi = np.where(np.isfinite(w), w, -1).astype(np.int64)
-        return a.astype(np.int64), wi, 1.0, True
-    top = float(np.max(a)) * 2.0
-    s = 2.0 ** math.floor(math.log2(2.0 ** 50 / top))
-    wi = np.where(np.isfinite(w), np.rint(w * s), -1).astype(np.int64)
-    return np.rint(a * s).astype(np.int64), wi, s, False
+def resolve_backend(backend: str) -> str:
+    if backend not in BACKENDS:
+        raise InvalidInstance("backend", f"{backend!r} is unknown (choose from "
+                                         f"{', '.join(BACKENDS)})")
+    if backend == "auto":
+        return "rustworkx" if have_rustworkx() else "networkx"
+    if backend == "rustworkx" and not have_rustworkx():
+        raise InvalidInstance("backend", "rustworkx is not installed (pip install rustworkx, "
+                                         "or choose networkx)")
+    return backend
 
 
-def _gain_edges(a: np.ndarray, w: np.ndarray) -> list[tuple[int, int, int]]:
-    n = len(a)
-    iu, ju = np.triu_indices(n, 1)
-    ok = w[iu, ju] >= 0
-    g = a[iu] + a[ju] - w[iu, ju]
-    keep = ok & (g > 0)
-    return list(zip(iu[keep].tolist(), ju[keep].tolist(), g[keep].tolist(), strict=True))
+@dataclass
+class PairWeights:
+    """Exact integer weights of the 2-in-p graph: a_i alone, w(i,i') paired (>= `big`: the
+    pair does not fit), and the common denominator D of the times."""
+
+    alone: np.ndarray
+    pair: np.ndarray
+    d: int
+    big: Any
+
+    @classmethod
+    def of(cls, inst: CoscheduleInstance) -> PairWeights:
+        mat, d, big = exact_times(inst)
+        w = pair_costs(mat, inst.p, big)
+        return cls(np.diag(w).copy(), w, d, big)
+
+    def gain_edges(self) -> list[tuple[int, int, int]]:
+        """(i, j, g) with i < j, the pair feasible and g = a_i + a_j - w(i,j) > 0 (Python ints)."""
+        n = len(self.alone)
+        iu, ju = np.triu_indices(n, 1)
+        w = self.pair[iu, ju]
+        g = self.alone[iu] + self.alone[ju] - w
+        keep = (w < self.big) & (g > 0)
+        return list(zip(iu[keep].tolist(), ju[keep].tolist(), [int(x) for x in g[keep]],
+                        strict=True))
+
+
+@dataclass
+class MatchResult:
+    """The pairs matched (the other tasks run alone), their exact gain, and facts."""
+
+    pairs: list[tuple[int, int]]
+    gain: int
+    info: dict = field(default_factory=dict)
 
 
 def _max_matching(n: int, edges: list[tuple[int, int, int]], backend: str) -> list[tuple[int, int]]:
     """Maximum-weight matching of an integer-weighted graph on vertices 0..n-1."""
     if backend == "networkx":
+        import networkx as nx
+
         g = nx.Graph()
         g.add_nodes_from(range(n))
         g.add_weighted_edges_from(edges)
@@ -99,7 +136,7 @@ def fractional_matching_duals(gain: np.ndarray, tol: float = 1e-9,
     """Optimal duals u of the fractional matching LP (module docstring) by column generation.
 
     `gain` is a dense symmetric (n, n) float array (<= 0 where pairing is useless). Returns u
-    and the set of generated edges (i < j).
+    (floats) and the set of generated edges (i < j).
     """
     import highspy
 
@@ -146,81 +183,116 @@ def fractional_matching_duals(gain: np.ndarray, tol: float = 1e-9,
             return np.maximum(u, 0.0), cols
 
 
-def pruned_edges(inst: CoscheduleInstance, a: np.ndarray, w: np.ndarray,
-                 backend: str) -> tuple[list[tuple[int, int, int]], dict]:
-    """The gain edges that can belong to an optimal matching (LP reduced-cost elimination)."""
-    wf = pair_cost_matrix(inst)
-    af = np.diag(wf)
-    gain = af[:, None] + af[None, :] - wf
-    u, support = fractional_matching_duals(gain)
+def exact_duals(u: np.ndarray, gain: np.ndarray, useful: np.ndarray) -> np.ndarray:
+    """Integer duals >= the float duals `u` with u_i + u_j >= gain_ij exactly wherever `useful`
+    (int64): round up, then raise each vertex by its largest remaining violation."""
+    ui = np.ceil(u).astype(np.int64)
+    viol = np.where(useful, gain - ui[:, None] - ui[None, :], 0)
+    return ui + np.maximum(viol.max(axis=1), 0)
+
+
+def pruned_edges(weights: PairWeights, backend: str) -> tuple[list[tuple[int, int, int]], dict]:
+    """The gain edges that can belong to an optimal matching (exact LP reduced-cost
+    elimination, module docstring). Needs int64 weights."""
+    a, w = weights.alone, weights.pair
     n = len(a)
-    ia = {(i, j): g for i, j, g in _gain_edges(a, w)}
-    sup_edges = [(i, j, ia[i, j]) for i, j in support if (i, j) in ia]
+    gain = a[:, None] + a[None, :] - w
+    useful = (w < weights.big) & (gain > 0)
+    np.fill_diagonal(useful, False)
+    u_float, support = fractional_matching_duals(np.where(useful, gain, 0).astype(float))
+    u = exact_duals(u_float, gain, useful)
+    edges = {(i, j): g for i, j, g in weights.gain_edges()}
+    sup_edges = [(i, j, edges[i, j]) for i, j in support if (i, j) in edges]
     m0 = _max_matching(n, sup_edges, backend)
-    g0 = float(sum(gain[i, j] for i, j in m0))
-    thr = float(u.sum()) - g0 + 1e-7 * max(1.0, float(u.sum()))
+    g0 = sum(edges[e] for e in m0)
+    threshold = sum(int(x) for x in u) - g0  # exact Python ints
     iu, ju = np.triu_indices(n, 1)
-    rc = u[iu] + u[ju] - np.where(np.isfinite(gain[iu, ju]), gain[iu, ju], -np.inf)
-    keep = set(zip(iu[rc <= thr].tolist(), ju[rc <= thr].tolist(), strict=True)) | support
-    edges = [(i, j, ia[i, j]) for i, j in keep if (i, j) in ia]
-    return edges, {"lp_columns": len(support), "edges_kept": len(edges),
-                   "lp_gain_bound": float(u.sum()), "support_gain": g0}
+    rc = u[iu] + u[ju] - gain[iu, ju]
+    ok = useful[iu, ju] & (rc <= min(threshold, INT63))
+    keep = set(zip(iu[ok].tolist(), ju[ok].tolist(), strict=True)) | support
+    kept = [(i, j, edges[i, j]) for i, j in keep if (i, j) in edges]
+    return kept, {"lp_columns": len(support), "edges_kept": len(kept),
+                  "lp_gain_bound": float(Fraction(sum(int(x) for x in u), weights.d)),
+                  "support_gain": float(Fraction(g0, weights.d))}
 
 
-def match_pairs(inst: CoscheduleInstance, backend: str = "auto", prune: bool = False,
-                info: dict | None = None) -> tuple[list[tuple[int, int]], float, bool]:
-    """The optimal set of pairs (the other tasks run alone); also (scale, exact)."""
-    if backend not in BACKENDS:
-        raise InvalidInstance("backend", f"{backend!r} is unknown (choose from {BACKENDS})")
-    if backend == "auto":
-        backend = "rustworkx" if have_rustworkx() else "networkx"
-    a, w, s, exact = integer_weights(inst)
+INT63 = 2**63 - 1
+
+
+def match_pairs(inst: CoscheduleInstance, backend: str = "auto",
+                prune: bool = False) -> MatchResult:
+    """The optimal set of pairs and its exact gain (in units of 1/D)."""
+    backend = resolve_backend(backend)
+    weights = PairWeights.of(inst)
     n = inst.n
+    info: dict[str, Any] = {"backend": backend, "denominator": weights.d}
     if inst.k < 2 or n == 1:
-        return [], s, exact
-    if prune and backend != "networkx-dup":
-        edges, stats = pruned_edges(inst, a, w, backend)
-        if info is not None:
-            info.update(stats)
-        return _max_matching(n, edges, backend), s, exact
+        return MatchResult([], 0, info)
     if backend == "networkx-dup":
+        import networkx as nx
+
         g = nx.Graph()
+        a, w = weights.alone, weights.pair
         for i in range(n):
             g.add_edge(("v", i), ("c", i), weight=int(a[i]))
             for j in range(i + 1, n):
-                if w[i, j] >= 0:
+                if w[i, j] < weights.big:
                     g.add_edge(("v", i), ("v", j), weight=int(w[i, j]))
                 g.add_edge(("c", i), ("c", j), weight=0)
         mate = nx.min_weight_matching(g)
-        pairs = [(min(u[1], v[1]), max(u[1], v[1])) for u, v in mate if u[0] == v[0] == "v"]
+        pairs = sorted((min(u[1], v[1]), max(u[1], v[1])) for u, v in mate
+                       if u[0] == v[0] == "v")
+    elif prune and weights.pair.dtype == np.int64:
+        edges, stats = pruned_edges(weights, backend)
+        info.update(stats)
+        pairs = _max_matching(n, edges, backend)
     else:
-        pairs = _max_matching(n, _gain_edges(a, w), backend)
-    return sorted(pairs), s, exact
+        pairs = _max_matching(n, weights.gain_edges(), backend)
+    a, w = weights.alone, weights.pair
+    gain = sum(int(a[i]) + int(a[j]) - int(w[i, j]) for i, j in pairs)
+    return MatchResult(pairs, gain, info)
 
 
-def solve_matching(inst: CoscheduleInstance, scenario=None, time_limit: float | None = None,
-                   backend: str = "auto", prune: bool | None = None) -> Solution:
-    """Exact 2-in-p by matching (k <= 2 only). The time limit is not enforced (polynomial).
-
-    `prune` eliminates edges by LP reduced costs before the blossom algorithm; by default it is
-    on for rustworkx (whose blossom code profits from sparsity) and off for networkx.
-    """
-    if prune is None:
-        resolved = backend if backend != "auto" else (
-            "rustworkx" if have_rustworkx() else "networkx")
-        prune = resolved == "rustworkx"
+def _solve(inst: CoscheduleInstance, opts, backend: str, prune: str, method: str) -> Solution:
     if inst.k > 2:
         raise InvalidInstance("k", f"={inst.k}: the matching model solves k <= 2 only (Thm 1.1)")
-    t0 = time.perf_counter()
-    info: dict = {}
-    pairs, s, exact = match_pairs(inst, backend, prune=prune, info=info)
-    used = {i for pr in pairs for i in pr}
-    packs = [list(pr) for pr in pairs] + [[i] for i in range(inst.n) if i not in used]
-    payload = make_payload(inst, packs)
-    obj = sum((d["time"] for d in payload["packs"]), 0)
-    bound = obj if exact else obj - inst.n / (2 * s)
-    payload.update(info)
-    name = "matching" if backend == "auto" else f"matching-{backend}"
-    solver = backend if backend != "auto" else ("rustworkx" if have_rustworkx() else "networkx")
-    return Solution(obj, bound, Status.OPTIMAL, name, solver, time.perf_counter() - t0,
-                    scale=int(s), exact_scaling=exact, payload=payload)
+    resolved = resolve_backend(backend)
+    use_prune = resolved == "rustworkx" if prune == "auto" else prune == "on"
+    best, lb = fallback(inst)
+    preload(("networkx",) if resolved.startswith("networkx") else ("rustworkx",),
+            opts.deadline.remaining())
+    opts.say(f"maximum-weight matching ({resolved})")
+    try:
+        res = run_limited(lambda: match_pairs(inst, resolved, use_prune),
+                          opts.deadline.remaining())
+    except PhaseTimeout:
+        opts.say("time limit: answering with PACK-APPROX's packs and the pack bound")
+        return finish(inst, opts, method, resolved, best, lb, False, {"killed": True},
+                      makespan_unit(inst))
+    used = {i for pr in res.pairs for i in pr}
+    packs = make_packs(inst, [list(pr) for pr in res.pairs]
+                       + [[i] for i in range(inst.n) if i not in used])
+    d = res.info["denominator"]
+    alone = sum((Fraction(inst.t(i, inst.p)) for i in range(inst.n)), Fraction(0))
+    optimum = alone - Fraction(res.gain, d)
+    info = {**res.info, "optimality": "exact"}
+    proven = packs.exact_makespan == optimum
+    if not proven:  # the pack costs disagree with the weights: keep only the proven bound
+        info["optimality"] = f"unverified: packs cost {packs.exact_makespan}, matching {optimum}"
+    return finish(inst, opts, method, resolved, packs, lb, proven, info, makespan_unit(inst))
+
+
+def solve_matching(instance: CoscheduleInstance, scenario=None, *,
+                   time_limit: float | None = None, **options: Any) -> Solution:
+    """Exact 2-in-p by matching (k <= 2 only). Options: `MatchingOptions` (``backend``,
+    ``prune``)."""
+    opts = MatchingOptions.of(time_limit, options, "matching")
+    return _solve(instance, opts, opts.backend, opts.prune, "matching")
+
+
+def solve_matching_networkx(instance: CoscheduleInstance, scenario=None, *,
+                            time_limit: float | None = None, **options: Any) -> Solution:
+    """Exact 2-in-p with networkx's blossom code on the gain graph (the cross-check of
+    ``matching``). Options: `MatchingNetworkxOptions` (``prune``, default off)."""
+    opts = MatchingNetworkxOptions.of(time_limit, options, "matching-networkx")
+    return _solve(instance, opts, "networkx", opts.prune, "matching-networkx")

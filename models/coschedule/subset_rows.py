@@ -25,6 +25,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from resilsched.models.coschedule.hardlimit import PhaseTimeout
+from resilsched.options import Deadline
+
 Triple = tuple[int, int, int]
 
 #: a triple enters when its left-hand side exceeds 1 by more than this
@@ -38,10 +41,10 @@ class SubsetRowCuts:
     """The cuts added so far, and where they hit the pool of packs.
 
     `packs[s]` is the pool's (m_s, s) array of packs of size s (members ascending), as in
-    `setpart.PackPool`.
+    `pool.PackPool`. Indexing the pool by pairs of tasks checks `deadline` (`PhaseTimeout`).
     """
 
-    def __init__(self, n: int, packs: dict[int, np.ndarray]):
+    def __init__(self, n: int, packs: dict[int, np.ndarray], deadline: Deadline | None = None):
         self.n = n
         self.triples: list[Triple] = []
         self._by_pair: dict[tuple[int, int], list[int]] = defaultdict(list)  # pair -> cut ids
@@ -54,7 +57,9 @@ class SubsetRowCuts:
                 order = np.argsort(key, kind="stable")
                 sorted_keys = key[order]
                 cut_at = np.flatnonzero(np.diff(sorted_keys)) + 1
-                for part in np.split(order, cut_at):
+                for q, part in enumerate(np.split(order, cut_at)):
+                    if q % 4096 == 0 and deadline is not None and deadline.expired():
+                        raise PhaseTimeout("indexing the pool for subset-row cuts")
                     pair = int(key[part[0]])
                     prev = self._pool_rows.setdefault(pair, {}).get(s)
                     self._pool_rows[pair][s] = part if prev is None else np.concatenate(

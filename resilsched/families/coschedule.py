@@ -1,9 +1,13 @@
 """Registration of the co-scheduling family (spec 001 §1.3-1.4, §2; failure-free k-in-p).
 
 Instances: `resilsched.instances.coschedule.CoscheduleInstance` (JSON contract in its module
-docstring). Exact models return ``payload = {"packs": [{"tasks", "procs", "time"}, ...]}``.
-Reference model of the gap report: ``setpart-cg`` (column generation over packs priced by
-Algorithm 1, closed by a reduced-cost argument).
+docstring). Heuristics and exact models return a `resilsched.heuristics.coschedule.Packs`
+(printed as ``{"packs": [{"tasks", "procs", "time"}, ...]}``), checked by
+`resilsched.validation.packs.check_packs`. Every entry points at the function itself; the exact
+models take ``time_limit`` and their options class (``--param``). PACK-APPROX's priority is
+its loop bound (``fixed`` or ``printed``, spec A-28). Reference model of the gap report:
+``setpart-cg`` (column generation over packs priced by Algorithm 1, closed by a reduced-cost
+argument).
 """
 
 from __future__ import annotations
@@ -14,17 +18,15 @@ from resilsched.bounds import coschedule as B
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics import coschedule as H
 from resilsched.instances import coschedule as I
+from resilsched.models.coschedule import options as O
 from resilsched.models.coschedule.branchprice import solve_setpart_bp
-from resilsched.models.coschedule.common import check_packs
+from resilsched.models.coschedule.colgen import setpart_lp_bound
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
-from resilsched.models.coschedule.matching import solve_matching
-from resilsched.models.coschedule.setpart import (
-    setpart_lp_bound,
-    solve_setpart_cg,
-    solve_setpart_full,
-)
+from resilsched.models.coschedule.matching import solve_matching, solve_matching_networkx
+from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
 from resilsched.numeric import time_eq
+from resilsched.options import SolveOptions
 from resilsched.plugin import (
     Bound,
     Case,
@@ -33,6 +35,7 @@ from resilsched.plugin import (
     Generator,
     Heuristic,
 )
+from resilsched.validation.packs import check_packs
 
 #: (seed, n, p, k) of the smoke suite: small integer tables, exact optimum well under a second.
 SMOKE = (
@@ -65,13 +68,6 @@ def validate(case: Case, result) -> None:
     total = check_packs(case.instance, result.schedule)
     if not time_eq(total, result.objective):
         raise InvalidSchedule(f"{result.heuristic}: objective {result.objective} != packs {total}")
-
-
-def _legacy(solve):
-    """TODO(issue 10): the co-scheduling models take ``**options`` themselves."""
-    def adapted(inst, scenario=None, *, time_limit=None, **options):
-        return solve(inst, scenario, time_limit=time_limit)
-    return adapted
 
 
 def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int]):
@@ -108,56 +104,35 @@ FAMILY.add(
     )
 )
 
-FAMILY.add(
-    ExactModel(
-        "setpart-cg",
-        _legacy(solve_setpart_cg),
-        "set partitioning over packs: column generation priced by Algorithm 1 "
-        "+ reduced-cost closure, HiGHS",
-    )
-)
-FAMILY.add(
-    ExactModel(
-        "setpart-full",
-        _legacy(solve_setpart_full), "set partitioning over all packs (one HiGHS MIP)"
-    )
-)
 FAMILY.add(ExactModel(
-        "setpart-bp",
-        _legacy(solve_setpart_bp),
-                      "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs"))
+    "setpart-cg", solve_setpart_cg,
+    "set partitioning over packs: column generation priced by Algorithm 1 + reduced-cost "
+    "closure, HiGHS", options=O.SetpartCGOptions))
 FAMILY.add(ExactModel(
-        "kinp-ilp",
-        _legacy(solve_ilp), "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS"))
-FAMILY.add(
-    ExactModel(
-        "kinp-ilp-strong",
-        _legacy(solve_ilp_strong),
-        "ILP (1.12) with (iv'), Pareto-reduced j and symmetry breaking, Pyomo + HiGHS",
-    )
-)
-FAMILY.add(
-    ExactModel(
-        "enumeration",
-        _legacy(solve_enumeration), "subset DP over partitions into packs (Method 1), n <= 16"
-    )
-)
-FAMILY.add(
-    ExactModel(
-        "matching",
-        _legacy(solve_matching),
-        "2-in-p: maximum-weight matching of pairing gains (k <= 2, Thm 1.1)",
-    )
-)
-FAMILY.add(
-    ExactModel(
-        "matching-networkx",
-        _legacy(lambda inst, scenario=None, time_limit=None: solve_matching(
-            inst, scenario, time_limit, backend="networkx"
-        )),
-        "2-in-p matching with networkx's blossom (k <= 2)",
-    )
-)
+    "setpart-full", solve_setpart_full, "set partitioning over all packs (one HiGHS MIP)",
+    options=O.SetpartOptions))
+FAMILY.add(ExactModel(
+    "setpart-bp", solve_setpart_bp,
+    "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs",
+    options=O.SetpartOptions))
+FAMILY.add(ExactModel(
+    "kinp-ilp", solve_ilp, "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS",
+    options=O.HighsOptions))
+FAMILY.add(ExactModel(
+    "kinp-ilp-strong", solve_ilp_strong,
+    "ILP (1.12) with (iv'), Pareto-reduced j and symmetry breaking, Pyomo + HiGHS",
+    options=O.HighsOptions))
+FAMILY.add(ExactModel(
+    "enumeration", solve_enumeration,
+    "subset DP over partitions into packs (Method 1), exact arithmetic, n <= 16",
+    options=SolveOptions))
+FAMILY.add(ExactModel(
+    "matching", solve_matching,
+    "2-in-p: maximum-weight matching of pairing gains, exact weights (k <= 2, Thm 1.1)",
+    options=O.MatchingOptions))
+FAMILY.add(ExactModel(
+    "matching-networkx", solve_matching_networkx,
+    "2-in-p matching with networkx's blossom (k <= 2)", options=O.MatchingNetworkxOptions))
 
 FAMILY.add(Bound("area", B.lb_area, "sum_i pmin_i t_{i,pmin_i} / p (spec §7)"))
 FAMILY.add(Bound("max", B.lb_max, "max_i t_{i,p}"))

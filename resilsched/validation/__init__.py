@@ -4,6 +4,8 @@ solvers they check. Every schedule a test makes goes through one of them.
 """
 
 from resilsched.validation.attempts import validate_attempts, validate_rigid_schedule
+from resilsched.validation.packs import check_packs
 from resilsched.validation.worksharing import validate_worksharing_schedule
 
-__all__ = ["validate_attempts", "validate_rigid_schedule", "validate_worksharing_schedule"]
+__all__ = ["check_packs", "validate_attempts", "validate_rigid_schedule",
+           "validate_worksharing_schedule"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from typing import Any
+
 import numpy as np
 
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
@@ -22,3 +25,20 @@ def tiny(seed: int, n: int, p: int, k: int, kind: str = "integer",
 def opt(inst: CoscheduleInstance):
     """The enumeration optimum (independent oracle: subset DP over partitions)."""
     return solve_enumeration(inst).objective
+
+
+def optimal_pack_brute(inst: CoscheduleInstance, tasks, p: int | None = None
+                       ) -> tuple[Any, tuple[int, ...]]:
+    """Brute force over every allocation sigma(i) in [pmin_i, p] with sum <= p (oracle of
+    Algorithm 1 and the DP)."""
+    p = inst.p if p is None else p
+    if not tasks:
+        return 0, ()
+    best: Any = float("inf")
+    best_sigma: tuple[int, ...] = ()
+    for sigma in itertools.product(*(range(inst.pmin[i], p + 1) for i in tasks)):
+        if sum(sigma) <= p:
+            v = max(inst.t(i, s) for i, s in zip(tasks, sigma, strict=True))
+            if v < best:
+                best, best_sigma = v, sigma
+    return best, best_sigma

@@ -11,12 +11,12 @@ import pytest
 from resilsched.bounds.coschedule import lb_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.branchprice import solve_setpart_bp
-from resilsched.models.coschedule.common import check_packs
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
 from resilsched.models.coschedule.matching import BACKENDS, have_rustworkx, solve_matching
 from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
 from resilsched.solution import Status
+from resilsched.validation.packs import check_packs
 
 from .helpers import opt, tiny
 
@@ -37,7 +37,7 @@ def test_setpart_models_equal_enumeration(seed):
     inst = tiny(seed, n, p, min(k, p), pmin=seed % 4 == 3)
     expected = opt(inst)
     for solve in FAST.values():
-        _check(inst, solve(inst, None, 30), expected)
+        _check(inst, solve(inst, None, time_limit=30), expected)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -45,7 +45,7 @@ def test_setpart_models_on_float_amdahl(seed):
     inst = tiny(seed, 9, 16, 3, kind="amdahl")
     expected = float(opt(inst))
     for solve in FAST.values():
-        sol = solve(inst, None, 30)
+        sol = solve(inst, None, time_limit=30)
         assert sol.status is Status.OPTIMAL
         assert sol.objective == pytest.approx(expected, rel=1e-9)
 
@@ -54,14 +54,14 @@ def test_setpart_models_on_float_amdahl(seed):
 def test_paper_ilp_equals_strong_ilp_equals_enumeration(seed, n):
     inst = tiny(seed, n, 5, 3, pmin=seed == 2)
     expected = opt(inst)
-    _check(inst, solve_ilp(inst, None, 60), expected)
-    _check(inst, solve_ilp_strong(inst, None, 60), expected)
+    _check(inst, solve_ilp(inst, None, time_limit=60), expected)
+    _check(inst, solve_ilp_strong(inst, None, time_limit=60), expected)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_strong_ilp_equals_enumeration_n7(seed):
     inst = tiny(100 + seed, 6 + seed % 2, 5, 2 + seed % 2)
-    _check(inst, solve_ilp_strong(inst, None, 60), opt(inst))
+    _check(inst, solve_ilp_strong(inst, None, time_limit=60), opt(inst))
 
 
 @pytest.mark.slow
@@ -69,13 +69,13 @@ def test_strong_ilp_equals_enumeration_n7(seed):
 def test_paper_ilp_equals_enumeration_n6_n7(seed):
     inst = tiny(200 + seed, 6 + seed % 2, 5, 2 + seed % 2)
     expected = opt(inst)
-    _check(inst, solve_ilp(inst, None, 300), expected)
-    _check(inst, solve_ilp_strong(inst, None, 300), expected)
+    _check(inst, solve_ilp(inst, None, time_limit=300), expected)
+    _check(inst, solve_ilp_strong(inst, None, time_limit=300), expected)
 
 
 def test_time_limit_is_never_optimal():
     inst = tiny(5, 9, 16, 3, kind="amdahl")
-    sol = solve_ilp(inst, None, 0.5)
+    sol = solve_ilp(inst, None, time_limit=0.5)
     assert sol.status in (Status.FEASIBLE, Status.NO_SOLUTION)
     if sol.objective is not None:
         assert sol.bound is None or sol.bound <= sol.objective + 1e-6
@@ -88,11 +88,11 @@ def test_k2_matching_equals_ilp_equals_enumeration(seed):
     expected = opt(inst)
     backends = [b for b in BACKENDS if b != "rustworkx" or have_rustworkx()]
     for b in backends:
-        _check(inst, solve_matching(inst, None, None, backend=b), expected)
+        _check(inst, solve_matching(inst, backend=b), expected)
     if seed < 3:
-        _check(inst, solve_ilp_strong(inst, None, 60), expected)
+        _check(inst, solve_ilp_strong(inst, None, time_limit=60), expected)
     if seed == 0:
-        _check(inst, solve_ilp(inst, None, 60), expected)
+        _check(inst, solve_ilp(inst, None, time_limit=60), expected)
 
 
 def test_2in2_is_max_of_single_processor_times():
@@ -107,7 +107,7 @@ def test_k1_closed_form(seed):
     expected = sum(inst.t(i, inst.p) for i in range(inst.n))
     assert opt(inst) == expected
     for solve in (*FAST.values(), solve_matching, solve_ilp_strong):
-        _check(inst, solve(inst, None, 30), expected)
+        _check(inst, solve(inst, None, time_limit=30), expected)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -117,7 +117,7 @@ def test_no_speedup_oracle(seed):
     expected = sum(a[::inst.k])  # packs of the k largest, in order
     assert opt(inst) == expected == lb_packs(inst)
     for solve in FAST.values():
-        _check(inst, solve(inst, None, 30), expected)
+        _check(inst, solve(inst, None, time_limit=30), expected)
     if inst.k <= 2:
         _check(inst, solve_matching(inst), expected)
 
@@ -138,9 +138,9 @@ def test_matching_rejects_k3():
 @pytest.mark.parametrize("seed", range(6))
 def test_lp_edge_elimination_keeps_the_optimum(seed):
     inst = tiny(600 + seed, 12 + seed, 8, 2, kind="amdahl" if seed % 2 else "integer")
-    ref = solve_matching(inst, backend="networkx", prune=False)
+    ref = solve_matching(inst, backend="networkx", prune="off")
     for backend in [b for b in ("networkx", "rustworkx") if b != "rustworkx" or have_rustworkx()]:
-        sol = solve_matching(inst, backend=backend, prune=True)
+        sol = solve_matching(inst, backend=backend, prune="on")
         assert float(sol.objective) == pytest.approx(float(ref.objective), rel=1e-12)
         assert check_packs(inst, sol.payload) == sol.objective
 
@@ -152,8 +152,8 @@ def test_setpart_cg_closure_rounds_equal_enumeration(seed, monkeypatch):
 
     monkeypatch.setattr(setpart, "FIRST_CLOSURE_COLUMNS", 1)
     inst = tiny(800 + seed, 10 + seed % 3, 8, 3, kind="amdahl" if seed % 2 else "integer")
-    sol = solve_setpart_cg(inst, None, 60)
-    assert len(sol.payload["closure_rounds"]) >= 1
+    sol = solve_setpart_cg(inst, None, time_limit=60)
+    assert len(sol.info["closure_rounds"]) >= 1
     assert sol.status is Status.OPTIMAL
     assert float(sol.objective) == pytest.approx(float(opt(inst)), rel=1e-9)
     assert check_packs(inst, sol.payload) == sol.objective
@@ -165,18 +165,21 @@ def test_cuts_raise_the_lp_bound_but_never_above_opt(seed):
     reduced costs priced over the pool equal HiGHS's column duals (sign conventions)."""
     import numpy as np
 
-    from resilsched.models.coschedule import setpart
+    from resilsched.models.coschedule import colgen
+    from resilsched.models.coschedule.master import Master
+    from resilsched.models.coschedule.pool import build_pool
     from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+    from resilsched.options import Deadline
 
     inst = tiny(900 + seed, 11, 8, 3, kind="amdahl")
-    pool = setpart.build_pool(inst)
-    single = [(i,) for i in range(inst.n)], [float(inst.t(i, inst.p)) for i in range(inst.n)]
-    plain = setpart._Master(inst.n)
+    pool = build_pool(inst)
+    single = colgen.singletons(inst)
+    plain = Master(inst.n)
     plain.add(*single)
-    lp_plain = setpart.column_generation(inst, pool, plain, None).lb
-    master = setpart._Master(inst.n, setpart.min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
+    lp_plain = colgen.column_generation(pool, plain, Deadline(None)).lb
+    master = Master(inst.n, colgen.min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
     master.add(*single)
-    cg = setpart.root_relaxation(inst, pool, master, None)
+    cg = colgen.root_relaxation(pool, master, Deadline(None))
     assert lp_plain - 1e-7 <= cg.lb <= float(opt(inst)) + 1e-7
     assert cg.lb == pytest.approx(master.h.getInfo().objective_function_value, abs=1e-7)
     col_dual = np.array(master.h.getSolution().col_dual)
@@ -205,7 +208,7 @@ def test_subset_row_separation_finds_the_odd_triangle():
 def test_setpart_time_limit_is_honest():
     inst = tiny(11, 40, 16, 4, kind="amdahl")
     for solve in (solve_setpart_cg, solve_setpart_bp):
-        sol = solve(inst, None, 0.3)
+        sol = solve(inst, None, time_limit=0.3)
         if sol.status is not Status.OPTIMAL:
             assert sol.status in (Status.FEASIBLE, Status.NO_SOLUTION)
         if sol.objective is not None and sol.bound is not None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from resilsched.heuristics.coschedule import make_pack, pack_approx, run_make_pack, run_pack_approx
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
-from resilsched.models.coschedule.common import check_packs
+from resilsched.validation.packs import check_packs
 
 from .helpers import opt, tiny
 

@@ -7,15 +7,14 @@ import itertools
 import numpy as np
 import pytest
 
-from resilsched.models.coschedule.onepack import (
+from resilsched.heuristics.coschedule.onepack import (
     optimal_pack,
-    optimal_pack_brute,
     optimal_pack_dp,
     pack_costs_vectorized,
     pair_cost_matrix,
 )
 
-from .helpers import tiny
+from .helpers import optimal_pack_brute, tiny
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from resilsched.models.coschedule.common import check_packs
 from resilsched.registry import get_family
 from resilsched.solution import Status
+from resilsched.validation.packs import check_packs
 
 from .helpers import opt
 
@@ -61,7 +61,7 @@ def test_from_dict_then_every_applicable_exact_model(tmp_path):
     back = FAM.from_dict(d)
     best = opt(back)
     for name, model in FAM.exact.items():
-        sol = model.solve(back, None, time_limit=30)
+        sol = model.solve(back, None, time_limit=120)
         assert sol.status is Status.OPTIMAL, name
         assert sol.objective == best and check_packs(back, sol.payload) == best, name
 

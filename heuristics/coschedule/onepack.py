@@ -1,15 +1,17 @@
-"""Optimal schedule of one pack (spec 001 §2.2): Algorithm 1, the O(k p^2) DP, brute force.
+"""Optimal schedule of one pack (spec 001 §2.2): Algorithm 1 and the O(k p^2) DP.
 
 Given a pack B of tasks and p processors, a 1-pack-schedule is sigma: B -> {pmin_i..p} with
-sum sigma(i) <= p; its cost is max_{i in B} t_{i,sigma(i)}. All three functions return
+sum sigma(i) <= p; its cost is max_{i in B} t_{i,sigma(i)}. Both functions return
 ``(cost, sigma)`` with sigma aligned with `tasks`, and ``(inf, ())`` when sum pmin_i > p.
 Costs are computed in the instance's own number type (exact for ints and Fractions).
+`pack_costs_vectorized` runs Algorithm 1 on many packs at once (numpy floats) and
+`pair_cost_matrix` gives the cost of every pack of two tasks (Thm 1.1). Both are polynomial, so
+they live with the heuristics; the exact models import them from here.
 """
 
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -81,22 +83,6 @@ def optimal_pack_dp(inst: CoscheduleInstance, tasks: Sequence[int],
     return c[k - 1][p], tuple(sigma)
 
 
-def optimal_pack_brute(inst: CoscheduleInstance, tasks: Sequence[int],
-                       p: int | None = None) -> tuple[Any, tuple[int, ...]]:
-    """Brute force over every allocation sigma(i) in [pmin_i, p] with sum <= p (tests only)."""
-    p = inst.p if p is None else p
-    if not tasks:
-        return 0, ()
-    best: Any = INF
-    best_sigma: tuple[int, ...] = ()
-    for sigma in itertools.product(*(range(inst.pmin[i], p + 1) for i in tasks)):
-        if sum(sigma) <= p:
-            v = max(inst.t(i, s) for i, s in zip(tasks, sigma, strict=True))
-            if v < best:
-                best, best_sigma = v, sigma
-    return best, best_sigma
-
-
 def pack_costs_vectorized(mat: np.ndarray, pmin: np.ndarray, p: int,
                           packs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 1 run on many packs of equal size at once (numpy, float).
@@ -114,20 +100,45 @@ def pack_costs_vectorized(mat: np.ndarray, pmin: np.ndarray, p: int,
     column; rows stop when their processors run out.
     """
     m, s = packs.shape
-    sigma = pmin[packs].astype(np.int64)
-    avail = p - sigma.sum(axis=1)
-    cur = mat[packs, sigma]
+    width = mat.shape[1]
+    flat_mat = np.ascontiguousarray(mat).ravel()
+    task = np.ascontiguousarray(packs, dtype=np.int64).ravel()
+    sigma = pmin[task].astype(np.int64)  # flat (m * s,), row-major like `packs`
+    avail = p - sigma.reshape(m, s).sum(axis=1)
+    cur_flat = flat_mat[task * width + sigma]
+    cur = cur_flat.reshape(m, s)  # a view: writes to cur_flat show in cur
     rows = np.nonzero(avail > 0)[0]
     while rows.size:
-        sub = cur[rows]
-        col = np.argmax(sub, axis=1)
-        sigma[rows, col] += 1
+        if rows.size == m:  # every row still has processors: no gather of the active rows
+            flat = rows * s + cur.argmax(axis=1)
+        else:
+            flat = rows * s + cur[rows].argmax(axis=1)
+        sigma[flat] += 1
+        cur_flat[flat] = flat_mat[task[flat] * width + sigma[flat]]
         avail[rows] -= 1
-        cur[rows, col] = mat[packs[rows, col], sigma[rows, col]]
         rows = rows[avail[rows] > 0]
     costs = cur.max(axis=1)
     costs[avail < 0] = np.inf
+    sigma = sigma.reshape(m, s)
     return costs, sigma
+
+
+def pair_costs(mat: np.ndarray, p: int, big=np.inf) -> np.ndarray:
+    """W[i, i'] = min_j max(mat[i, p-j], mat[i', j]) for i != i' and W[i, i] = mat[i, p].
+
+    `mat` is (n, p+1) with `big` (above every time) at j = 0 and below pmin_i; any dtype with
+    numpy's minimum/maximum (float, int64, or object arrays of Python ints for exact sums), so
+    the costs are exactly entries of `mat` (or `big` when pmin_i + pmin_i' > p).
+    """
+    n = len(mat)
+    w = np.full((n, n), big, dtype=mat.dtype)
+    for j in range(1, p):
+        # task i on p-j processors, task i' on j processors
+        cand = np.maximum(mat[:, p - j][:, None], mat[:, j][None, :])
+        np.minimum(w, cand, out=w)
+    w = np.minimum(w, w.T)
+    np.fill_diagonal(w, mat[:, p])
+    return w
 
 
 def pair_cost_matrix(inst: CoscheduleInstance) -> np.ndarray:
@@ -136,14 +147,4 @@ def pair_cost_matrix(inst: CoscheduleInstance) -> np.ndarray:
     Vectorised over all pairs, O(n^2 p) float work; +inf when pmin_i + pmin_i' > p; the diagonal
     holds t_{i,p} (the task alone). Equals Algorithm 1 on every pair (tests).
     """
-    mat = inst.matrix()
-    p = inst.p
-    n = inst.n
-    w = np.full((n, n), np.inf)
-    for j in range(1, p):
-        # task i on p-j processors, task i' on j processors
-        cand = np.maximum(mat[:, p - j][:, None], mat[:, j][None, :])
-        np.minimum(w, cand, out=w)
-    w = np.minimum(w, w.T)
-    np.fill_diagonal(w, mat[:, p])
-    return w
+    return pair_costs(inst.matrix(), inst.p)

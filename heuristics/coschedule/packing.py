@@ -1,7 +1,10 @@
 """Co-scheduling heuristics (spec 001 §2.4): MAKE-PACK (Algorithm 2) and PACK-APPROX (Algorithm 3).
 
-Both return packs and allocations (payload ``{"packs": [...]}``, see
-`resilsched.models.coschedule.common`), not just a cost (spec A-28).
+`make_pack` and `pack_approx` are the algorithms; `run_make_pack` and `run_pack_approx` are the
+registered heuristics (contract of `resilsched.plugin`): they return a `HeuristicResult` whose
+schedule is the `Packs` built (packs and allocations, not just a cost, spec A-28).
+PACK-APPROX's `priority` is its loop bound (``fixed``, the default, or ``printed``, spec A-28),
+the one rule it has; MAKE-PACK has none.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from resilsched.errors import InvalidInstance
+from resilsched.heuristics.coschedule.packs import make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.common import make_payload
 from resilsched.solution import HeuristicResult
 
 LOOP_BOUNDS = ("fixed", "printed")
@@ -91,24 +95,33 @@ def pack_approx(inst: CoscheduleInstance, loop_bound: str = "fixed",
     return PackApproxResult(best.cost, best.sigma, best.packs, n_iter)
 
 
-def run_pack_approx(inst: CoscheduleInstance, scenario=None, priority: str | None = None,
-                    seed: int | None = None) -> HeuristicResult:
-    """Registry entry: PACK-APPROX; `priority` selects the loop bound (``fixed``/``printed``)."""
-    res = pack_approx(inst, loop_bound=priority or "fixed")
+def run_pack_approx(inst: CoscheduleInstance, scenario=None, priority: str | None = None, *,
+                    seed: int = 0) -> HeuristicResult:
+    """PACK-APPROX (Algorithm 3) as a registered heuristic; `priority` is the loop bound
+    (``fixed`` by default, or ``printed``). Deterministic: `seed` is unused.
+
+    The printed loop runs no iteration when every pmin_i = p (N = 0, e.g. p = 1); that case is
+    refused (`InvalidInstance`) instead of returning no packs.
+    """
+    loop = priority or "fixed"
+    if loop not in LOOP_BOUNDS:
+        raise InvalidInstance("priority", f"{loop!r} is unknown for PACK-APPROX "
+                                          f"(choose from {', '.join(LOOP_BOUNDS)})")
+    res = pack_approx(inst, loop_bound=loop)
     if not res.packs:
-        return HeuristicResult(objective=res.cost, heuristic="PACK-APPROX", priority=priority,
-                               extra={"iterations": res.iterations})
-    payload = make_payload(inst, res.packs, [[res.sigma[i] for i in b] for b in res.packs])
-    return HeuristicResult(objective=res.cost, heuristic="PACK-APPROX", priority=priority,
-                           schedule=payload, extra={"iterations": res.iterations})
+        raise InvalidInstance("priority", "=printed runs no iteration when every pmin_i = p "
+                                          "(N = 0); use the fixed loop bound")
+    packs = make_packs(inst, res.packs, [[res.sigma[i] for i in b] for b in res.packs])
+    return HeuristicResult(objective=packs.makespan, heuristic="PACK-APPROX", priority=priority,
+                           schedule=packs, extra={"iterations": res.iterations})
 
 
-def run_make_pack(inst: CoscheduleInstance, scenario=None, priority: str | None = None,
-                  seed: int | None = None) -> HeuristicResult:
-    """Registry entry: MAKE-PACK alone with sigma = pmin (1 processor per task unless pmin says
-    more), the first state of PACK-APPROX; the baseline that shows what the sigma search buys."""
+def run_make_pack(inst: CoscheduleInstance, scenario=None, priority: str | None = None, *,
+                  seed: int = 0) -> HeuristicResult:
+    """MAKE-PACK alone with sigma = pmin (1 processor per task unless pmin says more), the first
+    state of PACK-APPROX; the baseline that shows what the sigma search buys. Deterministic."""
     sigma = list(inst.pmin)
-    packs, cost = make_pack(inst, sigma)
-    payload = make_payload(inst, packs, [[sigma[i] for i in b] for b in packs])
-    return HeuristicResult(objective=cost, heuristic="MAKE-PACK", priority=priority,
-                           schedule=payload)
+    packs, _ = make_pack(inst, sigma)
+    result = make_packs(inst, packs, [[sigma[i] for i in b] for b in packs])
+    return HeuristicResult(objective=result.makespan, heuristic="MAKE-PACK", priority=priority,
+                           schedule=result)

@@ -1,0 +1,213 @@
+"""The set-partitioning master problem in highspy (spec 001 §2.3)::
+
+    min sum_B c_B z_B   s.t.  sum_{B ni i} z_B = 1  for every task i,   z_B in {0, 1}
+
+plus, optionally, the pack-count cut sum_B z_B >= ceil(n/k) and subset-row cuts
+(`subset_rows`). `Master` solves its LP (duals for pricing) in-process; its MIP runs in a forked
+child under a hard limit (`hardlimit`), since HiGHS's presolve does not always check its
+``time_limit``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import highspy
+import numpy as np
+
+from resilsched.models.coschedule.hardlimit import run_limited
+from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+
+Column = tuple[int, ...]
+
+
+@contextlib.contextmanager
+def quiet_stdout():
+    """Silence C-level writes to file descriptor 1 (HiGHS 1.12 prints debug lines from its MIP
+    solution transformer even with ``output_flag`` off, which would corrupt ``--json`` output;
+    decision C12)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), fd)
+            yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def new_highs(settings: dict[str, Any] | None = None) -> highspy.Highs:
+    """A silent HiGHS instance with `settings` (threads, random_seed, ...; one thread by
+    default)."""
+    h = highspy.Highs()
+    for name, value in {"output_flag": False, "threads": 1, **(settings or {})}.items():
+        h.setOptionValue(name, value)
+    return h
+
+
+def set_time_limit(h: highspy.Highs, seconds: float) -> None:
+    h.setOptionValue("time_limit", float(max(1e-3, seconds)) if math.isfinite(seconds)
+                     else highspy.kHighsInf)
+
+
+def partition_master(n: int, min_packs: int | None = None,
+                     settings: dict[str, Any] | None = None) -> highspy.Highs:
+    """A silent HiGHS model with n rows fixed to 1: each task in exactly one pack.
+
+    With `min_packs`, row n is the pack-count cut sum_B z_B >= min_packs (columns get a 1 there
+    through `add_pack_columns(..., extra_rows=...)`).
+    """
+    h = new_highs(settings)
+    ones = np.ones(n)
+    h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    if min_packs is not None:
+        h.addRow(float(min_packs), highspy.kHighsInf, 0, np.zeros(0, np.int32), np.zeros(0))
+    return h
+
+
+def add_pack_columns(h: highspy.Highs, packs: list[Column], costs: list[float],
+                     index: set[Column],
+                     extra_rows: Callable[[Column], list[int]] | None = None
+                     ) -> list[tuple[Column, float]]:
+    """Add the packs not yet in `index` as columns (cost c, x >= 0, a 1 in each member's row and
+    in each row of ``extra_rows(pack)`` if given).
+
+    Records them in `index` and returns the new (pack, cost) pairs in column order.
+    """
+    new = [(b, c) for b, c in zip(packs, costs, strict=True) if b not in index]
+    if not new:
+        return new
+    starts, idx = [], []
+    for b, _ in new:
+        starts.append(len(idx))
+        idx.extend(b)
+        if extra_rows is not None:
+            idx.extend(extra_rows(b))
+    m = len(new)
+    h.addCols(m, np.array([c for _, c in new]), np.zeros(m), np.full(m, highspy.kHighsInf),
+              len(idx), np.array(starts, np.int32), np.array(idx, np.int32), np.ones(len(idx)))
+    index.update(b for b, _ in new)
+    return new
+
+
+@dataclass(frozen=True)
+class MipResult:
+    """A MIP run: the chosen packs (None: no feasible point), HiGHS's dual bound, and whether
+    HiGHS proved optimality (with a zero relative gap)."""
+
+    packs: list[Column] | None
+    bound: float
+    optimal: bool
+
+
+class Master:
+    """Set-partitioning master. Rows: one per task (= 1), then (with `min_packs`) the pack-count
+    cut sum_B z_B >= min_packs, then one subset-row cut per triple of `cuts` (<= 1).
+    Columns: packs."""
+
+    def __init__(self, n: int, min_packs: int | None = None, cuts: SubsetRowCuts | None = None,
+                 settings: dict[str, Any] | None = None):
+        self.n = n
+        self.min_packs = min_packs
+        self.cuts = cuts
+        self.h = partition_master(n, min_packs, settings)
+        self.h.setOptionValue("mip_rel_gap", 0.0)
+        self.h.setOptionValue("mip_abs_gap", 1e-6)
+        self.cols: list[Column] = []
+        self.index: set[Column] = set()
+        self.costs: list[float] = []
+        self.count_rows = [] if min_packs is None else [n]
+        self.first_cut_row = n + len(self.count_rows)
+        for _ in range(len(cuts) if cuts is not None else 0):
+            self.h.addRow(-highspy.kHighsInf, 1.0, 0, np.zeros(0, np.int32), np.zeros(0))
+
+    def _extra_rows(self, pack: Column) -> list[int]:
+        cut_rows = [] if self.cuts is None else self.cuts.cuts_of(pack)
+        return self.count_rows + [self.first_cut_row + q for q in cut_rows]
+
+    def add(self, packs: list[Column], costs: list[float]) -> int:
+        new = add_pack_columns(self.h, packs, costs, self.index, extra_rows=self._extra_rows)
+        for b, c in new:
+            self.cols.append(b)
+            self.costs.append(c)
+        return len(new)
+
+    def add_cut(self, triple: tuple[int, int, int]) -> None:
+        """Register a subset-row cut and add its row over the current columns."""
+        assert self.cuts is not None
+        self.cuts.add(triple)
+        tri = set(triple)
+        hit = [c for c, b in enumerate(self.cols) if len(tri.intersection(b)) >= 2]
+        self.h.addRow(-highspy.kHighsInf, 1.0, len(hit), np.array(hit, np.int32),
+                      np.ones(len(hit)))
+
+    def solve_lp(self, seconds: float = math.inf) -> tuple[np.ndarray, float, np.ndarray]:
+        """Duals of the master LP: pi per task row, mu >= 0 of the pack-count row, sigma <= 0
+        per subset-row cut. HiGHS's simplex checks `seconds` itself."""
+        ncol = len(self.cols)
+        self.h.changeColsIntegrality(ncol, np.arange(ncol, dtype=np.int32),
+                                     np.array([highspy.HighsVarType.kContinuous] * ncol))
+        set_time_limit(self.h, seconds)
+        self.h.run()
+        duals = np.array(self.h.getSolution().row_dual)
+        n, c = self.n, self.first_cut_row
+        mu = max(0.0, float(duals[n])) if self.count_rows else 0.0
+        return duals[:n], mu, np.minimum(0.0, duals[c:])
+
+    def lp_optimal(self) -> bool:
+        return self.h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+
+    def support(self) -> list[tuple[Column, float]]:
+        """(pack, value) of the columns positive in the last LP solution."""
+        x = self.h.getSolution().col_value
+        return [(b, x[c]) for c, b in enumerate(self.cols) if x[c] > 1e-6]
+
+    def solve_mip(self, seconds: float, incumbent: list[Column] | None = None,
+                  rel_gap: float = 0.0) -> MipResult:
+        """The integer program over the current columns, in a child killed after `seconds`
+        (`hardlimit.PhaseTimeout`); `incumbent` seeds HiGHS.
+
+        With ``rel_gap > 0`` HiGHS stops within that relative gap and the result is never
+        reported as proven optimal.
+        """
+        return run_limited(lambda: self.run_mip(seconds, incumbent, rel_gap), seconds)
+
+    def run_mip(self, seconds: float, incumbent: list[Column] | None,
+             rel_gap: float = 0.0) -> MipResult:
+        """The MIP in this process (HiGHS's own time limit only): `solve_mip` without the
+        child."""
+        h = self.h
+        h.setOptionValue("mip_rel_gap", float(rel_gap))
+        ncol = len(self.cols)
+        h.changeColsIntegrality(ncol, np.arange(ncol, dtype=np.int32),
+                                np.array([highspy.HighsVarType.kInteger] * ncol))
+        h.changeColsBounds(ncol, np.arange(ncol, dtype=np.int32), np.zeros(ncol), np.ones(ncol))
+        set_time_limit(h, seconds)
+        if incumbent is not None and all(b in self.index for b in incumbent):
+            chosen = set(incumbent)
+            sol = highspy.HighsSolution()
+            sol.col_value = [1.0 if b in chosen else 0.0 for b in self.cols]
+            sol.value_valid = True
+            h.setSolution(sol)
+        with quiet_stdout():
+            h.run()
+        status = h.getModelStatus()
+        info = h.getInfo()
+        optimal = status == highspy.HighsModelStatus.kOptimal and rel_gap == 0
+        bound = info.mip_dual_bound if np.isfinite(info.mip_dual_bound) else -math.inf
+        if info.primal_solution_status == 0:  # no feasible point
+            return MipResult(None, bound, False)
+        x = h.getSolution().col_value
+        return MipResult([self.cols[c] for c in range(ncol) if x[c] > 0.5], bound, optimal)

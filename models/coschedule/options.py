@@ -1,0 +1,67 @@
+"""Options of the co-scheduling exact models (contract of `resilsched.options.SolveOptions`).
+
+Every model's ``solve(instance, scenario=None, *, time_limit=None, **options)`` starts with
+``opts = XOptions.of(time_limit, options, "<method>")``; the fields below are its ``--param``
+names beside the common ``workers``, ``seed`` and ``deterministic``.
+
+HiGHS (set-partitioning and ILP models): ``workers`` is the HiGHS thread count (0: one thread),
+``seed`` its ``random_seed``. HiGHS has no deterministic time limit: with
+``deterministic=True`` it runs single-threaded, which gives the same result on every run that
+finishes within its limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from resilsched.options import SolveOptions
+
+#: largest explicit pool of packs (all k-subsets): C(n, 1) + ... + C(n, k)
+MAX_POOL = 12_000_000
+
+
+@dataclass(frozen=True)
+class HighsOptions(SolveOptions):
+    """Options of the models solved with HiGHS."""
+
+    def highs_settings(self) -> dict[str, Any]:
+        threads = 1 if self.deterministic or self.workers == 0 else self.workers
+        return {"threads": threads, "random_seed": self.seed, "output_flag": False}
+
+
+@dataclass(frozen=True)
+class SetpartOptions(HighsOptions):
+    """Set partitioning over an explicit pool of packs (``setpart-full``, ``setpart-bp``)."""
+
+    max_pool: int = field(default=MAX_POOL, metadata={
+        "low": 1, "high": 10 * MAX_POOL,
+        "help": "largest explicit pool of packs (C(n,1)+...+C(n,k)); larger is refused"})
+
+
+@dataclass(frozen=True)
+class SetpartCGOptions(SetpartOptions):
+    """``setpart-cg``: column generation, cuts and reduced-cost closure."""
+
+    cuts: bool = field(default=True, metadata={
+        "help": "subset-row cuts over triples of tasks in the root LP (decision C13)"})
+
+
+@dataclass(frozen=True)
+class MatchingOptions(SolveOptions):
+    """``matching`` (k <= 2): which blossom code runs, and LP edge elimination."""
+
+    backend: Literal["auto", "networkx", "networkx-dup", "rustworkx"] = field(
+        default="auto", metadata={"help": "blossom code: auto = rustworkx if installed, "
+                                          "else networkx; networkx-dup = the spec's graph"})
+    prune: Literal["auto", "on", "off"] = field(default="auto", metadata={
+        "help": "LP reduced-cost edge elimination before the blossom algorithm "
+                "(auto: on for rustworkx, off for networkx)"})
+
+
+@dataclass(frozen=True)
+class MatchingNetworkxOptions(SolveOptions):
+    """``matching-networkx``: the gain-graph matching with networkx's blossom code."""
+
+    prune: Literal["auto", "on", "off"] = field(default="auto", metadata={
+        "help": "LP reduced-cost edge elimination (auto: off)"})

@@ -1,0 +1,106 @@
+"""The explicit pool of packs of the set-partitioning models (spec 001 §2.3, decision C10).
+
+Every pack B (1 <= |B| <= k, sum pmin_i <= p) with its cost c_B, Algorithm 1's optimal pack
+time (vectorised, float). The pool holds C(n, 1) + ... + C(n, k) packs, at most
+``max_pool`` (larger instances are refused with a one-line `InvalidInstance`); it is built in
+chunks, each checked against the deadline.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from resilsched.errors import InvalidInstance
+from resilsched.heuristics.coschedule import pack_costs_vectorized
+from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule.hardlimit import PhaseTimeout
+from resilsched.models.coschedule.options import MAX_POOL
+from resilsched.options import Deadline
+
+CHUNK = 100_000
+
+
+@dataclass
+class PackPool:
+    """All feasible packs grouped by size: ``packs[s]`` is (m_s, s) int32, ``costs[s]`` (m_s,)."""
+
+    n: int
+    packs: dict[int, np.ndarray]
+    costs: dict[int, np.ndarray]
+
+    @property
+    def size(self) -> int:
+        return sum(len(c) for c in self.costs.values())
+
+    def reduced_costs(self, pi: np.ndarray, mu: float = 0.0) -> dict[int, np.ndarray]:
+        """rc_B = c_B - sum_{i in B} pi_i - mu (mu: dual of the pack-count row)."""
+        return {s: self.costs[s] - pi[self.packs[s]].sum(axis=1) - mu for s in self.packs}
+
+    def cheapest(self, rcs: dict[int, np.ndarray], count: int
+                 ) -> tuple[list[tuple[int, ...]], list[float]]:
+        """The `count` packs of smallest reduced cost (`rcs` by size, as `reduced_costs`) and
+        their costs, the columns a pricing round adds."""
+        sizes = sorted(rcs)
+        flat = np.concatenate([rcs[s] for s in sizes])
+        offsets = np.cumsum([0] + [len(rcs[s]) for s in sizes])
+        packs, costs = [], []
+        for g in np.argpartition(flat, count - 1)[:count]:
+            a = int(np.searchsorted(offsets, g, side="right")) - 1
+            s, r = sizes[a], int(g - offsets[a])
+            packs.append(tuple(int(x) for x in self.packs[s][r]))
+            costs.append(float(self.costs[s][r]))
+        return packs, costs
+
+    def select(self, keep: dict[int, np.ndarray]) -> list[tuple[tuple[int, ...], float]]:
+        """(pack, cost) of the pool rows where ``keep[s]`` (boolean, by size) holds."""
+        out = []
+        for s in sorted(keep):
+            rows = np.nonzero(keep[s])[0]
+            out += zip(map(tuple, self.packs[s][rows].tolist()),
+                       self.costs[s][rows].tolist(), strict=True)
+        return out
+
+
+def pool_size(n: int, k: int) -> int:
+    return sum(math.comb(n, s) for s in range(1, k + 1))
+
+
+def check_pool_size(inst: CoscheduleInstance, max_pool: int = MAX_POOL) -> None:
+    """Refuse instances whose pool would not fit (`InvalidInstance` naming n and k)."""
+    size = pool_size(inst.n, inst.k)
+    if size > max_pool:
+        raise InvalidInstance("tasks", f"n={inst.n}, k={inst.k} gives {size} packs > "
+                              f"max_pool={max_pool} (too many columns for the explicit pool)")
+
+
+def build_pool(inst: CoscheduleInstance, deadline: Deadline | None = None,
+               max_pool: int = MAX_POOL) -> PackPool:
+    """Every pack of size 1..k with sum pmin <= p, costed by vectorised Algorithm 1.
+
+    Raises `PhaseTimeout` when `deadline` expires between two chunks.
+    """
+    check_pool_size(inst, max_pool)
+    n, k = inst.n, inst.k
+    mat = inst.matrix()
+    pmin = np.asarray(inst.pmin, dtype=np.int64)
+    packs, costs = {}, {}
+    for s in range(1, k + 1):
+        combos = itertools.combinations(range(n), s)
+        arrs, css = [], []
+        while True:
+            if deadline is not None and deadline.expired():
+                raise PhaseTimeout("building the pool of packs")
+            arr = np.fromiter(itertools.chain.from_iterable(itertools.islice(combos, CHUNK)),
+                              dtype=np.int32).reshape(-1, s)
+            if len(arr) == 0:
+                break
+            arr = arr[pmin[arr].sum(axis=1) <= inst.p]
+            arrs.append(arr)
+            css.append(pack_costs_vectorized(mat, pmin, inst.p, arr)[0])
+        packs[s] = np.concatenate(arrs) if arrs else np.zeros((0, s), np.int32)
+        costs[s] = np.concatenate(css) if css else np.zeros(0)
+    return PackPool(n, packs, costs)
