@@ -551,6 +551,8 @@ resilsched reproduce rigid --help    # paper figures and tables
         help="options of the family's reproduction",
     )
     p.set_defaults(func=cmd_reproduce)
+    from resilsched.commands import campaign as campaign_commands
+    campaign_commands.add_parsers(sub)
     return parser
 
 
