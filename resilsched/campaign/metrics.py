@@ -81,6 +81,16 @@ class FamilyResults:
     descriptions: dict[str, str] = field(default_factory=dict)
 
     @property
+    def objective(self) -> str:
+        """The objective's name for a reader (``expected work``, not ``expected_work``)."""
+        return self.family.objective_name.replace("_", " ")
+
+    @property
+    def scenarios(self) -> bool:
+        """Whether the rows were drawn on failure scenarios (q-bar values)."""
+        return any(p.qbar is not None for p in self.ratio)
+
+    @property
     def bound_name(self) -> str:
         return next(iter(self.family.bounds), "none")
 
@@ -93,10 +103,9 @@ class FamilyResults:
 
     def metric_label(self, metric: str) -> str:
         """Axis label of `metric`, with its unit."""
-        fam = self.family
         if metric == "gap":
-            return f"gap of the {fam.objective_name} to the optimum (%)"
-        return f"normalized {fam.objective_name}: {fam.objective_name} / {self.bound_name} " \
+            return f"gap of the {self.objective} to the optimum (%)"
+        return f"normalized {self.objective}: {self.objective} / {self.bound_name} " \
                "(dimensionless)"
 
     def better(self, metric: str) -> str:

@@ -56,7 +56,7 @@ def boxplot(boxes: Sequence[tuple[str, Sequence[float]]], xlabel: str, title: st
     if reference is not None:
         ax.axvline(reference[0], color="grey", linestyle="--", linewidth=1,
                    label=reference[1])
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_title(f"{title}\nbox: quartiles and median, whiskers: 5th-95th percentiles, "
                  "diamond: mean", fontsize=9)
@@ -67,21 +67,27 @@ def boxplot(boxes: Sequence[tuple[str, Sequence[float]]], xlabel: str, title: st
 
 def sweep(lines: Sequence[Line], xlabel: str, ylabel: str, title: str, path: Path,
           reference: tuple[float, str] | None = None) -> Path:
-    """Mean of a metric against a parameter, one line (with its 95 % band) per setting."""
+    """Mean of a metric against a parameter, one line (with its 95 % band) per setting.
+
+    Numeric parameters are placed at their values; booleans and strings at evenly spaced
+    positions labelled with the values.
+    """
     fig = _figure(8.5, 5.0)
     ax = fig.add_subplot()
+    xs = sorted({p[0] for _, pts in lines for p in pts}, key=_order)
+    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
+    where = {x: (x if numeric else i) for i, x in enumerate(xs)}
     for label, pts in lines:
-        xs = [p[0] for p in pts]
+        pts = sorted(pts, key=lambda p: _order(p[0]))
+        pos = [where[p[0]] for p in pts]
         means = [p[1] for p in pts]
-        lo = [m - h for _, m, h in pts]
-        hi = [m + h for _, m, h in pts]
-        (line,) = ax.plot(xs, means, marker="o", markersize=4, label=label)
-        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15, linewidth=0)
+        (line,) = ax.plot(pos, means, marker="o", markersize=4, label=label)
+        ax.fill_between(pos, [m - h for _, m, h in pts], [m + h for _, m, h in pts],
+                        color=line.get_color(), alpha=0.15, linewidth=0)
     if reference is not None:
         ax.axhline(reference[0], color="grey", linestyle="--", linewidth=1, label=reference[1])
-    xs = sorted({p[0] for _, pts in lines for p in pts})
-    if len(xs) <= 12:
-        ax.set_xticks(xs)
+    if not numeric or len(xs) <= 12:
+        ax.set_xticks([where[x] for x in xs], [str(x) for x in xs])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
@@ -89,3 +95,8 @@ def sweep(lines: Sequence[Line], xlabel: str, ylabel: str, title: str, path: Pat
     ax.legend(fontsize=7, loc="best")
     fig.savefig(path, dpi=110)
     return path
+
+
+def _order(x: Any) -> tuple[int, Any]:
+    """Sort key putting numbers (bools included) before strings."""
+    return (0, float(x)) if isinstance(x, (int, float)) else (1, str(x))

@@ -84,7 +84,8 @@ def _ranked(fr: FamilyResults, metric: str) -> list[tuple[Setting, list[float]]]
     """Settings with their values, best mean first."""
     sign = -1.0 if fr.better(metric) == "higher" else 1.0
     groups = _by_setting(fr.points(metric))
-    return sorted(groups.items(), key=lambda kv: (sign * summary(kv[1])["mean"], kv[0].label))
+    return sorted(groups.items(),
+                  key=lambda kv: (round(sign * summary(kv[1])["mean"], 9), kv[0].label))
 
 
 def _sweeps(fr: FamilyResults, metric: str) -> dict[str, dict[str, dict[Any, list[float]]]]:
@@ -151,14 +152,14 @@ def _figures(fr: FamilyResults, out: Path) -> list[tuple[str, Path]]:
             continue
         ref = (0.0, "optimum") if metric == "gap" else (1.0, f"bound {fr.bound_name}")
         boxes = [(s.label, v) for s, v in _ranked(fr, metric)]
-        what = "gap to the optimum" if metric == "gap" else "normalized " + \
-            fr.family.objective_name
+        what = "gap to the optimum" if metric == "gap" else f"normalized {fr.objective}"
+        over = f"{len(fr.instances)} instances" + (" and their scenarios" if fr.scenarios else "")
         path = plots.boxplot(boxes, fr.metric_label(metric),
-                             f"{fam}: {what} per algorithm, over {len(fr.instances)} instances "
-                             "and their scenarios", ref, out / f"{fam}-{metric}-boxplot.png")
+                             f"{fam}: {what} per algorithm, over {over}", ref,
+                             out / f"{fam}-{metric}-boxplot.png")
         made.append((f"{what} per algorithm ({fr.better(metric)} is better)", path))
         for pname, lines in _sweeps(fr, metric).items():
-            series = [(label, [(x, *mean_ci(v)) for x, v in sorted(pts.items())])
+            series = [(label, [(x, *mean_ci(v)) for x, v in pts.items()])
                       for label, pts in sorted(lines.items())]
             xlabel = QBAR_LABEL if pname == "qbar" else _param_label(fr, pname)
             path = plots.sweep(series, xlabel, fr.metric_label(metric),
@@ -211,9 +212,9 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
     fam = fr.family
     unit = f", in {fam.objective_unit}" if fam.objective_unit else ""
     bound = fam.bounds.get(fr.bound_name)
-    lines = [f"## {fam.name} (spec {fam.spec}): {fam.objective_name}, {fam.sense}imised{unit}",
-             "", f"{len(fr.instances)} instances. **Normalized {fam.objective_name}** = "
-             f"{fam.objective_name} / {fr.bound_name}, the family's first registered bound "
+    lines = [f"## {fam.name} (spec {fam.spec}): {fr.objective}, {fam.sense}imised{unit}",
+             "", f"{len(fr.instances)} instances. **Normalized {fr.objective}** = "
+             f"{fr.objective} / {fr.bound_name}, the family's first registered bound "
              f"({bound.description if bound else 'none'}), on the same instance and scenario: "
              f"{'>= 1' if fam.sense == 'min' else '<= 1'}, and 1 means the bound is reached."]
     if fr.gap:
@@ -226,8 +227,7 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
         if not fr.points(metric):
             continue
         fmt = _fmt(metric)
-        title = "Gap to the optimum (%)" if metric == "gap" else \
-            f"Normalized {fam.objective_name}"
+        title = "Gap to the optimum (%)" if metric == "gap" else f"Normalized {fr.objective}"
         lines += ["", f"### {title} per algorithm ({fr.better(metric)} is better)", ""]
         rows = []
         for s, values in _ranked(fr, metric):
@@ -235,7 +235,8 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
             rows.append([s.label, st["n"], *(fmt(st[k]) for k in STATS[1:])])
         lines += _table(["algorithm", *STATS], rows)
         for pname, sweep_lines in _sweeps(fr, metric).items():
-            xs = sorted({x for pts in sweep_lines.values() for x in pts})
+            xs = sorted({x for pts in sweep_lines.values() for x in pts},
+                        key=lambda x: (isinstance(x, str), str(x) if isinstance(x, str) else x))
             lines += ["", f"Mean (max) per value of {pname}:", ""]
             lines += _table(["algorithm", *(f"{pname} = {x}" for x in xs)],
                             [[label, *(f"{fmt(summary(pts[x])['mean'])} "
