@@ -38,7 +38,7 @@ from typing import Any
 from resilsched.campaign.store import CampaignError
 from resilsched.errors import InvalidInstance
 from resilsched.plugin import Family
-from resilsched.registry import UnknownName, get_family
+from resilsched.registry import UnknownName, available_families, get_family
 
 #: default time limit (seconds) of an exact model in a campaign
 DEFAULT_EXACT_TIME_LIMIT = 10.0
@@ -227,20 +227,29 @@ def _instances(table: Any, where: str, base: Path) -> InstanceSource:
                 raise InvalidInstance(f"{where}.{key}", "applies to a preset, not a library")
         folder = base / _str(t["library"], f"{where}.library")
         family = _library_family(folder, f"{where}.library")
-        if "family" in t and _str(t["family"], f"{where}.family") != family:
-            get_family(t["family"])  # unknown family: the registry's message
+        if "family" in t and _family(t["family"], f"{where}.family").name != family:
             raise InvalidInstance(f"{where}.family", f"{t['family']!r} differs from the "
                                   f"library's instances ({family})")
         return InstanceSource(family, library=folder.resolve())
     if "family" not in t:
         raise InvalidInstance(f"{where}.family", "is required with a preset")
-    fam = get_family(_str(t["family"], f"{where}.family"))
+    fam = _family(t["family"], f"{where}.family")
     preset = _str(t["preset"], f"{where}.preset")
     if preset not in fam.generators:
         raise InvalidInstance(f"{where}.preset", f"{preset!r} is unknown for {fam.name} "
                               f"(choose from {', '.join(fam.generators)})")
     count = None if "count" not in t else _int(t["count"], f"{where}.count", 1)
     return InstanceSource(fam.name, preset, count, _int(t.get("seed", 0), f"{where}.seed"))
+
+
+def _family(name: Any, where: str) -> Family:
+    """The registered family `name`; `InvalidInstance` naming the field otherwise."""
+    name = _str(name, where)
+    try:
+        return get_family(name)
+    except UnknownName:
+        raise InvalidInstance(where, f"{name!r} is unknown (choose from "
+                              f"{', '.join(available_families())})") from None
 
 
 def library_files(folder: Path) -> list[Path]:
@@ -277,9 +286,8 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
     if kind not in (None, "heuristic", "exact"):
         raise InvalidInstance(f"{where}.kind", f"{kind!r} must be 'heuristic' or 'exact'")
     if "family" in t:
-        fam_name = _str(t["family"], f"{where}.family")
+        fam_name = _family(t["family"], f"{where}.family").name
         if fam_name not in families:
-            get_family(fam_name)  # unknown family: the registry's message
             raise InvalidInstance(f"{where}.family", f"{fam_name!r} has no [[instances]] in "
                                   f"this spec (choose from {', '.join(families)})")
         scope = {fam_name: families[fam_name]}
