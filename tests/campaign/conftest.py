@@ -25,8 +25,8 @@ count = 5
 seed = 7
 """
 
-#: small instances of two families, exact references and a parameter sweep
-SMALL_EXACT = """
+#: small rigid instances, a parameter sweep and the exact reference
+RIGID_EXACT = """
 [campaign]
 name = "small-exact"
 [[instances]]
@@ -34,11 +34,6 @@ family = "rigid"
 preset = "smoke"
 count = 2
 seed = 2
-[[instances]]
-family = "coschedule"
-preset = "random-integer"
-count = 2
-seed = 1
 [[algorithms]]
 name = "R-LIST-0"
 priority = ["LPT", "Random"]
@@ -47,15 +42,24 @@ params = { redraw_on_failure = [false, true] }
 name = "cpsat-scenario"
 family = "rigid"
 time_limit = 5
+[scenarios]
+qbar = [0.1, 0.3]
+count = 2
+seed = 3
+"""
+
+#: the same, plus a family without scenarios (co-scheduling) and its exact reference
+SMALL_EXACT = RIGID_EXACT + """
+[[instances]]
+family = "coschedule"
+preset = "random-integer"
+count = 2
+seed = 1
 [[algorithms]]
 name = "PACK-APPROX"
 [[algorithms]]
 name = "setpart-cg"
 time_limit = 5
-[scenarios]
-qbar = [0.1, 0.3]
-count = 2
-seed = 3
 """
 
 
