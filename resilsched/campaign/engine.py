@@ -192,16 +192,38 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
         elif workers > 1:
             _run_pool(todo, fn, record, workers, chunk_seconds)
         else:
-            for key, (_, task) in todo.items():
-                t0 = time.perf_counter()
-                text = encode(fn(task.payload))
-                record((key,), ((text, time.perf_counter() - t0),))
+            _run_inline(todo, fn, record)
     except BaseException as exc:
         what = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"failed ({exc!r})"
         print(f"[{label or name}] {what}: {len(done)}/{len(wanted)} tasks stored in "
               f"{store.path}; run the same command again to resume", file=sys.stderr, flush=True)
         raise
     return [stored[k] for k in keys] if collect else []
+
+
+#: inline runs commit the rows of fast tasks together, at most this many seconds apart
+INLINE_COMMIT_SECONDS = 0.2
+
+
+def _run_inline(todo: _Todo, fn: Callable[[Any], Any], record: _Record) -> None:
+    """Run the tasks in this process; rows are committed together at most
+    `INLINE_COMMIT_SECONDS` apart (a task slower than that is committed alone), and on any
+    exception the finished ones are committed before it propagates."""
+    keys: list[str] = []
+    rows: list[tuple[str, float]] = []
+    last = time.perf_counter()
+    try:
+        for key, (_, task) in todo.items():
+            t0 = time.perf_counter()
+            text = encode(fn(task.payload))
+            now = time.perf_counter()
+            keys.append(key)
+            rows.append((text, now - t0))
+            if now - last >= INLINE_COMMIT_SECONDS:
+                record(keys, rows)
+                keys, rows, last = [], [], now
+    finally:
+        record(keys, rows)
 
 
 def _chunks(todo: _Todo, sizer: ChunkSizer) -> Iterator[tuple[list[str], list[Any]]]:
