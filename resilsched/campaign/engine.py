@@ -30,6 +30,7 @@ return identical Python values.
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import os
 import sys
@@ -58,6 +59,8 @@ __all__ = ["DEFAULT_CHUNK_SECONDS", "EXIT_INTERRUPTED", "Task", "add_cli_options
 EXIT_INTERRUPTED = 130
 #: seconds of work per message sent to a worker (pool and Dask)
 DEFAULT_CHUNK_SECONDS = 1.0
+#: how often the Dask loop looks at the cluster's size (workers join and leave)
+DASK_POLL_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -237,14 +240,17 @@ def _chunks(todo: _Todo, sizer: ChunkSizer) -> Iterator[tuple[list[str], list[An
 
 
 def _dispatch(todo: _Todo, submit: Callable[[list[Any]], Any],
-              wait_first: Callable[[set[Any]], set[Any]], record: _Record, workers: int,
-              chunk_seconds: float) -> None:
+              wait_first: Callable[[set[Any]], set[Any]], record: _Record,
+              workers: int | Callable[[], int], chunk_seconds: float) -> None:
     """Keep about two chunks per worker in flight, store each chunk's rows as it arrives.
 
-    The first `workers` chunks hold one task each and time the tasks for `ChunkSizer`. A chunk
-    whose task raised stores the rows of the tasks before it, then the exception propagates.
+    `workers` is a count, or a function giving the current count (a Dask cluster grows and
+    shrinks); `wait_first` returns the chunks done, possibly none (then the loop tops up again).
+    The first chunks hold one task each and time the tasks for `ChunkSizer`. A chunk whose task
+    raised stores the rows of the tasks before it, then the exception propagates.
     """
-    sizer = ChunkSizer(chunk_seconds, workers)
+    count = workers if callable(workers) else (lambda: workers)
+    sizer = ChunkSizer(chunk_seconds, count())
     chunks = _chunks(todo, sizer)
     in_flight: dict[Any, list[str]] = {}
 
@@ -255,7 +261,7 @@ def _dispatch(todo: _Todo, submit: Callable[[list[Any]], Any],
                 return
             in_flight[submit(chunk[1])] = chunk[0]
 
-    top_up(workers)
+    top_up(sizer.workers)
     while in_flight:
         for fut in wait_first(set(in_flight)):
             keys = in_flight.pop(fut)
@@ -265,7 +271,8 @@ def _dispatch(todo: _Todo, submit: Callable[[list[Any]], Any],
             if error is not None:
                 error.add_note(f"in a campaign worker:\n{trace}")
                 raise error
-        top_up(2 * workers)
+        sizer.workers = max(1, count())
+        top_up(2 * sizer.workers)
 
 
 def _run_pool(todo: _Todo, fn: Callable[[Any], Any], record: _Record, jobs: int,
@@ -334,11 +341,22 @@ def _run_dask(todo: _Todo, fn: Callable[[Any], Any], record: _Record, dask: Any,
         return submitted[-1]
 
     def wait_first(fs: set[Any]) -> set[Any]:
-        return set(distributed.wait(list(fs), return_when="FIRST_COMPLETED").done)
+        try:
+            return set(distributed.wait(list(fs), timeout=DASK_POLL_SECONDS,
+                                        return_when="FIRST_COMPLETED").done)
+        except TimeoutError:  # nothing done yet: look again at the cluster's size
+            return set()
+
+    last = [-math.inf, 1]
+
+    def workers() -> int:
+        """Worker threads of the cluster, asked at most every `DASK_POLL_SECONDS`."""
+        if time.monotonic() - last[0] >= DASK_POLL_SECONDS:
+            last[:] = [time.monotonic(), max(1, sum(client.nthreads().values()))]
+        return last[1]
 
     try:
         on_versions(dask_versions(client))
-        workers = max(1, sum(client.nthreads().values()))
         _dispatch(todo, submit, wait_first, record, workers, chunk_seconds)
     except BaseException:
         client.cancel(submitted)
