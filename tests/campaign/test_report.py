@@ -98,3 +98,29 @@ def test_bad_stores_are_one_line(run, tmp_path, store):
     assert code == 2 and "--campaign='other' is not in" in err
     code, _, err = run("campaign", "export", store)
     assert code == 2 and "--csv FILE and/or --parquet FILE" in err
+
+
+def test_the_documented_commands_run(run, tmp_path, monkeypatch):
+    """The first block of docs/campaigns.md (the README's path from a spec to a report), on the
+    shipped example spec, which is the issue's example."""
+    import shutil
+    import tomllib
+    from pathlib import Path
+
+    from tests.campaign.conftest import ISSUE_EXAMPLE
+
+    root = Path(__file__).resolve().parents[2]
+    example = root / "examples" / "rigid-qbar.toml"
+    assert tomllib.loads(example.read_text()) == tomllib.loads(ISSUE_EXAMPLE)
+    (tmp_path / "examples").mkdir()
+    shutil.copy(example, tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    block = (root / "docs" / "campaigns.md").read_text().split("```sh\n", 1)[1].split("```")[0]
+    commands = [ln.split("#")[0].split()[1:] for ln in block.splitlines()]
+    assert len(commands) == 5
+    for argv in commands:
+        if argv[0] == "report":
+            argv.append("--no-plots")  # the plots are tested above; keep this test fast
+        code, _, err = run(*argv, *(["-q"] if argv[:2] == ["campaign", "run"] else []))
+        assert code == 0, (argv, err)
+    assert (tmp_path / "rows.csv").exists() and (tmp_path / "report" / "report.md").exists()
