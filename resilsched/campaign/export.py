@@ -44,10 +44,14 @@ def pick_campaign(store: ResultStore, name: str | None) -> str:
     return names[0]
 
 
-def flat_rows(store: ResultStore, campaign: str) -> list[dict[str, Any]]:
-    """The rows of `campaign` as flat dicts (see the module doc), in insertion order."""
+def flat_rows(store: ResultStore, campaign: str,
+              rows: Iterable[tuple[str, dict, Any, float | None, str]] | None = None
+              ) -> list[dict[str, Any]]:
+    """The rows of `campaign` (or the given `store.rows` tuples) as flat dicts (see the module
+    doc), in insertion order."""
     out = []
-    for key, fields, result, seconds, finished in store.rows(campaign):
+    for key, fields, result, seconds, finished in rows if rows is not None \
+            else store.rows(campaign):
         row: dict[str, Any] = {"campaign": campaign}
         for name, value in fields.items():
             if name == "params" and isinstance(value, dict):

@@ -24,6 +24,7 @@ docs/campaigns.md, "Reports". Per family:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import defaultdict
@@ -47,16 +48,26 @@ class Setting(NamedTuple):
 
     @property
     def param_values(self) -> dict[str, Any]:
-        return json.loads(self.params)
+        return dict(_params(self.params))
 
     @property
     def label(self) -> str:
         """The algorithm spelled out: name, priority rule, parameters (exact models marked)."""
-        parts = [self.algorithm + (" (exact)" if self.kind == "exact" else "")]
-        if self.priority:
-            parts.append(f"priority {self.priority}")
-        parts += [f"{k}={v}" for k, v in self.param_values.items()]
-        return ", ".join(parts)
+        return _label(self)
+
+
+@functools.lru_cache(maxsize=4096)
+def _params(text: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(json.loads(text).items())
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(s: Setting) -> str:
+    parts = [s.algorithm + (" (exact)" if s.kind == "exact" else "")]
+    if s.priority:
+        parts.append(f"priority {s.priority}")
+    parts += [f"{k}={v}" for k, v in _params(s.params)]
+    return ", ".join(parts)
 
 
 class Point(NamedTuple):
@@ -132,9 +143,16 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 
 
 def _setting(fields: dict[str, Any]) -> Setting:
-    return Setting(fields["algorithm"], fields.get("kind", "heuristic"), fields.get("priority"),
-                   json.dumps(fields.get("params") or {}, sort_keys=True,
-                              separators=(",", ":")))
+    params = fields.get("params") or {}
+    return _setting_of(fields["algorithm"], fields.get("kind", "heuristic"),
+                       fields.get("priority"), tuple(sorted(params.items())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _setting_of(algorithm: str, kind: str, priority: str | None,
+                params: tuple[tuple[str, Any], ...]) -> Setting:
+    return Setting(algorithm, kind, priority,
+                   json.dumps(dict(params), sort_keys=True, separators=(",", ":")))
 
 
 def _reference(fam: Family, exact: dict[str, dict[str, Any]]) -> tuple[str, dict] | None:

@@ -55,14 +55,15 @@ def write_report(store_path: str | Path, out: str | Path, campaign: str | None =
     out = Path(out)
     with open_store(store_path) as store:
         name = pick_campaign(store, campaign)
-        raw = [(f, r) for _, f, r, _, _ in store.rows(name)]
+        stored = list(store.rows(name))
+        raw = [(f, r) for _, f, r, _, _ in stored]
         families = collect(raw)
         if not families:
             raise CampaignError(f"campaign {name!r} holds no rows of a spec campaign "
                                 "(`resilsched campaign run`)")
         out.mkdir(parents=True, exist_ok=True)
         files = [out / "rows.csv", out / "summary.csv"]
-        write_csv(flat_rows(store, name), files[0])
+        write_csv(flat_rows(store, name, stored), files[0])
         _write_summary(families, files[1])
         figures = {fam: _figures(fr, out) if plots else [] for fam, fr in families.items()}
         files += [p for paths in figures.values() for _, p in paths]
