@@ -321,9 +321,9 @@ def _find(fam: Family, name: str, kind: str | None) -> tuple[str, Any] | None:
 
 def _algorithm(t: dict, where: str, fam: Family, kind: str, entry: Any) -> AlgorithmSpec:
     owner = entry.name
-    params = dict(t.get("params", {}))
     if not isinstance(t.get("params", {}), dict):
         raise InvalidInstance(f"{where}.params", "must be a table of NAME = value or [values]")
+    params = dict(t.get("params", {}))
     if kind == "heuristic":
         for key in ("time_limit", "workers"):
             if key in t:
