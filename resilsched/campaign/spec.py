@@ -302,8 +302,9 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
         known = sorted({n for fam in scope.values()
                         for n in [*(fam.heuristics if kind != "exact" else ()),
                                   *(fam.exact if kind != "heuristic" else ())]})
-        raise InvalidInstance(f"{where}.name", f"{name!r} is not a "
-                              f"{kind or 'heuristic or exact model'} of "
+        what = {"heuristic": "a heuristic", "exact": "an exact model"}.get(
+            kind, "a heuristic or exact model")
+        raise InvalidInstance(f"{where}.name", f"{name!r} is not {what} of "
                               f"{', '.join(scope)} (choose from {', '.join(known)})")
     return out
 

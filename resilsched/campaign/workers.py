@@ -27,6 +27,7 @@ import ctypes
 import json
 import math
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -105,9 +106,23 @@ def run_chunk(fn: Callable[[Any], Any], payloads: Sequence[Any]
         try:
             text = encode(fn(payload))
         except Exception as exc:  # handed to the parent, which stores `rows` and re-raises
-            return rows, exc, traceback.format_exc()
+            return rows, _sendable(exc), traceback.format_exc()
         rows.append((text, time.perf_counter() - t0))
     return rows, None, ""
+
+
+class TaskError(RuntimeError):
+    """Stands for a task's exception that cannot travel back to the parent (not picklable)."""
+
+
+def _sendable(exc: Exception) -> Exception:
+    """`exc` if it survives pickling, else a `TaskError` with its type and message (an
+    unpicklable result would break the whole pool)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        return TaskError(f"{type(exc).__name__}: {exc}")
 
 
 class ChunkSizer:

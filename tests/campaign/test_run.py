@@ -124,3 +124,24 @@ def test_a_failing_task_in_a_chunk_keeps_the_rows_before_it(tmp_path):
             run_campaign("f", tasks, failing, store, jobs=2, progress=False)
         assert any("in a campaign worker" in note for note in err.value.__notes__)
         assert "3" not in {json.dumps(r) for r in store.load("f").values()}
+
+
+class Unpicklable(Exception):
+    def __init__(self, a, b):
+        super().__init__(f"{a} {b}")
+
+
+def raises_unpicklable(x: int) -> int:
+    raise Unpicklable(x, "bad")
+
+
+def test_an_exception_that_cannot_travel_does_not_break_the_pool(tmp_path):
+    from resilsched.campaign.workers import TaskError
+    from resilsched.errors import InvalidInstance
+
+    err = InvalidInstance("--param n", "-3 must be >= 0")
+    import pickle
+    assert str(pickle.loads(pickle.dumps(err))) == str(err)
+    with ResultStore(tmp_path / "u.sqlite") as store, pytest.raises(TaskError, match="Unpicklable"):
+        run_campaign("u", [Task({"x": 1}, 1)] * 1 + [Task({"x": 2}, 2)], raises_unpicklable,
+                     store, jobs=2, progress=False)
