@@ -4,6 +4,7 @@ identical rows under every executor, versions recorded, chunks sized to the task
 from __future__ import annotations
 
 import json
+import threading
 import time
 from concurrent.futures import Future
 
@@ -127,8 +128,11 @@ def test_a_failing_task_in_a_chunk_keeps_the_rows_before_it(tmp_path):
 
 
 class Unpicklable(Exception):
+    """Holds a lock: no pickler can send it (tblib, which distributed may install, neither)."""
+
     def __init__(self, a, b):
         super().__init__(f"{a} {b}")
+        self.lock = threading.Lock()
 
 
 def raises_unpicklable(x: int) -> int:
