@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from resilsched import __version__
+from resilsched.commands import campaign as campaign_commands
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 
 MAX_SEED = 2**63 - 1
@@ -304,4 +305,5 @@ resilsched reproduce rigid --help    # paper figures and tables
     p.add_argument("options", nargs=argparse.REMAINDER, metavar="OPTIONS...",
                    help="options of the family's reproduction (default: none)")
     p.set_defaults(func=commands["reproduce"])
+    campaign_commands.add_parsers(sub)
     return parser

@@ -15,6 +15,10 @@ class InvalidInstance(ValueError):
         self.rule = rule
         super().__init__(f"{field}{_separator(rule)}{rule}")
 
+    def __reduce__(self):
+        """Pickle as (field, rule), so the error crosses process boundaries (pools, Dask)."""
+        return type(self), (self.field, self.rule)
+
 
 #: first words of a rule that starts with the offending value (a number or a Python repr)
 _VALUE_WORDS = {"True", "False", "None", "inf", "-inf", "nan"}

@@ -1,0 +1,216 @@
+"""What a campaign report measures: the normalized objective and the gap to a stored optimum.
+
+docs/campaigns.md, "Reports". Per family:
+
+- the **normalized objective** of a row is its ``ratio`` = objective / the family's first
+  registered bound on the same instance and scenario (rigid: makespan / L(f), the papers'
+  normaliser; moldable: makespan / L'(J, f); co-scheduling: makespan / area bound; worksharing:
+  expected work / omniscient upper bound). It is >= 1 for minimised objectives and <= 1 for
+  maximised ones; 1 means the bound is reached.
+- the **gap** of a row exists when the campaign also ran an exact model on the same instance
+  and scenario: the reference is the proven optimum of the family's default exact model (else
+  of the first exact model run), or its proven bound when optimality was not proven (the gap is
+  then an over-estimate); gap = (h - ref) / ref when minimising, (ref - h) / ref when
+  maximising, reported in percent.
+
+`Setting` is one algorithm setting (algorithm, priority, parameter values): one box, one line.
+
+>>> s = Setting("R-LIST-0", "heuristic", "LPT", '{"eps":0.3}')
+>>> s.label
+'R-LIST-0, priority LPT, eps=0.3'
+>>> summary([1.0, 2.0, 3.0, 4.0])["median"]
+2.5
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from resilsched.plugin import Family
+from resilsched.registry import get_family
+
+
+class Setting(NamedTuple):
+    """One algorithm setting of a campaign; `params` is canonical JSON."""
+
+    algorithm: str
+    kind: str
+    priority: str | None
+    params: str
+
+    @property
+    def param_values(self) -> dict[str, Any]:
+        return dict(_params(self.params))
+
+    @property
+    def label(self) -> str:
+        """The algorithm spelled out: name, priority rule, parameters (exact models marked)."""
+        return _label(self)
+
+
+@functools.lru_cache(maxsize=4096)
+def _params(text: str) -> tuple[tuple[str, Any], ...]:
+    return tuple(json.loads(text).items())
+
+
+@functools.lru_cache(maxsize=4096)
+def _label(s: Setting) -> str:
+    parts = [s.algorithm + (" (exact)" if s.kind == "exact" else "")]
+    if s.priority:
+        parts.append(f"priority {s.priority}")
+    parts += [f"{k}={v}" for k, v in _params(s.params)]
+    return ", ".join(parts)
+
+
+class Point(NamedTuple):
+    """One value of a metric: its setting, q-bar (None without scenarios), value."""
+
+    setting: Setting
+    qbar: float | None
+    value: float
+
+
+@dataclass
+class FamilyResults:
+    """The metrics of one family of a campaign."""
+
+    family: Family
+    ratio: list[Point] = field(default_factory=list)
+    gap: list[Point] = field(default_factory=list)
+    instances: set[str] = field(default_factory=set)
+    references: int = 0
+    optimal_references: int = 0
+    reference_model: str | None = None
+    descriptions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def objective(self) -> str:
+        """The objective's name for a reader (``expected work``, not ``expected_work``)."""
+        return self.family.objective_name.replace("_", " ")
+
+    @property
+    def scenarios(self) -> bool:
+        """Whether the rows were drawn on failure scenarios (q-bar values)."""
+        return any(p.qbar is not None for p in self.ratio)
+
+    @property
+    def bound_name(self) -> str:
+        return next(iter(self.family.bounds), "none")
+
+    def metric(self) -> str:
+        """The headline metric: the gap when the campaign solved exactly, else the ratio."""
+        return "gap" if self.gap else "ratio"
+
+    def points(self, metric: str) -> list[Point]:
+        return self.gap if metric == "gap" else self.ratio
+
+    def metric_label(self, metric: str) -> str:
+        """Axis label of `metric`, with its unit."""
+        if metric == "gap":
+            return f"gap of the {self.objective} to the optimum (%)"
+        return f"normalized {self.objective}: {self.objective} / {self.bound_name} " \
+               "(dimensionless)"
+
+    def better(self, metric: str) -> str:
+        """'lower' or 'higher': which values of `metric` are better."""
+        return "higher" if metric == "ratio" and self.family.sense == "max" else "lower"
+
+
+def summary(values: Sequence[float]) -> dict[str, float]:
+    """n, mean, standard deviation, quartiles, 95th percentile and max of `values`."""
+    x = np.asarray(values, dtype=float)
+    q25, q50, q75, q95 = np.percentile(x, [25, 50, 75, 95])
+    return {"n": int(x.size), "mean": float(x.mean()), "std": float(x.std(ddof=1))
+            if x.size > 1 else 0.0, "min": float(x.min()), "q25": float(q25),
+            "median": float(q50), "q75": float(q75), "q95": float(q95), "max": float(x.max())}
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval (normal approximation,
+    1.96 s / sqrt(n); 0 for a single value)."""
+    x = np.asarray(values, dtype=float)
+    if x.size < 2:
+        return float(x.mean()), 0.0
+    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(x.size))
+
+
+def _setting(fields: dict[str, Any]) -> Setting:
+    params = fields.get("params") or {}
+    return _setting_of(fields["algorithm"], fields.get("kind", "heuristic"),
+                       fields.get("priority"), tuple(sorted(params.items())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _setting_of(algorithm: str, kind: str, priority: str | None,
+                params: tuple[tuple[str, Any], ...]) -> Setting:
+    return Setting(algorithm, kind, priority,
+                   json.dumps(dict(params), sort_keys=True, separators=(",", ":")))
+
+
+def _reference(fam: Family, exact: dict[str, dict[str, Any]]) -> tuple[str, dict] | None:
+    """(model, row) of the reference exact model among the exact rows of one case."""
+    if not exact:
+        return None
+    name = fam.default_exact if fam.default_exact in exact else sorted(exact)[0]
+    return name, exact[name]
+
+
+def _gap(value: float, reference: float, sense: str) -> float:
+    diff = value - reference if sense == "min" else reference - value
+    if reference == 0:
+        return 0.0 if diff == 0 else math.inf
+    return 100.0 * diff / reference
+
+
+def collect(rows: Iterable[tuple[dict[str, Any], Any]]) -> dict[str, FamilyResults]:
+    """Family name -> its metrics, from (fields, result) rows of a spec campaign."""
+    out: dict[str, FamilyResults] = {}
+    cases: dict[tuple, list[tuple[Setting, dict]]] = defaultdict(list)
+    for fields, result in rows:
+        if not isinstance(result, dict) or "algorithm" not in fields:
+            continue  # not a spec campaign's row
+        name = fields["family"]
+        if name not in out:
+            out[name] = FamilyResults(get_family(name))
+        fr = out[name]
+        fr.instances.add(fields.get("instance_sha", fields.get("instance", "")))
+        setting = _setting(fields)
+        if setting.algorithm not in fr.descriptions:
+            table = fr.family.exact if setting.kind == "exact" else fr.family.heuristics
+            entry = table.get(setting.algorithm)
+            fr.descriptions[setting.algorithm] = entry.description if entry else ""
+        if result.get("ratio") is not None:
+            fr.ratio.append(Point(setting, fields.get("qbar"), float(result["ratio"])))
+        case = (name, fields.get("instance_sha"), fields.get("qbar"), fields.get("scenario"),
+                fields.get("scenario_seed"))
+        cases[case].append((setting, result))
+    for (name, _, qbar, _, _), entries in cases.items():
+        fr = out[name]
+        exact = {s.algorithm: r for s, r in entries if s.kind == "exact"
+                 and r.get("objective") is not None}
+        ref = _reference(fr.family, exact)
+        if ref is None:
+            continue
+        model, row = ref
+        optimal = row.get("status") == "optimal"
+        value = row["objective"] if optimal else row.get("solver_bound")
+        if value is None:
+            continue
+        fr.reference_model = model
+        fr.references += 1
+        fr.optimal_references += optimal
+        for setting, result in entries:
+            if (setting.kind == "exact" and setting.algorithm == model) \
+                    or result.get("objective") is None:
+                continue
+            fr.gap.append(Point(setting, qbar, _gap(float(result["objective"]), float(value),
+                                                    fr.family.sense)))
+    return out

@@ -1,0 +1,123 @@
+"""The task of a spec campaign: one algorithm on one instance and one failure scenario.
+
+docs/campaigns.md, "Rows". `run_task` runs in the worker processes: it draws the scenario from
+the seed in its payload (the same draw for every algorithm: common random numbers), computes the
+family's reference bound on it, runs the heuristic or the exact model and returns one JSON row:
+
+- ``objective``: the heuristic's or the model's objective (``objective_exact`` beside it when it
+  is a non-integral fraction), in the family's unit;
+- ``reference_bound``: the family's first registered bound on that instance and scenario (rigid:
+  L(f), moldable: L'(J, f), co-scheduling: the area bound, worksharing: the omniscient upper
+  bound), and ``ratio`` = objective / reference_bound, the normalized objective of the reports;
+- ``failures``: the total number of failures of the scenario (None without scenario);
+- exact models also give ``status`` and ``solver_bound`` (the solver's proven bound).
+
+Nothing in a row depends on the executor, the order of completion or the wall time (kept in the
+store's ``seconds`` column), so the same campaign gives the same rows everywhere. Exact models
+run with ``deterministic=True`` and a fixed worker count when they accept those options.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from resilsched.plugin import Family
+from resilsched.registry import get_family
+from resilsched.solution import number_fields
+
+
+@dataclass(frozen=True)
+class Work:
+    """The payload of a campaign task (what the worker needs; the task's fields identify it).
+
+    `scenario_seed` None means the instance's own scenario (its stored one, else none);
+    `seed` is the heuristic's seed (random priorities, random choices).
+    """
+
+    family: str
+    instance: Any
+    kind: str  # "heuristic" or "exact"
+    algorithm: str
+    priority: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    qbar: float | None = None
+    scenario_seed: int | None = None
+    seed: int = 0
+    time_limit: float | None = None
+    workers: int = 1
+
+
+@functools.cache
+def _family(name: str) -> Family:
+    return get_family(name)
+
+
+@functools.cache
+def _fast_path(run: Any) -> dict[str, Any]:
+    """``{"record": False}`` for a heuristic with a keyword-only ``record`` switch (rigid): a
+    campaign needs the objective only, not the recorded schedule."""
+    p = inspect.signature(run).parameters.get("record")
+    return {"record": False} if p is not None and p.kind is p.KEYWORD_ONLY else {}
+
+
+def scenario_of(fam: Family, work: Work) -> Any:
+    """The task's scenario: drawn at `work.qbar` from `work.scenario_seed`, or the instance's
+    own (None for families without scenarios)."""
+    if fam.scenario is None:
+        return None
+    if work.scenario_seed is None:
+        return fam.scenario(work.instance, None)
+    return fam.sample_scenario(work.instance, work.qbar, work.scenario_seed)
+
+
+def reference_bound(fam: Family, instance: Any, scenario: Any) -> Any:
+    """The family's first registered bound on (instance, scenario), or None if it has none."""
+    for bound in fam.bounds.values():
+        return bound.compute(instance, scenario)
+    return None
+
+
+def ratio(objective: Any, bound: Any) -> float | None:
+    """objective / bound as a float (exact division for ints and Fractions), None if
+    undefined."""
+    if objective is None or bound is None or bound == 0:
+        return None
+    if isinstance(objective, (int, Fraction)) and isinstance(bound, (int, Fraction)):
+        return float(Fraction(objective) / Fraction(bound))
+    return float(objective) / float(bound)
+
+
+def run_task(work: Work) -> dict[str, Any]:
+    """Run one campaign task; returns its row (see the module doc)."""
+    fam = _family(work.family)
+    scenario = scenario_of(fam, work)
+    bound = reference_bound(fam, work.instance, scenario)
+    row: dict[str, Any] = {}
+    if work.kind == "heuristic":
+        h = fam.heuristics[work.algorithm]
+        res = h.run(work.instance, scenario, work.priority, seed=work.seed, **work.params,
+                    **_fast_path(h.run))
+        objective = res.objective
+    else:
+        model = fam.exact[work.algorithm]
+        known = {p.name for p in model.params}
+        options = dict(work.params)
+        if "deterministic" in known:
+            options["deterministic"] = True
+        if "workers" in known:
+            options["workers"] = work.workers
+        sol = model.solve(work.instance, scenario, time_limit=work.time_limit, **options)
+        objective = sol.objective
+        row["status"] = sol.status.value
+        row.update(number_fields("solver_bound", sol.bound))
+    row.update(number_fields("objective", objective))
+    row.update(number_fields("reference_bound", bound))
+    row["ratio"] = ratio(objective, bound)
+    failures = getattr(scenario, "failures", None)
+    row["failures"] = None if failures is None else int(sum(failures))
+    return row
