@@ -180,6 +180,14 @@ FAMILY.add(
 )
 FAMILY.add(
     Generator(
+        "library",
+        _generator("integer", (5, 10), (4, 8), (2, 4)),
+        "integer tables, n 5..10, p 4..8, k 2..4: the shipped certified library "
+        "(resilsched library list)",
+    )
+)
+FAMILY.add(
+    Generator(
         "amdahl-p16",
         _generator("amdahl", (10, 30), (16, 16), (3, 3)),
         "Amdahl tasks, w ~ U[10,100], f ~ U[0,0.3], p = 16, k = 3",
