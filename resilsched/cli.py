@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched import __version__
+from resilsched.commands import library as library_commands
 from resilsched.errors import InvalidInstance
 from resilsched.options import Deadline, check_time_limit, parse_params
 from resilsched.progress import Heartbeat
@@ -152,6 +153,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     from resilsched.registry import generator
 
+    if args.solve:  # a library with certificates (resilsched/commands/library.py)
+        return library_commands.generate_solved(args)
     fam = _family(args.family)
     gen = generator(fam, args.preset)
     if args.count is not None and args.count < 1:
@@ -249,13 +252,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # --- gap and check --------------------------------------------------------------------------
 def _run_gap(args: argparse.Namespace):
-    from resilsched.gap import run_gap, stderr_progress
+    from resilsched.gap import run_gap
     from resilsched.registry import available_families
 
+    if args.library:  # against stored certificates, on the campaign engine
+        return library_commands.run_gap(args)
     time_limit = _time_limit(args, 10.0)
     names = [args.family] if args.family else available_families()
     fams = [_family(n) for n in names]
-    return run_gap(fams, time_limit, progress=None if args.quiet else stderr_progress)
+    return run_gap(fams, time_limit, progress=library_commands.gap_progress(args))
 
 
 def cmd_gap(args: argparse.Namespace) -> int:
@@ -401,6 +406,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         "--count", type=int, default=None, help="number of instances (default: the preset's)"
     )
     p.add_argument("--out", required=True, help="output directory (created if missing)")
+    library_commands.add_generate_args(p)
     common(p)
     p.set_defaults(func=cmd_generate)
 
@@ -486,6 +492,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         p.add_argument(
             "-q", "--quiet", action="store_true", help="no progress lines on standard error"
         )
+        library_commands.add_gap_args(p)
         common(p)
 
     p = sub.add_parser(
@@ -551,6 +558,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         help="options of the family's reproduction",
     )
     p.set_defaults(func=cmd_reproduce)
+    library_commands.add_parsers(sub)  # library list/verify/path, export
     return parser
 
 

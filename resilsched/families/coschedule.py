@@ -74,9 +74,11 @@ def _legacy(solve):
     return adapted
 
 
-def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int]):
+def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int],
+               default_count: int | None = None):
     return lambda seed, count=None: I.generate(
-        seed, count, n_range=n, p_range=p, k_range=k, kind=kind
+        seed, default_count if count is None else count, n_range=n, p_range=p, k_range=k,
+        kind=kind,
     )
 
 
@@ -181,8 +183,8 @@ FAMILY.add(
 FAMILY.add(
     Generator(
         "library",
-        _generator("integer", (5, 10), (4, 8), (2, 4)),
-        "integer tables, n 5..10, p 4..8, k 2..4: the shipped certified library "
+        _generator("integer", (5, 10), (4, 8), (2, 4), default_count=100),
+        "100 integer tables, n 5..10, p 4..8, k 2..4: the shipped certified library "
         "(resilsched library list)",
     )
 )
