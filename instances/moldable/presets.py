@@ -84,7 +84,8 @@ def library(seed: int, count: int | None = None) -> list[MoldableInstance]:
         q = inst.q(lam)
         f = np.zeros(n, dtype=int)
         draws = 0
-        for draws in range(1, 1001):
+        while draws < 1000:
+            draws += 1
             f = sample_failures(q, 1, rng)[0]
             if int(f.sum()) + n <= LIBRARY_MAX_ATTEMPTS:
                 break

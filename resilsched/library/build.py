@@ -32,21 +32,13 @@ def certify_task(payload: tuple[str, dict[str, Any], str, float | None, dict[str
 
     family_name, data, method, time_limit, options = payload
     fam = get_family(family_name)
-    _warm_up()
     return certify(fam, fam.from_dict(data), method, time_limit, options).to_metadata()
-
-
-def _warm_up() -> None:
-    """Import the solver stack before the clock starts: a proof time is the solve's, not the
-    one-off import of OR-Tools (about a second)."""
-    import highspy  # noqa: F401
-    from ortools.sat.python import cp_model  # noqa: F401
 
 
 def library_json(x: Any, indent: int = 0, width: int = 96) -> str:
     """JSON with one line per value that fits in `width` columns (small, diff-friendly files).
 
-    >>> print(library_json({"P": 4, "jobs": [{"p": 2, "t": 3}, {"p": 1, "t": 5}]}, width=20))
+    >>> print(library_json({"P": 4, "jobs": [{"p": 2, "t": 3}, {"p": 1, "t": 5}]}, width=40))
     {
      "P": 4,
      "jobs": [{"p": 2, "t": 3}, {"p": 1, "t": 5}]

@@ -146,7 +146,8 @@ class Library:
         try:
             text = path.read_text()
         except OSError:
-            raise InvalidInstance(str(path), "is listed in the manifest but cannot be read") from None
+            raise InvalidInstance(str(path),
+                                  "is listed in the manifest but cannot be read") from None
         data = _read_json(path)
         if not isinstance(data, dict):
             raise InvalidInstance(str(path), "must hold one JSON instance object")
