@@ -139,10 +139,10 @@ class ProgressBar:
         now = time.perf_counter()
         complete = self.total > 0 and self.done >= self.total
         if self.tty:
-            if complete or now - self.last >= self.REDRAW or not self._drawn:
-                self._draw(now)
             if complete:
                 self.close()
+            elif now - self.last >= self.REDRAW or not self._drawn:
+                self._draw(now)
             return
         new = self.done - self.skipped
         if complete or new % self._step == 0 or now - self.last >= self.every:
@@ -218,7 +218,7 @@ class ProgressBar:
             return
         self._finished = True
         if self.tty:
-            if self._drawn:
+            if self._drawn or self.done > self.skipped:
                 self.stream.write("\r\x1b[K" + self.bar() + "\n")
                 self.stream.flush()
                 self._drawn = False

@@ -4,8 +4,10 @@ The report is the one of `resilsched.gap` (same JSON, same ``check`` thresholds)
 the campaign engine (`resilsched.campaign.run_campaign`): one task per instance and heuristic
 (all its priority rules) and one per instance for the family's bounds, so a large report runs
 on ``jobs`` processes (or Dask), is stored row by row in the result store (``--store``) and
-resumes where it stopped. A task's key holds the instance file's sha256 and the certificate it
-is scored against, so a changed library or a re-solved certificate is never mixed with old rows.
+resumes where it stopped. A task's key holds the instance file's sha256, the certificate it is
+scored against and the resilsched version, so a changed library, a re-solved certificate or
+another release is never mixed with old rows. The store resumes one report: it does not see
+changes to a heuristic's code within a version (use a fresh store after changing one).
 
 No exact model runs unless ``resolve`` is set: then the certificates are first computed again
 (campaign ``certify:<library>``, with the stored method and options, within the stored or the
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from resilsched import __version__
 from resilsched.campaign import ResultStore, Task, canonical_json, run_campaign
 from resilsched.gap import (
     GapReport,
@@ -124,7 +127,8 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
             data = {k: v for k, v in entry.data.items() if k != "metadata"}
             for what in [*fam.heuristics, BOUNDS]:
                 fields = {"file": entry.file, "sha256": entry.record.get("sha256"),
-                          "certificate": sha256_text(canonical_json(meta)), "task": what}
+                          "certificate": sha256_text(canonical_json(meta)), "task": what,
+                          "resilsched": __version__}
                 tasks.append(Task(fields, (fam.name, data, entry.name, what, meta, index)))
         results = run_campaign(f"gap:{lib.name}", tasks, gap_task, store,
                                config={"library": lib.name, "family": fam.name},
