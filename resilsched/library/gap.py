@@ -84,16 +84,24 @@ def _ratio_value(value: Any) -> Any:
 def _certificates(lib: Library, entries: Sequence[Entry], resolve: bool,
                   time_limit: float | None, store: ResultStore, jobs: int | None,
                   progress: bool) -> list[Certificate]:
-    stored = [Certificate.from_metadata(e.metadata) for e in entries]
+    """The stored certificates, or (`resolve`) new ones with the manifest's model and options."""
+    from resilsched.errors import InvalidInstance
+
     if not resolve:
-        return stored
+        try:
+            return [Certificate.from_metadata(e.metadata) for e in entries]
+        except ValueError as exc:
+            raise InvalidInstance(f"library {lib.name}", f"holds an instance without a valid "
+                                  f"certificate ({exc}): write them with generate --solve, or "
+                                  "score with --resolve") from None
     from resilsched.library.build import certify_all
+    from resilsched.library.catalog import CERT_OPTIONS
     from resilsched.registry import get_family
 
-    fam = get_family(lib.family)
-    method = stored[0].method if stored and stored[0].method else fam.default_exact
-    limit = time_limit if time_limit is not None else (stored[0].time_limit if stored else None)
-    options = stored[0].options if stored else None
+    exact = lib.manifest.get("exact") or {}
+    method = exact.get("method") or get_family(lib.family).default_exact
+    limit = time_limit if time_limit is not None else exact.get("time_limit", 10.0)
+    options = exact.get("options") or CERT_OPTIONS
     plain = [{k: v for k, v in e.data.items() if k != "metadata"} for e in entries]
     return certify_all(lib.family, plain, method, limit, options=options, store=store,
                        jobs=jobs, progress=progress, name=lib.name)
@@ -103,7 +111,6 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                     jobs: int | None = None, dask: Any = None, resolve: bool = False,
                     time_limit: float | None = None, progress: bool = True) -> GapReport:
     """The gap report of every heuristic of each library's family on its instances."""
-    from resilsched.errors import InvalidInstance
     from resilsched.registry import get_family
 
     t0 = time.perf_counter()
@@ -116,11 +123,7 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
     for lib in libraries:
         fam = get_family(lib.family)
         entries = list(lib.entries())
-        try:
-            certs = _certificates(lib, entries, resolve, time_limit, store, jobs, progress)
-        except ValueError as exc:
-            raise InvalidInstance(f"library {lib.name}", f"holds a bad certificate ({exc})") \
-                from None
+        certs = _certificates(lib, entries, resolve, time_limit, store, jobs, progress)
         tasks = []
         for index, (entry, cert) in enumerate(zip(entries, certs, strict=True), 1):
             meta = cert.to_metadata()

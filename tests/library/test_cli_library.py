@@ -128,3 +128,13 @@ def test_check_on_a_library_gates_on_thresholds_and_on_beaten_optima(
     tamper(library_copy, 0, optimum=10**6, lower_bound=10**6, upper_bound=10**6)
     code, out, _ = _run(capsys, *base)
     assert code == 1 and "beats the proven optimal 1000000" in out
+
+
+def test_a_library_without_certificates_needs_resolve(tmp_path, capsys):
+    out = tmp_path / "plain"
+    assert main(["generate", "--family", "coschedule", "--preset", "library", "--count", "2",
+                 "--out", str(out)]) == 0
+    code, _, err = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q")
+    assert code == 2 and "without a valid certificate" in err and "--resolve" in err
+    code, text, _ = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q", "--resolve")
+    assert code == 0 and "reference = optimum on 2" in text
