@@ -29,6 +29,14 @@ from resilsched.options import check_time_limit
 GENERATE_TIME_LIMIT = 10.0
 
 
+class CommandError(InvalidInstance):
+    """A one-line error whose message is given whole (printed as ``error: <message>``)."""
+
+    def __init__(self, message: str):
+        ValueError.__init__(self, message)
+        self.field, self.rule = "", message
+
+
 def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
     """One JSON object (``--json``) or the text, on standard output."""
     print(json.dumps(obj, indent=1, allow_nan=False) if as_json else text)
@@ -166,8 +174,8 @@ def run_gap(args: argparse.Namespace) -> Any:
         return run_library_gap(libs, store=store, jobs=args.jobs, dask=args.dask,
                                resolve=args.resolve, time_limit=limit,
                                progress=not args.quiet)
-    except CampaignError as exc:
-        raise InvalidInstance("--store", str(exc)) from None
+    except CampaignError as exc:  # a store of another configuration, Dask missing
+        raise CommandError(str(exc)) from None
     finally:
         store.close()
 
@@ -231,8 +239,8 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser(
         "library", help="shipped instance libraries with certified optima: list, verify, path",
         formatter_class=fmt,
-        description="Instance libraries whose instances carry their optimum (or bounds) and the "
-                    "certificate that proved it (JobShopLib style).",
+        description="Instance libraries whose instances carry their optimum (or bounds) and\n"
+                    "the certificate that proved it, JobShopLib style (docs/libraries.md).",
         epilog=_examples("resilsched library list --json\n"
                          "resilsched library verify rigid-small --sample 10\n"
                          "resilsched gap --library rigid-small"))
@@ -246,11 +254,11 @@ def add_parsers(sub: Any) -> None:
     q = lib.add_parser(
         "verify", help="re-solve instances; exit 1 when a stored certificate does not hold",
         formatter_class=fmt,
-        description="Re-solves instances with the exact model, options and time limit their "
-                    "certificate records (deterministic, so the result is the same on every "
-                    "machine) and fails (exit status 1, naming each instance and both values) "
-                    "when an optimum is not reproduced, a bound lies beyond what the re-solve "
-                    "proved, or a file differs from its manifest.",
+        description="Re-solves instances with the exact model, options and time limit their\n"
+                    "certificate records (deterministic: the same result on every machine) and\n"
+                    "fails (exit status 1, naming each instance and both values) when an optimum\n"
+                    "is not reproduced, a bound lies beyond what the re-solve proved, or a file\n"
+                    "differs from its manifest.",
         epilog=_examples("resilsched library verify rigid-small --sample 10\n"
                          "resilsched library verify all --sample 5 --seed 3 --json\n"
                          "resilsched library verify vendor/rigid-small"))
@@ -276,10 +284,10 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser(
         "export", help="export an instance to another tool's format (Batsim workloads)",
         formatter_class=fmt,
-        description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job "
-                    "(res = p_j, a delay profile of t_j seconds, walltime t_j, submitted at 0); "
-                    "with --attempts, each failed attempt of the instance's scenario as a job "
-                    "of its own that fails (docs/interop.md).",
+        description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job\n"
+                    "(res = p_j, a delay profile of t_j seconds, walltime t_j, submitted at 0);\n"
+                    "with --attempts, each failed attempt of the instance's scenario as a job of\n"
+                    "its own that fails (docs/interop.md).",
         epilog=_examples("resilsched export inst.json --to batsim --out workload.json\n"
                          "resilsched export inst.json --to batsim --attempts --out w.json"))
     p.add_argument("file", help="instance file (JSON with \"family\", or a trace)")
