@@ -1,5 +1,6 @@
 """docs/ci.md is ready to copy: its workflow parses, and its commands pass as written on a
-vendored copy of the shipped rigid-small library with its thresholds file."""
+vendored copy of the shipped rigid-small library with its thresholds file (cut to its first 25
+instances to keep the test fast; the whole library passes too, docs/performance.md)."""
 
 import json
 import re
@@ -31,6 +32,9 @@ def test_the_workflow_is_valid_yaml_with_the_gate_steps():
 def test_the_commands_pass_as_written(tmp_path, monkeypatch, capsys):
     vendor = tmp_path / "vendor" / "libraries"
     shutil.copytree(find("rigid-small")[0].path, vendor / "rigid-small")
+    manifest = json.loads((vendor / "rigid-small" / "manifest.json").read_text())
+    manifest["files"] = manifest["files"][:25]
+    (vendor / "rigid-small" / "manifest.json").write_text(json.dumps(manifest))
     (tmp_path / "ci").mkdir()
     (tmp_path / "ci" / "thresholds.json").write_text(_block("json"))
     monkeypatch.chdir(tmp_path)
