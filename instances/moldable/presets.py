@@ -107,8 +107,9 @@ PRESETS: dict[str, tuple[str, Callable[[int, int | None], list[MoldableInstance]
        for m in PAPER_MODELS},
     "smoke": ("6 tiny exact instances (n 3..4, P 4..6) with a stored scenario (<= 7 attempts); "
               "CP-SAT proves each optimum in well under a second", smoke),
-    "library": (f"{LIBRARY_COUNT} tiny exact instances (n 3..5, P 4..8, five models) with a "
-                f"stored scenario (<= {LIBRARY_MAX_ATTEMPTS} attempts): the shipped certified "
-                "library (resilsched library list)", library),
     "thm9": ("Theorem 9 instances, K = 2..6 (BATCH-LIST ratio K/2 + 2^(1-K) >= K/2)", thm9),
 }
+
+PRESETS["library"] = (f"{LIBRARY_COUNT} tiny exact instances (n 3..5, P 4..8, five models) "
+                      f"with a stored scenario (<= {LIBRARY_MAX_ATTEMPTS} attempts): the shipped "
+                      "certified library (resilsched library list)", library)
