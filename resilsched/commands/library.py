@@ -125,7 +125,11 @@ def cmd_export(args: argparse.Namespace) -> int:
                                          f"{len(instances)} instance(s)")
     workload = export(family, instances[args.index], args.to, attempts=args.attempts)
     out = Path(args.out)
-    out.write_text(json.dumps(workload, indent=1) + "\n")
+    try:
+        out.write_text(json.dumps(workload, indent=1) + "\n")
+    except OSError as exc:
+        raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
+            from None
     summary = {"format": args.to, "out": str(out), "jobs": len(workload["jobs"]),
                "profiles": len(workload["profiles"]), "nb_res": workload["nb_res"]}
     _emit(summary, args.json, f"wrote {summary['jobs']} {args.to} jobs on "
@@ -218,12 +222,18 @@ def generate_solved(args: argparse.Namespace) -> int:
     limit = check_time_limit(GENERATE_TIME_LIMIT if args.time_limit is None
                              else args.time_limit, "--time-limit")
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InvalidInstance(f"--out={args.out}", "is a file, not a directory")
     instances = gen.generate(args.seed, args.count)
     certs = certify_all(fam.name, [inst.to_dict() for inst in instances], method, limit,
                         jobs=args.jobs, progress=not args.quiet, name=out.name)
-    manifest = write_library(out, name=out.name, family=fam.name, preset=gen.name,
-                             seed=args.seed, instances=instances, certificates=certs,
-                             method=method, time_limit=limit, description=gen.description)
+    try:
+        manifest = write_library(out, name=out.name, family=fam.name, preset=gen.name,
+                                 seed=args.seed, instances=instances, certificates=certs,
+                                 method=method, time_limit=limit, description=gen.description)
+    except OSError as exc:
+        raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
+            from None
     proven = manifest["proven_optimal"]
     _emit(manifest, args.json,
           f"wrote {len(instances)} {fam.name} instances ({gen.name}, seed {args.seed}) with "

@@ -1,6 +1,7 @@
 """``library list/verify/path``, ``generate --solve``, ``gap``/``check --library``."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -79,8 +80,13 @@ def test_verify_flags_a_bound_beyond_the_optimum(library_copy, capsys):
     (["gap", "--library", "rigid-small", "--family", "moldable"], "no library of that family"),
     (["generate", "--family", "rigid", "--preset", "library", "--out", "x", "--solve",
       "--method", "nope"], "--method='nope' is unknown"),
+    (["generate", "--family", "rigid", "--preset", "library", "--out", "pyproject.toml",
+      "--solve"], "--out=pyproject.toml: is a file, not a directory"),
+    (["export", "examples/rigid-small.json", "--to", "batsim", "--out", "/nonexistent/w.json"],
+     "--out=/nonexistent/w.json: cannot be written"),
 ])
-def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
+def test_bad_input_is_one_line_and_status_2(capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # examples/, pyproject.toml
     code, out, err = _run(capsys, *argv)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
 
