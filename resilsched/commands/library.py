@@ -48,6 +48,11 @@ def _positive(value: int | None, option: str) -> int | None:
     return value
 
 
+def _json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object on standard output (default: text)")
+
+
 def _examples(text: str) -> str:
     return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
 
@@ -206,7 +211,8 @@ def add_generate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=1,
                    help="with --solve: worker processes for the solves (default 1)")
     p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress lines on standard error")
+                   help="no progress lines on standard error (default: a line every ~5 %% of "
+                        "the solves)")
 
 
 def generate_solved(args: argparse.Namespace) -> int:
@@ -258,7 +264,7 @@ def add_parsers(sub: Any) -> None:
 
     q = lib.add_parser("list", help="the shipped libraries: family, instances, proven optima")
     q.add_argument("--family", help="only this family's libraries (default: all)")
-    q.add_argument("--json", action="store_true", help="print one JSON object on standard output")
+    _json_flag(q)
     q.set_defaults(func=cmd_list)
 
     q = lib.add_parser(
@@ -280,15 +286,17 @@ def add_parsers(sub: Any) -> None:
     q.add_argument("--time-limit", type=float, default=None,
                    help="seconds per re-solve (default: the limit each certificate records)")
     q.add_argument("-v", "--verbose", action="store_true",
-                   help="also list the instances whose certificate holds")
+                   help="also list the instances whose certificate holds (default: the "
+                        "failures only)")
     q.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress on standard error")
-    q.add_argument("--json", action="store_true", help="print one JSON object on standard output")
+                   help="no progress on standard error (default: a bar on a terminal, plain "
+                        "lines otherwise)")
+    _json_flag(q)
     q.set_defaults(func=cmd_verify)
 
     q = lib.add_parser("path", help="the folder of a shipped library (to vendor it)")
     q.add_argument("name", metavar="NAME", help="a shipped library or 'all'")
-    q.add_argument("--json", action="store_true", help="print one JSON object on standard output")
+    _json_flag(q)
     q.set_defaults(func=cmd_path)
 
     p = sub.add_parser(
@@ -301,12 +309,13 @@ def add_parsers(sub: Any) -> None:
         epilog=_examples("resilsched export inst.json --to batsim --out workload.json\n"
                          "resilsched export inst.json --to batsim --attempts --out w.json"))
     p.add_argument("file", help="instance file (JSON with \"family\", or a trace)")
-    p.add_argument("--to", required=True, choices=["batsim"], help="target format (batsim)")
-    p.add_argument("--out", required=True, help="output file (overwritten)")
+    p.add_argument("--to", required=True, choices=["batsim"],
+                   help="target format: batsim (required)")
+    p.add_argument("--out", required=True, help="output file, overwritten (required)")
     p.add_argument("--index", type=int, default=0,
                    help="which instance of a multi-instance file, from 0 (default 0)")
     p.add_argument("--attempts", action="store_true",
                    help="also export the failed attempts of the instance's scenario "
                         "(default: one job per rigid job)")
-    p.add_argument("--json", action="store_true", help="print one JSON object on standard output")
+    _json_flag(p)
     p.set_defaults(func=cmd_export)

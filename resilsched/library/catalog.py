@@ -71,6 +71,15 @@ def specs() -> list[LibrarySpec]:
     return out
 
 
+def _read_json(path: Path) -> Any:
+    """A JSON file through the toolkit's reader (one-line `InvalidInstance` errors): `read_json`
+    of `resilsched.io` where it is public, its older private name otherwise."""
+    from resilsched import io
+
+    read = getattr(io, "read_json", None) or io._read_json
+    return read(path)
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -140,8 +149,6 @@ class Library:
 
     def entry(self, record: dict[str, Any]) -> Entry:
         """Read one instance file (`InvalidInstance` naming the file when it cannot be read)."""
-        from resilsched.io import _read_json
-
         path = self.path / str(record.get("file"))
         try:
             text = path.read_text()
@@ -161,8 +168,6 @@ class Library:
 
 def read_library(path: Path) -> Library:
     """The library in folder `path` (`InvalidInstance` when its manifest is missing or bad)."""
-    from resilsched.io import _read_json
-
     manifest = _read_json(path / MANIFEST)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
         raise InvalidInstance(str(path / MANIFEST), 'must be an object with a "files" list')

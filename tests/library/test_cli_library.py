@@ -144,3 +144,31 @@ def test_a_library_without_certificates_needs_resolve(tmp_path, capsys):
     assert code == 2 and "without a valid certificate" in err and "--resolve" in err
     code, text, _ = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q", "--resolve")
     assert code == 0 and "reference = optimum on 2" in text
+
+
+def test_every_library_option_says_its_default():
+    import argparse
+
+    from resilsched.cli import build_parser
+
+    def parsers(p):
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for child in action.choices.values():
+                    yield child
+                    yield from parsers(child)
+
+    mine = {"library", "resolve", "store", "jobs", "dask", "solve", "method"}
+    seen = 0
+    for p in parsers(build_parser()):
+        command = p.prog.split()[1]
+        for action in p._actions:
+            if command in ("gap", "check", "generate") and action.dest not in mine:
+                continue  # the options of resilsched.cli, checked by tests/cli
+            if command not in ("library", "export", "gap", "check", "generate"):
+                continue
+            if action.option_strings and action.dest not in ("help", "version"):
+                seen += 1
+                assert action.help and ("default" in action.help or "required" in action.help), \
+                    (p.prog, action.option_strings)
+    assert seen > 25
