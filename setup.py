@@ -10,6 +10,8 @@ from setuptools import find_packages, setup
 ROLES = ("models", "heuristics", "bounds", "instances")
 
 packages = find_packages(include=["resilsched", "resilsched.*"])
+# the shipped instance libraries: a data folder (package data in pyproject.toml)
+packages.append("resilsched.library.data")
 for role in ROLES:
     packages += [f"resilsched.{name}" for name in find_packages(include=[role, f"{role}.*"])]
 

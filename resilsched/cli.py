@@ -26,6 +26,7 @@ from typing import Any
 from resilsched import __version__
 from resilsched.cli_parser import OneLineParser
 from resilsched.cli_parser import build_parser as _build_parser
+from resilsched.commands import library as library_commands
 from resilsched.errors import InvalidInstance
 from resilsched.options import Deadline, check_time_limit, parse_params
 from resilsched.progress import Heartbeat
@@ -186,6 +187,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     from resilsched.registry import generator
 
+    if args.solve:  # a library with certificates (resilsched/commands/library.py)
+        return library_commands.generate_solved(args)
     fam = _family(args.family)
     gen = generator(fam, args.preset)
     out = Path(args.out)
@@ -295,13 +298,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # --- gap and check --------------------------------------------------------------------------
 def _run_gap(args: argparse.Namespace):
-    from resilsched.gap import run_gap, stderr_progress
+    from resilsched.gap import run_gap
     from resilsched.registry import available_families
 
+    if args.library:  # against stored certificates, on the campaign engine
+        return library_commands.run_gap(args)
     time_limit = _time_limit(args, 10.0)
     names = [args.family] if args.family is not None else available_families()
     fams = [_family(n) for n in names]
-    return run_gap(fams, time_limit, progress=None if args.quiet else stderr_progress)
+    return run_gap(fams, time_limit, progress=library_commands.gap_progress(args))
 
 
 def cmd_gap(args: argparse.Namespace) -> int:

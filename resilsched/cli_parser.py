@@ -27,6 +27,7 @@ from typing import NoReturn
 
 from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
+from resilsched.commands import library as library_commands
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 
 MAX_SEED = 2**63 - 1
@@ -142,6 +143,7 @@ def _gap_args(p: argparse.ArgumentParser) -> None:
                    help="seconds per exact solve, in [0.01, 604800] (default 10)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: one line per case)")
+    library_commands.add_gap_args(p)
     _json(p)
 
 
@@ -196,6 +198,7 @@ resilsched reproduce rigid --help    # paper figures and tables
     p.add_argument("--out", required=True,
                    help="output directory, created if missing; existing files of the same "
                    "names are overwritten (required)")
+    library_commands.add_generate_args(p)
     _json(p)
     p.set_defaults(func=commands["generate"])
 
@@ -306,4 +309,5 @@ resilsched reproduce rigid --help    # paper figures and tables
                    help="options of the family's reproduction (default: none)")
     p.set_defaults(func=commands["reproduce"])
     campaign_commands.add_parsers(sub)
+    library_commands.add_parsers(sub)  # library list/verify/path, export
     return parser

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from resilsched.plugin import Case, Family
+from resilsched.plugin import Bound, Case, Family, Heuristic
 from resilsched.solution import Solution, Status
 
 REL_TOL = 1e-9
@@ -90,11 +90,13 @@ class HeuristicStats:
 @dataclass
 class GapReport:
     families: list[str]
-    time_limit: float
+    time_limit: float | None
     cases: list[dict[str, Any]] = field(default_factory=list)
     heuristics: list[HeuristicStats] = field(default_factory=list)
     bounds: list[dict[str, Any]] = field(default_factory=list)
     wall_time: float = 0.0
+    #: more top-level fields of the JSON report (e.g. ``libraries`` for ``gap --library``)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def violations(self) -> int:
@@ -111,6 +113,7 @@ class GapReport:
             "heuristics": [h.to_dict() for h in self.heuristics],
             "bounds": self.bounds,
             "cases": self.cases,
+            **self.meta,
         }
 
 
@@ -127,22 +130,67 @@ def _num(x: Any) -> Any:
     return float(x) if isinstance(x, Fraction) else x
 
 
-def run_family(
-    family: Family,
-    cases: Iterable[Case],
-    time_limit: float,
-    report: GapReport,
-    progress: Callable[[str], None] | None = None,
-) -> None:
-    """Score every heuristic of `family` on `cases` and append the results to `report`."""
+def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | None, seed: int,
+                    ref: Any, kind: str, incumbent: Any) -> tuple[Any, float | None, list[str]]:
+    """Run one heuristic (with one priority rule) on a case and judge it against a reference.
+
+    `ref` is the value gaps are measured against (the optimum, or a proven bound when `kind` is
+    ``"bound"``; None: no gap), `incumbent` a feasible value >= OPT (<= OPT when maximising)
+    for the guarantee check. Returns the objective (None if the heuristic crashed), the gap and
+    the violations found (crash, invalid solution, a value beating the reference, a broken
+    guarantee), each as one line starting with the case name.
+    """
     sense = family.sense
-    cases = list(cases)
-    exact = family.exact[family.default_exact]
-    stats: dict[tuple[str, str | None], HeuristicStats] = {}
-    for h in family.heuristics.values():
-        for prio in h.priorities or (None,):
-            stats[(h.name, prio)] = HeuristicStats(family.name, h.name, prio)
-    bound_rows = {
+    violations: list[str] = []
+    try:
+        res = h.run(case.instance, case.scenario, priority, seed=seed)
+    except Exception as exc:  # a crash is a finding of the report, not the end of it
+        return None, None, [f"{case.name}: crashed: {type(exc).__name__}: {exc}"]
+    value = res.objective
+    if family.validate is not None:
+        try:
+            family.validate(case, res)
+        except AssertionError as exc:
+            violations.append(f"{case.name}: invalid solution: {exc}")
+    gap = None
+    if ref is not None:
+        gap = relative_gap(value, ref, sense)
+        if _gt(ref, value) if sense == "min" else _gt(value, ref):
+            violations.append(f"{case.name}: objective {value} beats the proven {kind} {ref}")
+    if h.guarantee is not None and incumbent is not None:
+        c = h.guarantee(case.instance, priority)
+        if c is not None:
+            limit = c * incumbent
+            if _gt(value, limit) if sense == "min" else _gt(limit, value):
+                violations.append(
+                    f"{case.name}: objective {value} breaks the guarantee "
+                    f"{c} x OPT ({incumbent})"
+                )
+    return value, gap, violations
+
+
+def score_bound(family: Family, bound: Bound, case: Case, incumbent: Any) -> tuple[Any, str | None]:
+    """A bound's value on a case, and a violation line when it lies beyond a feasible value."""
+    value = bound.compute(case.instance, case.scenario)
+    if incumbent is not None and (
+        _gt(value, incumbent) if family.sense == "min" else _gt(incumbent, value)
+    ):
+        return value, f"{case.name}: bound {value} beyond the optimum's incumbent {incumbent}"
+    return value, None
+
+
+def new_stats(family: Family) -> dict[tuple[str, str | None], HeuristicStats]:
+    """One empty `HeuristicStats` per heuristic and priority rule of `family`."""
+    return {
+        (h.name, prio): HeuristicStats(family.name, h.name, prio)
+        for h in family.heuristics.values()
+        for prio in h.priorities or (None,)
+    }
+
+
+def new_bound_rows(family: Family) -> dict[str, dict[str, Any]]:
+    """One empty row of the report's ``bounds`` per bound of `family`."""
+    return {
         name: {
             "family": family.name,
             "bound": name,
@@ -153,6 +201,38 @@ def run_family(
         }
         for name in family.bounds
     }
+
+
+def add_bound(row: dict[str, Any], value: Any, ref: Any, violation: str | None) -> None:
+    """Count one case in a bound row (`finish_bound_rows` turns the sum into a mean); a bound
+    that could not be computed (`value` None) counts its violation only."""
+    row["cases"] += 1
+    if violation is not None:
+        row["violations"] += 1
+        row["violation_details"].append(violation)
+    if ref and value is not None:
+        row["mean_ratio"] += float(value) / float(ref)
+
+
+def finish_bound_rows(rows: dict[str, dict[str, Any]], report: GapReport) -> None:
+    for row in rows.values():
+        if row["cases"]:
+            row["mean_ratio"] /= row["cases"]
+        report.bounds.append(row)
+
+
+def run_family(
+    family: Family,
+    cases: Iterable[Case],
+    time_limit: float,
+    report: GapReport,
+    progress: Callable[[str], None] | None = None,
+) -> None:
+    """Score every heuristic of `family` on `cases` and append the results to `report`."""
+    cases = list(cases)
+    exact = family.exact[family.default_exact]
+    stats = new_stats(family)
+    bound_rows = new_bound_rows(family)
     for index, case in enumerate(cases, 1):
         t0 = time.perf_counter()
         sol = exact.solve(case.instance, case.scenario, time_limit=time_limit)
@@ -171,56 +251,21 @@ def run_family(
             }
         )
         for name, bound in family.bounds.items():
-            value = bound.compute(case.instance, case.scenario)
-            row = bound_rows[name]
-            row["cases"] += 1
-            if incumbent is not None and (
-                _gt(value, incumbent) if sense == "min" else _gt(incumbent, value)
-            ):
-                row["violations"] += 1
-                row["violation_details"].append(
-                    f"{case.name}: bound {value} beyond the optimum's incumbent {incumbent}"
-                )
-            if ref:
-                row["mean_ratio"] += float(value) / float(ref)
+            value, violation = score_bound(family, bound, case, incumbent)
+            add_bound(bound_rows[name], value, ref, violation)
         for (hname, prio), st in stats.items():
-            h = family.heuristics[hname]
-            try:
-                res = h.run(case.instance, case.scenario, prio, seed=index)
-            except Exception as exc:  # a crash is a finding of the report, not the end of it
-                st.violations.append(f"{case.name}: crashed: {type(exc).__name__}: {exc}")
-                continue
-            value = res.objective
-            if family.validate is not None:
-                try:
-                    family.validate(case, res)
-                except AssertionError as exc:
-                    st.violations.append(f"{case.name}: invalid solution: {exc}")
-            if ref is not None:
-                st.add(case.name, relative_gap(value, ref, sense))
-                beats = _gt(ref, value) if sense == "min" else _gt(value, ref)
-                if beats:
-                    st.violations.append(
-                        f"{case.name}: objective {value} beats the proven {kind} {ref}"
-                    )
-            if h.guarantee is not None and incumbent is not None:
-                c = h.guarantee(case.instance, prio)
-                if c is not None:
-                    limit = c * incumbent
-                    if _gt(value, limit) if sense == "min" else _gt(limit, value):
-                        st.violations.append(
-                            f"{case.name}: objective {value} breaks the guarantee "
-                            f"{c} x OPT ({incumbent})"
-                        )
+            _, gap, violations = score_heuristic(
+                family, family.heuristics[hname], case, prio, index, ref, kind, incumbent
+            )
+            if gap is not None:
+                st.add(case.name, gap)
+            st.violations.extend(violations)
         if progress is not None:
             progress(
                 f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {_num(ref)} "
                 f"({sol.status.value}, {time.perf_counter() - t0:.2f} s)"
             )
-    for row in bound_rows.values():
-        if row["cases"]:
-            row["mean_ratio"] /= row["cases"]
-        report.bounds.append(row)
+    finish_bound_rows(bound_rows, report)
     report.heuristics.extend(stats.values())
 
 
@@ -230,12 +275,22 @@ def run_gap(
     cases: dict[str, list[Case]] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> GapReport:
-    """Run the gap report on the given families (their smoke suites unless `cases` is given)."""
+    """Run the gap report on the given families (their smoke suites unless `cases` is given).
+
+    `progress` is called with one line per case; when it has ``set_total`` (a
+    `resilsched.progress.ProgressBar`) it is first told the number of cases.
+    """
     report = GapReport([f.name for f in families], time_limit)
     t0 = time.perf_counter()
+    suites = {
+        fam.name: list(cases[fam.name] if cases and fam.name in cases else fam.smoke_suite())
+        for fam in families
+    }
+    set_total = getattr(progress, "set_total", None)
+    if callable(set_total):
+        set_total(sum(len(c) for c in suites.values()))
     for fam in families:
-        fam_cases = cases[fam.name] if cases and fam.name in cases else fam.smoke_suite()
-        run_family(fam, fam_cases, time_limit, report, progress)
+        run_family(fam, suites[fam.name], time_limit, report, progress)
     report.wall_time = time.perf_counter() - t0
     return report
 
@@ -243,6 +298,11 @@ def run_gap(
 def format_report(report: GapReport) -> str:
     """The aligned text table printed by ``resilsched gap``."""
     lines = []
+    for lib in report.meta.get("libraries", []):
+        lines.append(
+            f"library {lib['name']} ({lib['family']}, {lib['instances']} instances, "
+            f"{lib['proven_optimal']} proven optima): {lib['path']}"
+        )
     for fam in report.families:
         cases = [c for c in report.cases if c["family"] == fam]
         n_opt = sum(c["reference"] == "optimal" for c in cases)

@@ -8,6 +8,8 @@ library is a pure function of the seed.
 - ``smoke``: 6 tiny exact instances (n = 3..4, P = 4..6, one per model kind) each with a stored
   failure scenario of at most `SMOKE_MAX_ATTEMPTS` attempts, drawn at lambda calibrated to
   q-bar = 0.3; CP-SAT proves their clairvoyant optimum in well under a second;
+- ``library``: 100 tiny exact instances like ``smoke`` (n = 3..5, P = 4..8), the shipped
+  certified library of ``resilsched library``;
 - ``thm9``: the Theorem 9 instances for K = 2..6.
 """
 
@@ -26,6 +28,9 @@ from resilsched.instances.moldable.model import MoldableInstance
 SMOKE_MODELS = ("roofline", "communication", "amdahl", "mix", "table", "table")
 SMOKE_QBAR = 0.3
 SMOKE_MAX_ATTEMPTS = 7
+LIBRARY_MODELS = ("roofline", "communication", "amdahl", "mix", "table")
+LIBRARY_COUNT = 100
+LIBRARY_MAX_ATTEMPTS = 8
 
 
 def _paper(model: str) -> Callable[[int, int | None], list[MoldableInstance]]:
@@ -63,6 +68,36 @@ def smoke(seed: int, count: int | None = None) -> list[MoldableInstance]:
     return out
 
 
+def library(seed: int, count: int | None = None) -> list[MoldableInstance]:
+    """The shipped certified library (``resilsched library``): instance k uses child k of
+    ``SeedSequence(seed)``, the speedup model ``LIBRARY_MODELS[k % 5]``, n ~ U{3..5},
+    P ~ U{4..8}, and a scenario at q-bar = 0.3 redrawn until it has at most
+    `LIBRARY_MAX_ATTEMPTS` attempts (`LIBRARY_COUNT` instances by default)."""
+    out = []
+    children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, LIBRARY_COUNT))
+    for k, child in enumerate(children):
+        rng = np.random.default_rng(child)
+        model = LIBRARY_MODELS[k % len(LIBRARY_MODELS)]
+        n = int(rng.integers(3, 5, endpoint=True))
+        P = int(rng.integers(4, 8, endpoint=True))
+        inst = tiny_exact(rng, n, P, model)
+        lam = inst.lambda_from_qbar(SMOKE_QBAR)
+        q = inst.q(lam)
+        f = np.zeros(n, dtype=int)
+        draws = 0
+        while draws < 1000:
+            draws += 1
+            f = sample_failures(q, 1, rng)[0]
+            if int(f.sum()) + n <= LIBRARY_MAX_ATTEMPTS:
+                break
+        meta = {"generator": "library", "seed": int(seed), "index": k, "model": model,
+                "qbar": SMOKE_QBAR, "scenario_draws": draws,
+                "max_attempts": LIBRARY_MAX_ATTEMPTS}
+        out.append(MoldableInstance(P, inst.jobs, f"moldable-lib-{model}-{int(seed)}-{k}",
+                                    Scenario(tuple(int(x) for x in f)), lam, meta))
+    return out
+
+
 def thm9(seed: int, count: int | None = None) -> list[MoldableInstance]:
     """Theorem 9 instances K = 2..count+1 (default 5; the seed is unused)."""
     return [thm9_instance(K) for K in range(2, 2 + count_or_default(count, 5))]
@@ -77,3 +112,7 @@ PRESETS: dict[str, tuple[str, Callable[[int, int | None], list[MoldableInstance]
               "in well under a second", smoke),
     "thm9": ("Theorem 9 instances, K = 2..6 (BATCH-LIST ratio K/2 + 2^(1-K) >= K/2)", thm9),
 }
+
+PRESETS["library"] = (f"{LIBRARY_COUNT} tiny exact instances (n 3..5, P 4..8, five models) "
+                      f"with a stored scenario (<= {LIBRARY_MAX_ATTEMPTS} attempts): the shipped "
+                      "certified library (resilsched library list)", library)

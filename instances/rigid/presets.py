@@ -37,6 +37,8 @@ SMOKE_COUNT = 12
 SMOKE_QBAR = 0.3
 SMOKE_MAX_ATTEMPTS = 18
 SMOKE_N = (5, 9)
+LIBRARY_COUNT = 100
+LIBRARY_N = (4, 9)
 
 QBAR_GRID = tuple(round(0.1 * k, 1) for k in range(10))  # A7: 0, 0.1, ..., 0.9
 P_GRID = tuple(range(5000, 20001, 1000))  # A7: 5000, 6000, ..., 20000 (includes 10000)
@@ -84,11 +86,22 @@ def smoke(seed: int, count: int | None = None) -> list[RigidInstance]:
     p_j ~ U{1..P}, t_j ~ U{1..20}; the scenario is redrawn from the same generator until it has
     at most `SMOKE_MAX_ATTEMPTS` attempts (a conditioned draw, recorded in the metadata).
     """
+    return _small(seed, count_or_default(count, SMOKE_COUNT), "smoke", SMOKE_N)
+
+
+def library(seed: int, count: int | None = None) -> list[RigidInstance]:
+    """The shipped certified library (``resilsched library``): `smoke`'s distribution with
+    n ~ U{4..9}, `LIBRARY_COUNT` instances by default, named ``rigid-lib-<seed>-<k>``."""
+    return _small(seed, count_or_default(count, LIBRARY_COUNT), "library", LIBRARY_N)
+
+
+def _small(seed: int, count: int, label: str, n_range: tuple[int, int]) -> list[RigidInstance]:
+    """Instance k from child k of ``SeedSequence(seed)`` (see `smoke`)."""
     out = []
-    children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, SMOKE_COUNT))
+    children = np.random.SeedSequence(int(seed)).spawn(count)
     for k, child in enumerate(children):
         rng = np.random.default_rng(child)
-        n = int(rng.integers(*SMOKE_N, endpoint=True))
+        n = int(rng.integers(*n_range, endpoint=True))
         P = int(rng.integers(4, 16, endpoint=True))
         inst = tiny_rigid(rng, n=n, P=P, tmax=20)
         q = inst.q(SMOKE_QBAR)
@@ -102,7 +115,7 @@ def smoke(seed: int, count: int | None = None) -> list[RigidInstance]:
                 f = np.zeros(n, dtype=int)
                 break
         meta = {
-            "generator": "smoke",
+            "generator": label,
             "seed": int(seed),
             "index": k,
             "params": {"n": n, "P": P, "p": [1, P], "t": [1, 20]},
@@ -110,8 +123,8 @@ def smoke(seed: int, count: int | None = None) -> list[RigidInstance]:
             "scenario_draws": draws,
             "max_attempts": SMOKE_MAX_ATTEMPTS,
         }
-        out.append(RigidInstance(P, inst.jobs, f"smoke-{int(seed)}-{k}",
-                                 Scenario(tuple(int(x) for x in f)), meta))
+        name = f"smoke-{int(seed)}-{k}" if label == "smoke" else f"rigid-lib-{int(seed)}-{k}"
+        out.append(RigidInstance(P, inst.jobs, name, Scenario(tuple(int(x) for x in f)), meta))
     return out
 
 
@@ -130,3 +143,7 @@ PRESETS: dict[str, tuple[str, Callable[[int, int | None], list[RigidInstance]]]]
               f"t 1..20) with a stored scenario at q-bar={SMOKE_QBAR} (<= {SMOKE_MAX_ATTEMPTS} "
               "attempts); CP-SAT solves each in well under a second", smoke),
 }
+
+PRESETS["library"] = (f"{LIBRARY_COUNT} small instances like smoke (n 4..9) with a stored "
+                      "scenario: the shipped certified library (resilsched library list)",
+                      library)

@@ -130,3 +130,44 @@ def trace_instances(seed: int = 0, count: int | None = None) -> list[Worksharing
                                        name=f"trace{tid}-p{p}-W{W:g}-eps{eps:g}",
                                        metadata={"trace": tid, "synthetic": True}))
     return out
+
+
+#: kinds of the shipped library, by instance index modulo 20 (see `library_instances`)
+LIBRARY_KINDS = ("thm2",) * 7 + ("thm4",) * 4 + ("disjoint",) * 4 + ("thm7",) * 4 + ("two",)
+
+
+def library_instances(seed: int = 0, count: int | None = None) -> list[WorksharingInstance]:
+    """The shipped certified library (``resilsched library``; 100 instances by default).
+
+    Linear risk X ~ U[0.5, 2] (3 decimals); instance k is of kind ``LIBRARY_KINDS[k % 20]``:
+    ``thm2`` (p = 1, eps = 0, n ~ U{1..8}: Theorem 2), ``thm4`` (p = 1, eps in {0.01, 0.02,
+    0.05}: Theorem 4), ``disjoint`` (p ~ U{2..4}, eps = 0.01, W = p X: p disjoint one-worker
+    optima), ``thm7`` (p = 2, n = 1, eps = 0: Theorem 7) and ``two`` (p = 2, eps = 0,
+    n ~ U{2..4}, W < X: no closed form, the certificate is a pair of bounds).
+    """
+    out = []
+    children = np.random.SeedSequence(int(seed)).spawn(100 if count is None else count)
+    for k, child in enumerate(children):
+        rng = np.random.default_rng(child)
+        kind = LIBRARY_KINDS[k % len(LIBRARY_KINDS)]
+        X = float(np.round(rng.uniform(0.5, 2.0), 3))
+        W = float(np.round(rng.uniform(0.2, 1.0) * X, 3))
+        p, eps, n = 1, 0.0, None
+        if kind == "thm2":
+            n = int(rng.integers(1, 9))
+            W = float(np.round(rng.uniform(0.2, 3.0), 3))
+        elif kind == "thm4":
+            eps = float(rng.choice([0.01, 0.02, 0.05]))
+            W = float(np.round(rng.uniform(0.2, 3.0), 3))
+        elif kind == "disjoint":
+            p, eps = int(rng.integers(2, 5)), 0.01
+            W = float(np.round(p * X, 3))
+        elif kind == "thm7":
+            p, n = 2, 1
+        else:
+            p, n = 2, int(rng.integers(2, 5))
+        out.append(WorksharingInstance(W, p, LinearRisk(X), eps, max_chunks=n,
+                                       name=f"worksharing-lib-{kind}-{seed}-{k}",
+                                       metadata={"generator": "library", "seed": int(seed),
+                                                 "index": k, "kind": kind}))
+    return out

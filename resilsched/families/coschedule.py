@@ -70,9 +70,11 @@ def validate(case: Case, result) -> None:
         raise InvalidSchedule(f"{result.heuristic}: objective {result.objective} != packs {total}")
 
 
-def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int]):
+def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int],
+               default_count: int | None = None):
     return lambda seed, count=None: I.generate(
-        seed, count, n_range=n, p_range=p, k_range=k, kind=kind
+        seed, default_count if count is None else count, n_range=n, p_range=p, k_range=k,
+        kind=kind,
     )
 
 
@@ -151,6 +153,14 @@ FAMILY.add(
         "random-integer",
         _generator("integer", (4, 8), (4, 8), (2, 3)),
         "integer tables satisfying (1.1)/(1.2), n 4..8, p 4..8, k 2..3",
+    )
+)
+FAMILY.add(
+    Generator(
+        "library",
+        _generator("integer", (5, 10), (4, 8), (2, 4), default_count=100),
+        "100 integer tables, n 5..10, p 4..8, k 2..4: the shipped certified library "
+        "(resilsched library list)",
     )
 )
 FAMILY.add(

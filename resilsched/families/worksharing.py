@@ -114,6 +114,9 @@ def _build() -> Family:
     fam.add(Bound("limit", _bound(bounds.limit_bound),
                   "min(W, p x one-worker limit) and Theorem 8's limit for p = 2 (spec 003 §2)"))
     fam.add(Generator("random", gen.random_instances, "small mixed instances, p = 1..4 (seeded)"))
+    fam.add(Generator("library", gen.library_instances,
+                      "100 small linear-risk instances (p 1..4) whose optimum the certified "
+                      "model proves: the shipped library (resilsched library list)"))
     fam.add(Generator("paper-e5", gen.e5_instances,
                       "E5 grid: p in {5,..,100}, W = 1..p, 4 eps values (760 configurations)"))
     fam.add(Generator("traces", gen.trace_instances,
