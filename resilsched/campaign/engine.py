@@ -40,7 +40,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from resilsched.campaign.store import (
     CampaignError,
@@ -51,6 +51,7 @@ from resilsched.campaign.store import (
     versions,
 )
 from resilsched.campaign.workers import ChunkSizer, encode, init_worker, run_chunk
+from resilsched.progress import progress_bar
 
 __all__ = ["DEFAULT_CHUNK_SECONDS", "EXIT_INTERRUPTED", "Task", "add_cli_options",
            "require_dask", "run_campaign", "run_script"]
@@ -78,44 +79,6 @@ class Task:
     @property
     def key(self) -> str:
         return task_key(self.fields)
-
-
-# -- progress ---------------------------------------------------------------------------------
-
-class _Progress:
-    """Plain progress lines on stderr: every ~5 % of the tasks or every 10 s, and at the end."""
-
-    def __init__(self, label: str, total: int, done: int, enabled: bool,
-                 stream: TextIO | None = None, every: float = 10.0):
-        self.label, self.total, self.done, self.enabled = label, total, done, enabled
-        self.stream = stream or sys.stderr
-        self.skipped = done
-        self.start = self.last = time.perf_counter()
-        self.every = every
-        self.step = max(1, (total - done) // 20)
-
-    def say(self, msg: str) -> None:
-        print(f"[{self.label}] {msg}", file=self.stream, flush=True)
-
-    def tick(self) -> None:
-        self.done += 1
-        now = time.perf_counter()
-        new = self.done - self.skipped
-        if not self.enabled or not (new % self.step == 0 or self.done == self.total
-                                    or now - self.last >= self.every):
-            return
-        self.last = now
-        elapsed = now - self.start
-        eta = elapsed / new * (self.total - self.done)
-        self.say(f"{self.done}/{self.total} tasks ({100 * self.done / self.total:.0f} %), "
-                  f"elapsed {_hms(elapsed)}, ETA {_hms(eta)}")
-
-
-def _hms(seconds: float) -> str:
-    s = int(round(seconds))
-    if s >= 3600:
-        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
-    return f"{s // 60}:{s % 60:02d}"
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -170,7 +133,8 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
         if k not in stored_keys and k not in todo:
             todo[k] = (text, t)
     done = set(stored_keys)
-    bar = _Progress(label or name, len(todo) + len(stored_keys), len(stored_keys), progress)
+    bar = progress_bar(label or name, len(todo) + len(stored_keys), len(stored_keys),
+                       progress)
 
     def record(chunk_keys: Sequence[str], rows: Sequence[tuple[str, float]]) -> None:
         store.add_texts(name, [(k, todo[k][0], text, seconds)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.errors import InvalidInstance
+from resilsched.io import read_json
 
 #: where the shipped libraries live (package data)
 DATA = Path(__file__).resolve().parent / "data"
@@ -69,15 +70,6 @@ def specs() -> list[LibrarySpec]:
         if fam.name not in covered and LIBRARY_PRESET in fam.generators:
             out.append(LibrarySpec(f"{fam.name}-small", fam.name))
     return out
-
-
-def _read_json(path: Path) -> Any:
-    """A JSON file through the toolkit's reader (one-line `InvalidInstance` errors): `read_json`
-    of `resilsched.io` where it is public, its older private name otherwise."""
-    from resilsched import io
-
-    read = getattr(io, "read_json", None) or io._read_json
-    return read(path)
 
 
 def sha256_text(text: str) -> str:
@@ -155,7 +147,7 @@ class Library:
         except OSError:
             raise InvalidInstance(str(path),
                                   "is listed in the manifest but cannot be read") from None
-        data = _read_json(path)
+        data = read_json(path)
         if not isinstance(data, dict):
             raise InvalidInstance(str(path), "must hold one JSON instance object")
         return Entry(self.name, str(record["file"]), record, data,
@@ -168,7 +160,7 @@ class Library:
 
 def read_library(path: Path) -> Library:
     """The library in folder `path` (`InvalidInstance` when its manifest is missing or bad)."""
-    manifest = _read_json(path / MANIFEST)
+    manifest = read_json(path / MANIFEST)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
         raise InvalidInstance(str(path / MANIFEST), 'must be an object with a "files" list')
     if not isinstance(manifest.get("family"), str):
