@@ -228,7 +228,7 @@ resilsched campaign run spec.toml --store results.sqlite --dask tcp://scheduler:
         epilog=_examples("resilsched report results.sqlite --out report/\n"
                          "resilsched report results.sqlite --out report/ --no-plots --json"))
     p.add_argument("store", metavar="STORE", help="SQLite result store of `campaign run`")
-    p.add_argument("--out", required=True, help="output folder (created if missing)")
+    p.add_argument("--out", required=True, help="output folder, created if missing (required)")
     p.add_argument("--campaign", default=None,
                    help="campaign name (default: the store's only campaign)")
     p.add_argument("--no-plots", action="store_true",

@@ -16,6 +16,7 @@ import pytest
 
 from resilsched.errors import InvalidInstance
 from resilsched.families.rigid import FAMILY
+from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid.presets import PRESETS
 from resilsched.models.rigid import (
     solve_failure_free,
@@ -85,8 +86,11 @@ def test_too_many_attempts_is_a_one_line_error():
     """A scenario the model cannot hold (each attempt is a CP-SAT interval) is refused at once,
     as is one a simulation cannot run."""
     _, instance, _ = CASES[1]
-    huge = instance.scenario([10**6] + [0] * (instance.n - 1))
+    big = instance.scenario([6000] + [0] * (instance.n - 1))  # fine to simulate, not to model
     with pytest.raises(InvalidInstance, match="attempts in all"):
-        solve_scenario(instance, huge, time_limit=LIMIT)
+        solve_scenario(instance, big, time_limit=LIMIT)
+    with pytest.raises(InvalidInstance, match="attempts per scenario"):  # refused at the boundary
+        instance.scenario([10**8] + [0] * (instance.n - 1))
+    huge = Scenario((10**8,) + (0,) * (instance.n - 1))  # built around the boundary's check
     with pytest.raises(InvalidInstance, match="attempts in all"):
-        FAMILY.heuristics["R-LIST-0"].run(instance, [10**8] + [0] * (instance.n - 1))
+        FAMILY.heuristics["R-LIST-0"].run(instance, huge)
