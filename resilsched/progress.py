@@ -93,6 +93,7 @@ class ProgressBar:
         plain lines.
     every : seconds between two plain lines at most (besides every ~5 % of the steps).
     tty : force the bar (True) or plain lines (False); default: ``stream.isatty()``.
+    unit : what a step is, printed after the count (``"tasks"``: ``12/40 tasks (30 %)``).
 
     ``tick(n, note)`` counts steps; calling the bar with a message is ``tick(1, message)``, so it
     is also a ``progress(message)`` callback (`resilsched.gap.run_family`). ``say`` prints a line
@@ -104,8 +105,10 @@ class ProgressBar:
     WIDTH = 24
 
     def __init__(self, label: str, total: int = 0, done: int = 0, enabled: bool = True,
-                 stream: TextIO | None = None, every: float = 10.0, tty: bool | None = None):
+                 stream: TextIO | None = None, every: float = 10.0, tty: bool | None = None,
+                 unit: str = ""):
         self.label = label
+        self.unit = unit
         self.total = max(0, int(total))
         self.done = int(done)
         self.skipped = int(done)
@@ -167,6 +170,8 @@ class ProgressBar:
         now = time.perf_counter() if now is None else now
         rate = self.rate(now)
         parts = [f"{self.done}/{self.total}" if self.total else f"{self.done}"]
+        if self.unit:
+            parts[0] += f" {self.unit}"
         if self.total:
             parts[0] += f" ({100 * self.done / self.total:.0f} %)"
         parts.append(f"{_rate(rate)}")
@@ -239,11 +244,12 @@ def _rate(rate: float) -> str:
 
 
 def progress_bar(label: str, total: int = 0, done: int = 0, enabled: bool = True,
-                 stream: TextIO | None = None, every: float = 10.0) -> ProgressBar:
+                 stream: TextIO | None = None, every: float = 10.0,
+                 unit: str = "") -> ProgressBar:
     """A `ProgressBar` (a bar on a terminal, plain lines elsewhere, nothing when not enabled).
 
     Its arguments are those of the campaign runner's progress lines, so
     ``bar = progress_bar(label or name, len(todo) + len(stored), len(stored), progress)``
     replaces them; the object has the same ``say(message)`` and ``tick()``.
     """
-    return ProgressBar(label, total, done, enabled, stream, every)
+    return ProgressBar(label, total, done, enabled, stream, every, unit=unit)

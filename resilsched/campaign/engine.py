@@ -134,7 +134,7 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
             todo[k] = (text, t)
     done = set(stored_keys)
     bar = progress_bar(label or name, len(todo) + len(stored_keys), len(stored_keys),
-                       progress)
+                       progress, unit="tasks")
 
     def record(chunk_keys: Sequence[str], rows: Sequence[tuple[str, float]]) -> None:
         store.add_texts(name, [(k, todo[k][0], text, seconds)
