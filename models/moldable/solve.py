@@ -73,6 +73,9 @@ DTIME_PER_SECOND = 0.001
 PROBING_LIMIT, PRESOLVE_LIMIT = 1_000, 5_000
 #: seconds that must remain to import OR-Tools (it takes 1-2 s on a loaded machine)
 IMPORT_RESERVE = 1.0
+#: exact times t_j(p) evaluated per second when looking for the exact fronts (1.1e5 measured
+#: on a loaded machine); they may take a quarter of the time limit, else the model is restricted
+EXACT_TIMES_PER_SECOND = 5e4
 
 
 @dataclass(frozen=True)
@@ -188,8 +191,10 @@ def _candidates(instance, scenario: Scenario, allocation: list[int] | None, exac
                 opts: MoldableOptions) -> ScaledMoldable:
     """Phase 3: the candidate allocations and their integer times."""
     m = [f + 1 for f in scenario.failures]
+    max_exact = (None if opts.time_limit is None  # from the limit: the same in every run
+                 else int(0.25 * opts.time_limit * EXACT_TIMES_PER_SECOND))
     cands, complete = candidate_fronts(instance, m, allocation, opts.max_intervals, exact_times,
-                                       opts.deadline)
+                                       opts.deadline, max_exact)
     if not cands:
         raise _NoModel(f"not built: {sum(m)} attempts exceed max_intervals")
     return scale_candidates(instance, cands, m, complete, exact_times, opts.max_scale,

@@ -141,16 +141,16 @@ def test_python_bad_batch_params():
         batch_list(inst, eps2=2.0)
     with pytest.raises(InvalidInstance, match="attempt_order"):
         batch_list(inst, attempt_order="sideways")
-    with pytest.raises(InvalidInstance, match="f_max=100000 needs MT-ALLOTMENT grids"):
-        batch_list(inst, inst.scenario([0, 0, 0, 100_000]))
+    with pytest.raises(InvalidInstance, match="f_max=90000 needs MT-ALLOTMENT DPs"):
+        batch_list(inst, inst.scenario([0, 0, 0, 90_000]))  # within the boundary's 10^5
 
 
 def test_cli_scenarios_that_cannot_finish_are_refused(run, path):
     code, _, err = run("simulate", path, "--heuristic", "LPA-LIST", "--failures",
                        "0,0,5000000,0")
     assert code == 2
-    assert err == ("error: failures: ask for 5000004 attempts in total (job 2: 5000001); "
-                   "at most 1000000\n")
+    assert err == ("error: failures[2]=5000000 failures exceed the maximum of 100000 attempts "
+                   "per scenario\n")  # the boundary's limit (instances/failures.py)
 
 
 def test_cli_exact_non_integral_optimum_is_a_number_with_its_exact_value(run, tmp_path):
