@@ -6,6 +6,8 @@
 - `reductions`: the isolated-job reduction (decision R6);
 - `constraints`: the CP-SAT attempt model, one builder per constraint, and `build_model`;
 - `refute`: the branch and bound that refutes makespans after CP-SAT (decision R7);
+- `budget`: the shares of the time limit, the work rates of ``deterministic=True`` and the
+  sizing of the parts that cannot be interrupted (`model_fits`, decisions R15-R18);
 - `solve`: the entry points `solve_scenario`, `solve_failure_free`, `solve_scenario_merged`
   and their options `RigidSolveOptions`, with every phase under the deadline.
 

@@ -10,46 +10,9 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
+from resilsched.heuristics.rigid.fitindex import FitIndex
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
-
-
-class _ReadyTree:
-    """Min-width segment tree over the priority order: leaf i holds p of the i-th job of the
-    order while it is ready (not running, attempts left), else P + 1 (never fits)."""
-
-    def __init__(self, widths: list[int], never: int) -> None:
-        size = 1
-        while size < len(widths):
-            size *= 2
-        self.size, self.never = size, never
-        tree = [never] * (2 * size)
-        tree[size:size + len(widths)] = widths
-        for i in range(size - 1, 0, -1):
-            tree[i] = min(tree[2 * i], tree[2 * i + 1])
-        self.tree = tree
-
-    def set(self, pos: int, value: int) -> None:
-        tree = self.tree
-        i = pos + self.size
-        tree[i] = value
-        i //= 2
-        while i:
-            low = min(tree[2 * i], tree[2 * i + 1])
-            if tree[i] == low:
-                break
-            tree[i] = low
-            i //= 2
-
-    def first_fitting(self, free: int) -> int:
-        """Leftmost position whose width is <= `free`, or -1."""
-        tree = self.tree
-        if tree[1] > free:
-            return -1
-        i = 1
-        while i < self.size:
-            i = 2 * i if tree[2 * i] <= free else 2 * i + 1
-        return i - self.size
 
 
 def list_schedule(data: ScaledScenario, key: Sequence[Any]) -> list[list[int]]:
@@ -59,7 +22,7 @@ def list_schedule(data: ScaledScenario, key: Sequence[Any]) -> list[list[int]]:
     index), start their next attempt when it fits in the free processors. Scanning the ready
     jobs in order and starting every one that fits is the same as starting, again and again,
     the first ready job that fits (a job skipped for want of processors never fits later in the
-    same event); a segment tree finds it. O(A log n) for A attempts.
+    same event); `FitIndex` finds it. O(A log n) for A attempts.
     """
     n, P = data.n, data.P
     p, t, m = data.p, data.t, data.m
@@ -68,7 +31,7 @@ def list_schedule(data: ScaledScenario, key: Sequence[Any]) -> list[list[int]]:
     where = [0] * n
     for pos, j in enumerate(order):
         where[j] = pos
-    ready = _ReadyTree([p[j] for j in order], P + 1)
+    ready = FitIndex([p[j] for j in order], P + 1)
     running: list[tuple[int, int]] = []  # heap of (end, job)
     free, now, left = P, 0, sum(m)
     while left:

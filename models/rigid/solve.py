@@ -167,7 +167,7 @@ def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
             params.interleave_search = opts.threads > 1
             params.max_time_in_seconds = safety_net(opts).remaining()
         else:
-            params.max_time_in_seconds = max(opts.deadline.remaining() * (1.0 - share), 0.01)
+            params.max_time_in_seconds = max(opts.deadline.remaining() * (1.0 - share), 0.0)
     return solver, solver.solve(built_model)
 
 
