@@ -154,7 +154,8 @@ class BatchPlanner:
                 p = int(_a[r, kk - 1])
                 return priority_key(priority, float(T[_pend[r], p - 1]), p)
 
-            policy = ListPolicy(alloc, key, list(range(m)), [g] * m)
+            policy = ListPolicy(alloc, key, list(range(m)), [g] * m,
+                                [f + 1 for f in sub_fail], inst.P)
             res = run_engine(inst.P, sub_fail, duration, policy, record=True, exact=False)
             assert res.attempts is not None
             for att in res.attempts:
@@ -206,13 +207,15 @@ def batch_list(instance, scenario=None, priority: str | None = None, *, seed: in
                            {"batches": max(batch_of), "batch_of_job": batch_of})
 
 
-def area_steps(instance) -> np.ndarray:
-    """Distinct areas s_j on each job's time-Pareto front (suffix minima, as MT-ALLOTMENT's h_j
-    sees them): 1 for a roofline job (its area is w up to pbar)."""
+def area_steps(instance, jobs: Sequence[int]) -> np.ndarray:
+    """Distinct areas s_j on the time-Pareto front of each of `jobs` (suffix minima, as
+    MT-ALLOTMENT's h_j sees them): 1 for a roofline job (its area is w up to pbar)."""
+    fronts, T = instance.fronts, instance.T
     out = []
-    for ps, row in zip(instance.fronts, instance.T, strict=True):
-        area = row[ps - 1] * ps
-        out.append(np.unique(np.minimum.accumulate(area[::-1])).size)
+    for j in jobs:
+        area = T[j, fronts[j] - 1] * fronts[j]
+        suffix = np.minimum.accumulate(area[::-1])
+        out.append(1 + int(np.count_nonzero(suffix[1:] != suffix[:-1])))
     return np.array(out, dtype=np.int64)
 
 
@@ -224,7 +227,7 @@ def dp_work(instance, failures: Sequence[int], eps: float) -> float:
     K = floor(g / eps) + g quanta and squares it for chains of c = 1, 2, ..., g/2 attempts; a
     squaring costs (K + 1) x its step count (`mt_allotment._min_plus_square`), at most K/2
     steps, c + 1 for a job with s_j = 2 distinct areas on its front and 1 for s_j = 1
-    (`area_steps`).
+    (`area_steps`, computed for the jobs that fail only).
 
     >>> from resilsched.instances.moldable import MoldableInstance, Roofline
     >>> inst = MoldableInstance(4, (Roofline(8, 2), Roofline(8, 2)))
@@ -232,7 +235,9 @@ def dp_work(instance, failures: Sequence[int], eps: float) -> float:
     82.0
     """
     f = np.asarray(failures, dtype=np.int64)
-    s = area_steps(instance)
+    s = np.zeros(f.size, dtype=np.int64)  # only the jobs that fail are squared
+    failing = np.flatnonzero(f >= 1)
+    s[failing] = area_steps(instance, failing.tolist())
     total, g = 0.0, 1
     while True:
         pending = f >= g - 1

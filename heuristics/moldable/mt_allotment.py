@@ -199,6 +199,11 @@ class MTAllotment:
         return Allotment(best, Lval, xmax, calls)
 
 
+#: rows x (K + 1)^2 up to which `_min_plus_square` builds the whole table in one numpy
+#: expression (many jobs on a small grid: the per-row loop would cost more in Python)
+TABLE_CELLS = 1 << 21
+
+
 def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row by row, S[k] = min_{1 <= l <= k-1} H[l] + H[k-l] and its first argmin l (0 when
     every term is inf), for non-increasing rows with H[0] = inf (the h_j of `feasible` and
@@ -210,10 +215,16 @@ def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (on a run of equal H[l], H[k - l] and so the rounded sum do not decrease as l grows). So
     only the step starts l <= K/2 are tried, in increasing order, each against every k at once
     and kept where strictly better. O(K x steps) per row; the steps of a chain of c attempts
-    grow about linearly in c (a few for the roofline's flat areas), at most K/2.
+    grow about linearly in c (a few for the roofline's flat areas), at most K/2. Small grids
+    (`TABLE_CELLS`) still use the table, vectorised over the rows.
     """
     m, width = H.shape
     K = width - 1
+    if m * width * width <= TABLE_CELLS:  # small grids: the table at once, vectorised over rows
+        Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
+        cand = H[:, :, None] + Hpad[:, _toeplitz(K)]
+        arg = cand.argmin(axis=1)
+        return np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :], arg
     best = np.full((m, width), np.inf)
     arg = np.zeros((m, width), dtype=np.int64)
     half = K // 2
