@@ -31,19 +31,24 @@ def execute(e0: np.ndarray, queues: Sequence[Sequence[int]], starts: np.ndarray,
             ends: np.ndarray) -> np.ndarray:
     """Completion time of every job of every row: an (R, J) int64 array (0 past a queue's end).
 
-    `e0[r]` is row r's start; `queues[r]` its job durations in FIFO order; `starts[r]`,
+    `e0[r]` is row r's start; `queues[r]` its job durations in FIFO order (or one (R, J) array
+    when every row runs J jobs); `starts[r]`,
     `ends[r]` its sorted, merged unavailabilities, padded with periods at a far sentinel time
     (every period starts at or after e0[r]).
     """
     R = len(queues)
-    nj = np.fromiter((len(q) for q in queues), dtype=np.int64, count=R)
-    J = int(nj.max()) if R else 0
+    if isinstance(queues, np.ndarray):
+        Q = queues.astype(np.int64, copy=False)
+        nj = np.full(R, Q.shape[1], dtype=np.int64)
+    else:
+        nj = np.fromiter((len(q) for q in queues), dtype=np.int64, count=R)
+        Q = np.zeros((R, int(nj.max()) if R else 0), dtype=np.int64)
+        for r, q in enumerate(queues):
+            Q[r, :len(q)] = q
+    J = Q.shape[1]
     out = np.zeros((R, J), dtype=np.int64)
     if J == 0:
         return out
-    Q = np.zeros((R, J), dtype=np.int64)
-    for r, q in enumerate(queues):
-        Q[r, :len(q)] = q
     t = np.asarray(e0, dtype=np.int64).copy()
     ptr = np.zeros(R, dtype=np.int64)
     rows = np.arange(R)

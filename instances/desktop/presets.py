@@ -3,7 +3,6 @@
 - ``x1``: the worked example X1 of spec 7.3 (one machine, a = (10, 8, 12), u = (5, 5, 5), jobs 4
   and 3; optimum 26 under the slack rule, 12 without).
 - ``tiny``: random tiny instances for oracle tests (1-2 machines, 2-4 intervals, 2-5 jobs).
-- ``smoke``: the gap-report suite: X1 and tiny instances, each under both rules.
 - ``small``: 50 hosts x 1,000 jobs of the synthetic traces (job set 100 + c).
 - ``paper``: 500 hosts x 10,000 jobs (spec 4.5): machine set `seed`, job sets 100 + c.
 - ``paper-absorb``: the same with `absorb_short` at 2 p_max (A-11).
@@ -15,7 +14,6 @@ instance c of ``tiny`` uses child c of ``SeedSequence(seed)``, so it does not de
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -58,18 +56,6 @@ def _tiny(seed: int, count: int | None) -> list[DesktopInstance]:
     return [tiny_instance(c, name=f"tiny-{seed}-{k}") for k, c in enumerate(children)]
 
 
-def smoke(seed: int = 0, count: int | None = None) -> list[DesktopInstance]:
-    """X1 and three tiny instances, each with the slack rule and without it (8 instances)."""
-    children = np.random.SeedSequence(seed).spawn(3)
-    base = [x1()] + [tiny_instance(c, max_intervals=3, max_jobs=4, name=f"smoke-{k}")
-                     for k, c in enumerate(children)]
-    out = []
-    for inst in base:
-        out += [inst, replace(inst, slack_rule=False, name=inst.name + "-noslack")]
-    count = count_or_default(count, len(out))
-    return out[:count]
-
-
 def _synthetic(hosts: int, jobs: int, absorb: bool, label: str) -> Callable[..., list]:
     def make(seed: int, count: int | None = None) -> list[DesktopInstance]:
         count = count_or_default(count, 1)
@@ -82,8 +68,6 @@ def _synthetic(hosts: int, jobs: int, absorb: bool, label: str) -> Callable[...,
 PRESETS: dict[str, tuple[str, Callable[..., list[DesktopInstance]]]] = {
     "x1": ("worked example X1 of spec 7.3 (count ignored)", lambda seed, count=None: [x1()]),
     "tiny": ("random tiny instances for oracle tests (default count 10)", _tiny),
-    "smoke": ("gap-report suite: X1 and 3 tiny instances, each with and without the slack rule",
-              smoke),
     "small": ("50 hosts x 1,000 jobs of the synthetic traces (spec 4.1-4.2)",
               _synthetic(50, 1000, False, "small")),
     "paper": ("500 hosts x 10,000 jobs (spec 4.5): machine set SEED, job sets 100..",
