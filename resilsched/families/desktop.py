@@ -10,7 +10,8 @@ every instance twice, once per rule, so ``resilsched gap --family desktop`` scor
 each against the optimum of its own problem (the 10 rows of the report each pool a variant with
 its no-slack counterpart; the stability sigma of every run is in ``extra["stability"]``).
 A scenario is a disturbance (`Disturbance`): ``--failures "d,d;d,d"`` gives the shifts per
-machine, ``--qbar ALPHA --seed S`` draws them at level alpha in [0, 1] (spec 4.3).
+machine (write ``--failures=-3,0;2`` when the first shift is negative), ``--qbar ALPHA --seed S``
+draws them at level alpha in [0, 1] (spec 4.3).
 """
 
 from __future__ import annotations
