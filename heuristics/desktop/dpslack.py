@@ -59,7 +59,12 @@ def select_reference(c: list[int], A: int, m1: int, m2: int, slack: bool) -> lis
 
 def _top(row: int, lv: int) -> int:
     """P(j, l): the highest set bit of `row` at or below l (row always holds bit 0)."""
-    return (row & ((2 << lv) - 1)).bit_length() - 1
+    high = row >> lv
+    if high & 1:  # an exact fill, the common case once the sums are dense
+        return lv
+    if not high:
+        return row.bit_length() - 1
+    return (row & ((1 << lv) - 1)).bit_length() - 1
 
 
 def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
@@ -85,7 +90,9 @@ def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
         if val > best:
             best, rstar = val, r
         prev = rows[r - 1]
-        nxt = (prev | (prev << cr)) & mask
+        nxt = prev | (prev << cr)
+        if nxt.bit_length() > width + 1:
+            nxt &= mask
         rows.append(nxt if nxt != prev else prev)
     if rstar == 0:
         return []
@@ -106,7 +113,9 @@ def _subset_sum(c: list[int], A: int) -> list[int]:
     rows = [1]
     for cj in c:
         prev = rows[-1]
-        nxt = (prev | (prev << cj)) & mask
+        nxt = prev | (prev << cj)
+        if nxt.bit_length() > A + 1:
+            nxt &= mask
         rows.append(nxt if nxt != prev else prev)
         if nxt >> A:
             break

@@ -38,17 +38,21 @@ class _Candidates:
         self.lj = np.full(m, -INF, dtype=np.int64)  # longestJob of the candidate
         self.pm = np.full(m, -INF, dtype=np.int64)  # max longestJob before the candidate
 
-    def refresh(self, i: int, t: int, floor: int) -> None:
+    def refresh(self, i: int, t: int, floor: int, start: int = -1) -> None:
         """Rescan machine i for the first interval where a job of duration t fits; intervals
         at the front whose longestJob is below `floor` (no remaining job fits them, ever) are
-        skipped for good."""
+        skipped for good. With `start` >= 0 the scan begins there, every earlier interval being
+        known not to fit t (the last candidate, after a job went to it): the largest
+        longestJob before it is then the previous `pm`, an upper bound, which can only trigger
+        an unneeded rescan."""
         st = self.state
         av, S, M = st.avail[i], st.S[i], st.M[i]
         K = len(av)
         slack = st.slack
-        k = self.lo[i]
-        prevmax = -INF
-        moving_lo = True
+        if start >= 0:
+            k, prevmax, moving_lo = start, int(self.pm[i]), start == self.lo[i]
+        else:
+            k, prevmax, moving_lo = self.lo[i], -INF, True
         while k < K:
             d = av[k] - S[k]
             if slack:
@@ -92,19 +96,53 @@ class _Candidates:
         self.pm[i] = prevmax  # LPT: stale again once a job fits one of these intervals
 
 
+class Trace:
+    """The placements of a run, (position, machine, index k-1, t), and H after each of them
+    (non-decreasing): what `da_slack` replays (see `list_policy`)."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[int, int, int, int]] = []
+        self.h: list[int] = []
+        self.now = 0
+
+    def add(self, state: State, step: tuple[int, int, int, int]) -> None:
+        _, i, k, _ = step
+        q, S = state.view.q[i], state.S[i]
+        h = self.now
+        for x in (k, k - 1, k - 2) if state.slack else (k,):
+            if x >= 0 and S[x]:
+                v = q[x] + S[x] + (state.window(i, x) if state.slack else 0)
+                if v > h:
+                    h = v
+        self.now = h
+        self.steps.append(step)
+        self.h.append(h)
+
+
 def list_policy(view: View, durations_by_job: np.ndarray, positions: np.ndarray,
-                slack: bool) -> State | None:
+                slack: bool, replay: list[tuple[int, int, int, int]] = ()) -> State | None:
     """Algorithm 2 over the jobs at `positions` (sorted positions, in processing order).
 
     `durations_by_job[r]` holds t_ij of the job at sorted position r on every machine. Returns
-    the filled `State`, or None (INVALID) when some job fits no machine.
+    the filled `State` (its `trace` records the run), or None (INVALID) when some job fits no
+    machine. `replay` holds the first placements of another run, taken as they are: DAslack
+    passes the prefix of a valid run at a larger horizon whose H stayed <= this view's horizon,
+    which this run would repeat step by step (`resilsched.heuristics.desktop.policies`).
     """
     state = State(view, slack)
+    trace = Trace()
+    state.trace = trace
     cand = _Candidates(state)
     m = len(view.avail)
+    place = state.place
+    for step in replay:
+        place(step[1], step[2], step[0], step[3])
+        trace.add(state, step)
+    positions = positions[len(replay):]
     if len(positions) == 0:
         return state
-    decreasing = len(positions) > 1 and positions[0] > positions[-1]
+    decreasing = bool(positions[0] > positions[-1]) if len(positions) > 1 else \
+        bool(len(replay) and replay[0][0] > positions[0])
     t0 = durations_by_job[positions[0]]
     # no remaining job is shorter than the last one (LPT) or than the current one (SPT)
     floors = durations_by_job[positions[-1]].tolist() if decreasing else None
@@ -112,7 +150,6 @@ def list_policy(view: View, durations_by_job: np.ndarray, positions: np.ndarray,
         cand.refresh(i, int(t0[i]), floors[i] if decreasing else int(t0[i]))
     c, w, lj, pm = cand.c, cand.w, cand.lj, cand.pm
     e = np.empty(m, dtype=np.int64)
-    place = state.place
     for pos in positions.tolist():
         t = durations_by_job[pos]
         stale = (t <= pm) if decreasing else (t > lj)
@@ -130,18 +167,22 @@ def list_policy(view: View, durations_by_job: np.ndarray, positions: np.ndarray,
         if e[i] >= INF:
             return None
         ti = int(t[i])
-        place(i, cand.kk[i], pos, ti)
-        cand.refresh(i, ti, floors[i] if decreasing else ti)
+        k = cand.kk[i]
+        place(i, k, pos, ti)
+        trace.add(state, (pos, i, k, ti))
+        cand.refresh(i, ti, floors[i] if decreasing else ti, k)
     return state
 
 
-def lpt(view: View, durations_by_job: np.ndarray, slack: bool) -> State | None:
+def lpt(view: View, durations_by_job: np.ndarray, slack: bool,
+        replay: list[tuple[int, int, int, int]] = ()) -> State | None:
     """LPT: jobs by non-increasing p (the reverse of the sorted order, A-24)."""
     n = durations_by_job.shape[0]
-    return list_policy(view, durations_by_job, np.arange(n - 1, -1, -1), slack)
+    return list_policy(view, durations_by_job, np.arange(n - 1, -1, -1), slack, replay)
 
 
-def spt(view: View, durations_by_job: np.ndarray, slack: bool) -> State | None:
+def spt(view: View, durations_by_job: np.ndarray, slack: bool,
+        replay: list[tuple[int, int, int, int]] = ()) -> State | None:
     """SPT: jobs by non-decreasing p (§3.2.2)."""
     n = durations_by_job.shape[0]
-    return list_policy(view, durations_by_job, np.arange(n), slack)
+    return list_policy(view, durations_by_job, np.arange(n), slack, replay)

@@ -15,7 +15,10 @@ Two shortcuts keep DAslack's output identical while skipping work:
 - for LPT and SPT (which ignore the bin order), a valid run at lambda_1 with H(pi) = h is also
   the run at every lambda in [h, lambda_1]: the cut view at lambda only shrinks bins that pi
   does not fill beyond lambda, so each job still fits where it went and no other machine's
-  first fitting interval gets better (spec F1, F3). Such probes reuse pi.
+  first fitting interval gets better (spec F1, F3). Such probes reuse pi. More generally, the
+  run at lambda < h repeats that run's placements as long as the H of its partial allocation
+  stays <= lambda (the same argument, step by step): those are replayed without search, and
+  the run goes on from there.
 
 `LOCAL` maps the local policy named by a registered heuristic's priority to its function; the
 "without slack rule" variants (§3.4) are the same calls with ``slack=False``.
@@ -23,6 +26,7 @@ Two shortcuts keep DAslack's output identical while skipping work:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -48,9 +52,10 @@ class LocalPolicy:
     by_job: bool
     ordered: bool
 
-    def __call__(self, instance: DesktopInstance, view: View, slack: bool) -> State | None:
+    def __call__(self, instance: DesktopInstance, view: View, slack: bool,
+                 **kw) -> State | None:
         data = instance.durations_by_position if self.by_job else instance.sorted_durations
-        return self.fn(view, data, slack)
+        return self.fn(view, data, slack, **kw)
 
 
 LOCAL: dict[str, LocalPolicy] = {
@@ -101,22 +106,32 @@ class _Capacity:
 
 
 def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
-             lower: int = 0) -> DesktopSchedule:
-    """Algorithm 6 (branch fixed, A-5): binary search on lambda from (lower, max e_i(K_i))."""
+             lower: int = 0, shortcuts: bool = True) -> DesktopSchedule:
+    """Algorithm 6 (branch fixed, A-5): binary search on lambda from (lower, max e_i(K_i));
+    ``shortcuts=False`` runs the local policy at every probe (the reference)."""
     name = variant_name("DAslack", local.name, slack)
     data = CutData(instance)
     cap = _Capacity(instance, slack)
     u, lo = instance.horizon_end, lower
     runs = skipped = refuted = 0
 
+    replayed = 0
+
     def probe(lam: int) -> State | None:
-        nonlocal runs, refuted
+        nonlocal runs, refuted, replayed
         view = cut_view(data, lam, need_order=local.ordered)
-        if not cap.ok(view):
+        if shortcuts and not cap.ok(view):
             refuted += 1
             return None
         runs += 1
+        if shortcuts and not local.ordered and best is not None:
+            trace = best.trace
+            prefix = trace.steps[:bisect_right(trace.h, lam)]
+            replayed += len(prefix)
+            return local(instance, view, slack, replay=prefix)
         return local(instance, view, slack)
+
+    best = None
 
     best = probe(u)
     if best is None:
@@ -125,7 +140,7 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     best_h = best.horizon()
     while u - lo > 1:
         lam = (u + lo) // 2
-        if not local.ordered and best_h <= lam:
+        if shortcuts and not local.ordered and best_h <= lam:
             skipped += 1  # same run as at u (module docstring)
             u = lam
             continue
@@ -135,7 +150,7 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
         else:
             u, best, best_h = lam, state, state.horizon()
     info = {"global": "DAslack", "local": local.name, "runs": runs, "reused": skipped,
-            "refuted_by_capacity": refuted}
+            "refuted_by_capacity": refuted, "replayed_steps": replayed}
     return best.schedule(instance, u, name, info)
 
 

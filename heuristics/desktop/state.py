@@ -113,6 +113,7 @@ class State:
         self.S = [[0] * len(a) for a in view.avail]
         self.M = [[0] * len(a) for a in view.avail]
         self.jobs: dict[tuple[int, int], list[int]] = {}  # (i, index k-1) -> positions
+        self.trace = None  # LPT/SPT: the run's placements (`resilsched...desktop.lpt.Trace`)
 
     def longest_job(self, i: int, k: int) -> int:
         """Algorithm 1 (integer form: t <= d/2 iff t <= floor(d/2)); a - S without the rule."""
