@@ -181,3 +181,26 @@ def test_determinism():
         except InvalidInstance:
             continue
         assert a == b
+
+
+def test_da_shortcuts_change_nothing():
+    """Capacity refutation, reuse of the last LPT/SPT run and its replayed prefix give the plain
+    binary search's allocation and horizon."""
+    from resilsched.heuristics.desktop.policies import da_slack
+    from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
+
+    insts = [tiny_instance(s, max_intervals=5, max_jobs=7) for s in range(40)]
+    insts += [synthetic_instance(6, 60, s, 100 + s, model=AvailabilityModel(span=4 * 86400))
+              for s in range(4)]
+    replayed = 0
+    for inst in insts:
+        for loc, pol in LOCAL.items():
+            for slack in (True, False):
+                try:
+                    fast = da_slack(inst, pol, slack)
+                except InvalidInstance:
+                    continue
+                plain = da_slack(inst, pol, slack, shortcuts=False)
+                assert (fast.intervals, fast.horizon) == (plain.intervals, plain.horizon)
+                replayed += fast.info["replayed_steps"]
+    assert replayed > 0
