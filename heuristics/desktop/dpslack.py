@@ -26,6 +26,7 @@ from bisect import bisect_left
 
 import numpy as np
 
+from resilsched.heuristics.desktop import _ckernel
 from resilsched.heuristics.desktop.state import State, View
 
 
@@ -138,9 +139,35 @@ def _backtrack(rows: list[int], c: list[int], top: int, lv: int, out: list[int])
     return out
 
 
+def _select_c(dll, rows: np.ndarray):
+    """`select` through the C kernel (same selection), Python when its buffer is too small."""
+    out = np.zeros(1, dtype=np.int64)
+
+    def run(c: np.ndarray, A: int, m1: int, m2: int, slack: bool) -> list[int]:
+        nonlocal out
+        if len(out) < len(c):
+            out = np.zeros(len(c), dtype=np.int64)
+        cnt = dll.dp_select(c.ctypes.data, len(c), A, m1, m2, int(slack), out.ctypes.data,
+                            rows.ctypes.data, len(rows))
+        if cnt < 0:
+            return select(c.tolist(), A, m1, m2, slack)
+        return out[:cnt].tolist()
+
+    return run
+
+
 def dpslack(view: View, sorted_durations: np.ndarray, slack: bool,
-            selector=select) -> State | None:
-    """DPslack over the bins of `view` (sorted_durations: (m, n) ascending)."""
+            selector=None) -> State | None:
+    """DPslack over the bins of `view` (sorted_durations: (m, n) ascending); `selector`
+    defaults to the C kernel when available, else `select`."""
+    as_array = False
+    if selector is None:
+        dll = _ckernel.lib()
+        if dll is not None:
+            selector = _select_c(dll, np.empty(_ckernel.DP_WORDS, dtype=np.uint64))
+            as_array = True
+        else:
+            selector = select
     state = State(view, slack)
     n = sorted_durations.shape[1]
     alive = list(range(n))
@@ -155,14 +182,15 @@ def dpslack(view: View, sorted_durations: np.ndarray, slack: bool,
         if cnt == 0:
             continue
         cand = alive[:cnt]
-        c = row[cand].tolist()
+        arr = row[cand]
+        c = arr if as_array else arr.tolist()
         A = state.avail[i][k] - state.S[i][k]
         M, K = state.M[i], len(state.avail[i])
         m1 = M[k + 1] if k + 1 < K else 0
         m2 = M[k + 2] if k + 2 < K else 0
         chosen = selector(c, A, m1, m2, slack)
-        state.fill(i, k, [cand[x] for x in chosen], sum(c[x] for x in chosen),
-                   max((c[x] for x in chosen), default=0))
+        ts = [int(c[x]) for x in chosen]
+        state.fill(i, k, [cand[x] for x in chosen], sum(ts), max(ts, default=0))
         gone = {cand[x] for x in chosen}
         if len(gone) > 8:
             alive = [p for p in alive if p not in gone]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from resilsched.heuristics.desktop import _ckernel
 from resilsched.heuristics.desktop.state import INF, State, View
 
 
@@ -120,7 +121,8 @@ class Trace:
 
 
 def list_policy(view: View, durations_by_job: np.ndarray, positions: np.ndarray,
-                slack: bool, replay: list[tuple[int, int, int, int]] = ()) -> State | None:
+                slack: bool, decreasing: bool,
+                replay: list[tuple[int, int, int, int]] = ()) -> State | None:
     """Algorithm 2 over the jobs at `positions` (sorted positions, in processing order).
 
     `durations_by_job[r]` holds t_ij of the job at sorted position r on every machine. Returns
@@ -128,7 +130,12 @@ def list_policy(view: View, durations_by_job: np.ndarray, positions: np.ndarray,
     machine. `replay` holds the first placements of another run, taken as they are: DAslack
     passes the prefix of a valid run at a larger horizon whose H stayed <= this view's horizon,
     which this run would repeat step by step (`resilsched.heuristics.desktop.policies`).
+    `decreasing` says LPT (positions non-increasing) or SPT. The loop runs in C when the kernel
+    is available (`_ckernel.list_run`, same result).
     """
+    dll = _ckernel.lib()
+    if dll is not None:
+        return _list_policy_c(dll, view, durations_by_job, positions, slack, decreasing, replay)
     state = State(view, slack)
     trace = Trace()
     state.trace = trace
@@ -141,8 +148,6 @@ def list_policy(view: View, durations_by_job: np.ndarray, positions: np.ndarray,
     positions = positions[len(replay):]
     if len(positions) == 0:
         return state
-    decreasing = bool(positions[0] > positions[-1]) if len(positions) > 1 else \
-        bool(len(replay) and replay[0][0] > positions[0])
     t0 = durations_by_job[positions[0]]
     # no remaining job is shorter than the last one (LPT) or than the current one (SPT)
     floors = durations_by_job[positions[-1]].tolist() if decreasing else None
@@ -178,11 +183,55 @@ def lpt(view: View, durations_by_job: np.ndarray, slack: bool,
         replay: list[tuple[int, int, int, int]] = ()) -> State | None:
     """LPT: jobs by non-increasing p (the reverse of the sorted order, A-24)."""
     n = durations_by_job.shape[0]
-    return list_policy(view, durations_by_job, np.arange(n - 1, -1, -1), slack, replay)
+    return list_policy(view, durations_by_job, np.arange(n - 1, -1, -1), slack, True, replay)
 
 
 def spt(view: View, durations_by_job: np.ndarray, slack: bool,
         replay: list[tuple[int, int, int, int]] = ()) -> State | None:
     """SPT: jobs by non-decreasing p (§3.2.2)."""
     n = durations_by_job.shape[0]
-    return list_policy(view, durations_by_job, np.arange(n), slack, replay)
+    return list_policy(view, durations_by_job, np.arange(n), slack, False, replay)
+
+
+def _list_policy_c(dll, view: View, D: np.ndarray, positions: np.ndarray, slack: bool,
+                   decreasing: bool, replay) -> State | None:
+    """`list_policy` through the C kernel: same placements, same trace."""
+    m, n = len(view.avail), len(positions)
+    sizes = [len(a) for a in view.avail]
+    off = np.zeros(m + 1, dtype=np.int64)
+    off[1:] = np.cumsum(sizes)
+    flat = [np.asarray([x for row in rows for x in row], dtype=np.int64)
+            for rows in (view.start, view.avail, view.q)]
+    S = np.zeros(int(off[-1]), dtype=np.int64)
+    M = np.zeros_like(S)
+    out = np.zeros((5, max(n, 1)), dtype=np.int64)  # pos, i, k, t, h
+    if len(replay):
+        out[:4, :len(replay)] = np.asarray(replay, dtype=np.int64).T
+    work = np.zeros(6 * m, dtype=np.int64)
+    pos = np.ascontiguousarray(positions, dtype=np.int64)
+    D = np.ascontiguousarray(D, dtype=np.int64)
+    ptr = [a.ctypes.data for a in (off, *flat, D, pos)]
+    done = dll.list_run(m, *ptr[:5], ptr[5], n, int(slack), int(decreasing), len(replay),
+                        S.ctypes.data, M.ctypes.data, work.ctypes.data,
+                        *(out[x].ctypes.data for x in range(5)))
+    if done < n:
+        return None
+    state = State(view, slack)
+    trace = Trace()
+    state.trace = trace
+    cols = out.tolist()
+    trace.steps = list(zip(cols[0][:n], cols[1][:n], cols[2][:n], cols[3][:n], strict=True))
+    trace.h = cols[4][:n]
+    trace.now = trace.h[-1] if n else 0
+    for p, i, k, _ in trace.steps:
+        js = state.jobs.get((i, k))
+        if js is None:
+            state.jobs[(i, k)] = [p]
+        else:
+            js.append(p)
+    Sl, Ml = S.tolist(), M.tolist()
+    for i in range(m):
+        a, b = int(off[i]), int(off[i + 1])
+        state.S[i] = Sl[a:b]
+        state.M[i] = Ml[a:b]
+    return state

@@ -194,7 +194,7 @@ def test_da_shortcuts_change_nothing():
               for s in range(4)]
     replayed = 0
     for inst in insts:
-        for loc, pol in LOCAL.items():
+        for pol in LOCAL.values():
             for slack in (True, False):
                 try:
                     fast = da_slack(inst, pol, slack)
