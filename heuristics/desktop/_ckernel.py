@@ -4,6 +4,9 @@ versions as the fallback and the oracle.
 - `list_run`: one LPT/SPT run (`resilsched.heuristics.desktop.lpt.list_policy`): the same
   candidates (first fitting interval per machine, rescans from the last candidate, staleness
   tests), the same E, the same tie-breaking; it returns the placements and H after each one.
+- `bin_run`: one FFI, FFD or DPslack run over the bins of a view (`binpack.ffi`,
+  `binpack.ffd`, `dpslack.dpslack`), the last one calling `dp_select`; it returns the
+  placements in allocation order.
 - `dp_select`: the bitset dynamic program of DPslack for one bin
   (`resilsched.heuristics.desktop.dpslack.select`): the same rows, stopping rule and backtrack,
   hence the same selection; -1 when its row buffer would exceed `DP_WORDS` 64-bit words (the
@@ -196,6 +199,99 @@ int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_t m2
     out[0] = rstar - 1;
     return backtrack(rows, W, c, rstar - 1, A - cr - dr, out, 1);
 }
+
+static int64_t lower_le(const int64_t* row, int64_t n, int64_t x) {  /* #{r : row[r] <= x} */
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) >> 1;
+        if (row[mid] <= x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+static int64_t find(int64_t* parent, int64_t x) {
+    int64_t root = x;
+    while (parent[root] != root) root = parent[root];
+    while (parent[x] != root) { int64_t nx = parent[x]; parent[x] = root; x = nx; }
+    return root;
+}
+
+/* FFI (kind 0), FFD (1), DPslack (2) over the bins (order_i, order_k); T: m x n ascending. */
+int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avail,
+                const int64_t* T, int64_t n, const int64_t* oi, const int64_t* ok, int64_t nb,
+                int slack, int64_t* S, int64_t* M, int64_t* work, uint64_t* rows, int64_t cap,
+                int64_t* o_pos, int64_t* o_i, int64_t* o_k, int64_t* o_t) {
+    St s = {m, off, 0, avail, 0, slack, S, M};
+    int64_t placed = 0, nxt = 0, left = n;
+    int64_t *parent = work, *alive = work + n + 1, *cval = work + 2 * n + 1,
+            *sel = work + 3 * n + 1;
+    if (kind == 1) for (int64_t r = 0; r <= n; r++) parent[r] = r;
+    if (kind == 2) for (int64_t r = 0; r < n; r++) alive[r] = r;
+    for (int64_t b = 0; b < nb && left > 0; b++) {
+        int64_t i = oi[b], k = ok[b], a = off[i], K = off[i + 1] - a;
+        const int64_t* row = T + i * n;
+        int64_t d = avail[a + k] - S[a + k], w = 0, prev = d, lj = d;
+        if (slack) {
+            w = win(&s, i, k);
+            if (k >= 1) { prev = avail[a + k - 1] - S[a + k - 1];
+                if (k >= 2 && avail[a + k - 2] - S[a + k - 2] < prev)
+                    prev = avail[a + k - 2] - S[a + k - 2]; }
+            int64_t half = d >= 0 ? d / 2 : -((-d + 1) / 2);
+            lj = prev; if (half < lj) lj = half; if (d - w < lj) lj = d - w;
+        }
+        int64_t total = 0, longest = 0, first = placed;
+        if (kind == 0) {
+            while (nxt < n && row[nxt] <= lj) {
+                int64_t t = row[nxt];
+                o_pos[placed] = nxt; o_t[placed] = t; placed++; nxt++; left--;
+                total += t; longest = t; d -= t;
+                if (slack) { if (longest > w) w = longest;
+                    int64_t half = d >= 0 ? d / 2 : -((-d + 1) / 2);
+                    lj = prev; if (half < lj) lj = half; if (d - w < lj) lj = d - w; }
+                else lj = d;
+            }
+        } else if (kind == 1) {
+            while (lj >= 1) {
+                int64_t r = find(parent, lower_le(row, n, lj));
+                if (r == 0) break;
+                int64_t t = row[r - 1];
+                o_pos[placed] = r - 1; o_t[placed] = t; placed++;
+                parent[r] = r - 1; left--;
+                total += t; if (t > longest) longest = t;
+                if (left == 0) break;
+                d -= t;
+                if (slack) { if (t > w) w = t;
+                    int64_t half = d >= 0 ? d / 2 : -((-d + 1) / 2);
+                    lj = prev; if (half < lj) lj = half; if (d - w < lj) lj = d - w; }
+                else lj = d;
+            }
+        } else {
+            if (lj < 1) continue;
+            int64_t bound = lower_le(row, n, lj), cnt = 0, lo = 0, hi = left;
+            while (lo < hi) { int64_t mid = (lo + hi) >> 1;
+                if (alive[mid] < bound) lo = mid + 1; else hi = mid; }
+            cnt = lo;
+            if (cnt == 0) continue;
+            for (int64_t x = 0; x < cnt; x++) cval[x] = row[alive[x]];
+            int64_t m1 = k + 1 < K ? M[a + k + 1] : 0, m2 = k + 2 < K ? M[a + k + 2] : 0;
+            int64_t ns = dp_select(cval, cnt, d, m1, m2, slack, sel, rows, cap);
+            if (ns < 0) return -1;
+            if (ns == 0) continue;
+            for (int64_t x = 0; x < ns; x++) {
+                int64_t t = cval[sel[x]];
+                o_pos[placed] = alive[sel[x]]; o_t[placed] = t; placed++;
+                total += t; if (t > longest) longest = t;
+                alive[sel[x]] = -1;
+            }
+            int64_t keep = 0;
+            for (int64_t x = 0; x < left; x++) if (alive[x] >= 0) alive[keep++] = alive[x];
+            left = keep;
+        }
+        for (int64_t x = first; x < placed; x++) { o_i[x] = i; o_k[x] = k; }
+        S[a + k] += total; if (longest > M[a + k]) M[a + k] = longest;
+    }
+    return placed;
+}
 """
 
 _LIB: ctypes.CDLL | None = None
@@ -233,6 +329,9 @@ def lib() -> ctypes.CDLL | None:
     dll.list_run.restype = i64
     dll.dp_select.argtypes = [P, i64, i64, i64, i64, cint, P, P, i64]
     dll.dp_select.restype = i64
+    dll.bin_run.argtypes = [cint, i64, P, P, P, i64, P, P, i64, cint, P, P, P, P, i64, P, P, P,
+                            P]
+    dll.bin_run.restype = i64
     _LIB = dll
     return _LIB
 

@@ -20,11 +20,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from resilsched.heuristics.desktop.state import State, View
+from resilsched.heuristics.desktop import _ckernel
+from resilsched.heuristics.desktop.state import State, View, flat_view, state_from_arrays
+
+KINDS = {"FFI": 0, "FFD": 1, "DPslack": 2}
+
+
+def bin_policy_c(kind: str, view: View, sorted_durations: np.ndarray,
+                 slack: bool) -> State | None | bool:
+    """FFI, FFD or DPslack through the C kernel (`_ckernel.bin_run`): the same State, None when
+    INVALID, False when the kernel is unavailable or a DP bin is too large for its buffer."""
+    dll = _ckernel.lib()
+    if dll is None:
+        return False
+    m, n = sorted_durations.shape
+    off, _, avail, _ = flat_view(view)
+    S = np.zeros(int(off[-1]), dtype=np.int64)
+    M = np.zeros_like(S)
+    order = np.asarray(view.order, dtype=np.int64).reshape(-1, 2)
+    oi, ok = np.ascontiguousarray(order[:, 0]), np.ascontiguousarray(order[:, 1])
+    work = np.zeros(4 * n + 1, dtype=np.int64)
+    rows = np.empty(_ckernel.DP_WORDS if kind == "DPslack" else 1, dtype=np.uint64)
+    out = np.zeros((4, max(n, 1)), dtype=np.int64)
+    T = np.ascontiguousarray(sorted_durations, dtype=np.int64)
+    done = dll.bin_run(KINDS[kind], m, off.ctypes.data, avail.ctypes.data, T.ctypes.data, n,
+                       oi.ctypes.data, ok.ctypes.data, len(oi), int(slack), S.ctypes.data,
+                       M.ctypes.data, work.ctypes.data, rows.ctypes.data, len(rows),
+                       *(out[x].ctypes.data for x in range(4)))
+    if done < 0:
+        return False
+    if done < n:
+        return None
+    cols = [c[:n] for c in out.tolist()]
+    return state_from_arrays(view, slack, off, S, M, cols[0], cols[1], cols[2])
 
 
 def ffi(view: View, sorted_durations: np.ndarray, slack: bool) -> State | None:
     """First Fit Increasing over the bins of `view` (sorted_durations: (m, n) ascending)."""
+    done = bin_policy_c("FFI", view, sorted_durations, slack)
+    if done is not False:
+        return done
     state = State(view, slack)
     n = sorted_durations.shape[1]
     nxt = 0
@@ -57,6 +92,9 @@ def ffi(view: View, sorted_durations: np.ndarray, slack: bool) -> State | None:
 
 def ffd(view: View, sorted_durations: np.ndarray, slack: bool) -> State | None:
     """First Fit Decreasing over the bins of `view` (sorted_durations: (m, n) ascending)."""
+    done = bin_policy_c("FFD", view, sorted_durations, slack)
+    if done is not False:
+        return done
     state = State(view, slack)
     n = sorted_durations.shape[1]
     parent = list(range(n + 1))  # parent[r + 1]: largest alive position <= r is find(r + 1) - 1

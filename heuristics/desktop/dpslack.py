@@ -27,6 +27,7 @@ from bisect import bisect_left
 import numpy as np
 
 from resilsched.heuristics.desktop import _ckernel
+from resilsched.heuristics.desktop.binpack import bin_policy_c
 from resilsched.heuristics.desktop.state import State, View
 
 
@@ -162,6 +163,9 @@ def dpslack(view: View, sorted_durations: np.ndarray, slack: bool,
     defaults to the C kernel when available, else `select`."""
     as_array = False
     if selector is None:
+        done = bin_policy_c("DPslack", view, sorted_durations, slack)
+        if done is not False:
+            return done
         dll = _ckernel.lib()
         if dll is not None:
             selector = _select_c(dll, np.empty(_ckernel.DP_WORDS, dtype=np.uint64))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from resilsched.heuristics.desktop import _ckernel
-from resilsched.heuristics.desktop.state import INF, State, View
+from resilsched.heuristics.desktop.state import INF, State, View, flat_view, state_from_arrays
 
 
 class _Candidates:
@@ -197,11 +197,7 @@ def _list_policy_c(dll, view: View, D: np.ndarray, positions: np.ndarray, slack:
                    decreasing: bool, replay) -> State | None:
     """`list_policy` through the C kernel: same placements, same trace."""
     m, n = len(view.avail), len(positions)
-    sizes = [len(a) for a in view.avail]
-    off = np.zeros(m + 1, dtype=np.int64)
-    off[1:] = np.cumsum(sizes)
-    flat = [np.asarray([x for row in rows for x in row], dtype=np.int64)
-            for rows in (view.start, view.avail, view.q)]
+    off, start, avail, q = flat_view(view)
     S = np.zeros(int(off[-1]), dtype=np.int64)
     M = np.zeros_like(S)
     out = np.zeros((5, max(n, 1)), dtype=np.int64)  # pos, i, k, t, h
@@ -210,28 +206,17 @@ def _list_policy_c(dll, view: View, D: np.ndarray, positions: np.ndarray, slack:
     work = np.zeros(6 * m, dtype=np.int64)
     pos = np.ascontiguousarray(positions, dtype=np.int64)
     D = np.ascontiguousarray(D, dtype=np.int64)
-    ptr = [a.ctypes.data for a in (off, *flat, D, pos)]
-    done = dll.list_run(m, *ptr[:5], ptr[5], n, int(slack), int(decreasing), len(replay),
-                        S.ctypes.data, M.ctypes.data, work.ctypes.data,
+    done = dll.list_run(m, off.ctypes.data, start.ctypes.data, avail.ctypes.data, q.ctypes.data,
+                        D.ctypes.data, pos.ctypes.data, n, int(slack), int(decreasing),
+                        len(replay), S.ctypes.data, M.ctypes.data, work.ctypes.data,
                         *(out[x].ctypes.data for x in range(5)))
     if done < n:
         return None
-    state = State(view, slack)
+    cols = [c[:n] for c in out.tolist()]
+    state = state_from_arrays(view, slack, off, S, M, cols[0], cols[1], cols[2])
     trace = Trace()
-    state.trace = trace
-    cols = out.tolist()
-    trace.steps = list(zip(cols[0][:n], cols[1][:n], cols[2][:n], cols[3][:n], strict=True))
-    trace.h = cols[4][:n]
+    trace.steps = list(zip(cols[0], cols[1], cols[2], cols[3], strict=True))
+    trace.h = cols[4]
     trace.now = trace.h[-1] if n else 0
-    for p, i, k, _ in trace.steps:
-        js = state.jobs.get((i, k))
-        if js is None:
-            state.jobs[(i, k)] = [p]
-        else:
-            js.append(p)
-    Sl, Ml = S.tolist(), M.tolist()
-    for i in range(m):
-        a, b = int(off[i]), int(off[i + 1])
-        state.S[i] = Sl[a:b]
-        state.M[i] = Ml[a:b]
+    state.trace = trace
     return state

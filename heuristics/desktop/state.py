@@ -196,3 +196,31 @@ class State:
         out = {(i, k + 1): tuple(int(order[p]) for p in js)
                for (i, k), js in sorted(self.jobs.items())}
         return DesktopSchedule(out, int(horizon), self.horizon(), self.slack, policy, info or {})
+
+
+def flat_view(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(off, start, avail, q): the view as flat int64 arrays, machine i at off[i]:off[i+1]
+    (the input of the C kernels)."""
+    off = np.zeros(len(view.avail) + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(a) for a in view.avail])
+    flat = [np.fromiter((x for row in rows for x in row), dtype=np.int64, count=int(off[-1]))
+            for rows in (view.start, view.avail, view.q)]
+    return off, flat[0], flat[1], flat[2]
+
+
+def state_from_arrays(view: View, slack: bool, off: np.ndarray, S: np.ndarray, M: np.ndarray,
+                      pos: list[int], mach: list[int], idx: list[int]) -> State:
+    """The `State` a C kernel filled: S, M per interval and the placements in order."""
+    state = State(view, slack)
+    jobs = state.jobs
+    for p, i, k in zip(pos, mach, idx, strict=True):
+        js = jobs.get((i, k))
+        if js is None:
+            jobs[(i, k)] = [p]
+        else:
+            js.append(p)
+    Sl, Ml, bounds = S.tolist(), M.tolist(), off.tolist()
+    for i in range(len(view.avail)):
+        state.S[i] = Sl[bounds[i]:bounds[i + 1]]
+        state.M[i] = Ml[bounds[i]:bounds[i + 1]]
+    return state

@@ -1,5 +1,6 @@
-"""The C twins of the LPT/SPT loop and of the DPslack bitset DP (decision D-16) give exactly
-the Python versions' results (placements, order, traces, selections)."""
+"""The C twins of the LPT/SPT loop, of the FFI/FFD/DPslack bin loop and of the DPslack bitset
+DP (decision D-16) give exactly the Python versions' results (placements, order, traces,
+selections)."""
 
 import numpy as np
 import pytest
@@ -56,12 +57,12 @@ def test_policies_c_equal_python(python_only):
         views = [greedy_view(inst)] + [cut_view(d, lam) for lam in
                                        {inst.horizon_end, inst.horizon_end // 2}]
         for view in views:
-            for name in ("LPT", "SPT", "DPslack"):
+            for name in ("LPT", "SPT", "FFD", "FFI", "DPslack"):
                 for slack in (True, False):
                     a = LOCAL[name](inst, view, slack)
                     b = python_only(lambda: LOCAL[name](inst, view, slack))  # noqa: B023
                     assert _same(a, b), (name, slack)
-        for name in ("LPT", "SPT"):
+        for name in LOCAL:
             for slack in (True, False):
                 try:
                     a = da_slack(inst, LOCAL[name], slack)
