@@ -7,6 +7,7 @@ versions as the fallback and the oracle.
 - `bin_run`: one FFI, FFD or DPslack run over the bins of a view (`binpack.ffi`,
   `binpack.ffd`, `dpslack.dpslack`), the last one calling `dp_select`; it returns the
   placements in allocation order.
+- `exec_rows`: the runtime executor (`executor.execute`), row by row, last completions only.
 - `dp_select`: the bitset dynamic program of DPslack for one bin
   (`resilsched.heuristics.desktop.dpslack.select`): the same rows, stopping rule and backtrack,
   hence the same selection; -1 when its row buffer would exceed `DP_WORDS` 64-bit words (the
@@ -216,6 +217,22 @@ static int64_t find(int64_t* parent, int64_t x) {
     return root;
 }
 
+/* The executor of spec 1.5 row by row (`executor.execute`): last completion of each queue. */
+void exec_rows(int64_t R, const int64_t* e0, const int64_t* qoff, const int64_t* qdur,
+               const int64_t* starts, const int64_t* ends, int64_t L, int64_t* last) {
+    for (int64_t r = 0; r < R; r++) {
+        const int64_t *st = starts + r * L, *en = ends + r * L;
+        int64_t t = e0[r], p = 0;
+        for (int64_t j = qoff[r]; j < qoff[r + 1]; j++) {
+            int64_t dur = qdur[j];
+            if (st[p] <= t) { t = en[p]; p++; }
+            while (st[p] < t + dur) { t = en[p]; p++; }
+            t += dur;
+        }
+        last[r] = qoff[r + 1] > qoff[r] ? t : 0;
+    }
+}
+
 /* FFI (kind 0), FFD (1), DPslack (2) over the bins (order_i, order_k); T: m x n ascending. */
 int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avail,
                 const int64_t* T, int64_t n, const int64_t* oi, const int64_t* ok, int64_t nb,
@@ -332,6 +349,8 @@ def lib() -> ctypes.CDLL | None:
     dll.bin_run.argtypes = [cint, i64, P, P, P, i64, P, P, i64, cint, P, P, P, P, i64, P, P, P,
                             P]
     dll.bin_run.restype = i64
+    dll.exec_rows.argtypes = [i64, P, P, P, P, P, i64, P]
+    dll.exec_rows.restype = None
     _LIB = dll
     return _LIB
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched.heuristics.desktop import _ckernel
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance, Disturbance
 from resilsched.instances.desktop.disturbance import periods_matrix
@@ -111,3 +112,33 @@ def run(instance: DesktopInstance, schedule: DesktopSchedule,
     done = execute(e0, machine_queues(instance, schedule), starts, ends)
     per = done.max(axis=1) if done.shape[1] else np.zeros(instance.m, dtype=np.int64)
     return Execution(int(per.max()), schedule.horizon, tuple(int(x) for x in per))
+
+
+def makespans(instance: DesktopInstance, schedule: DesktopSchedule,
+              traces: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+    """The disturbed makespan of `schedule` on each trace (`periods_matrix` outputs), all
+    traces in one `execute` call (rows = traces x machines); the same values as `run`."""
+    if not traces:
+        return []
+    R, m = len(traces), instance.m
+    width = max(t[0].shape[1] for t in traces)
+    starts = np.full((R * m, width), np.iinfo(np.int64).max // 4, dtype=np.int64)
+    ends = starts.copy()
+    for r, (s, e) in enumerate(traces):
+        starts[r * m:(r + 1) * m, :s.shape[1]] = s
+        ends[r * m:(r + 1) * m, :e.shape[1]] = e
+    e0 = np.tile(np.fromiter((mach.e0 for mach in instance.machines), dtype=np.int64,
+                             count=m), R)
+    queues = machine_queues(instance, schedule)
+    dll = _ckernel.lib()
+    if dll is not None:  # the same loop in C (decision D-16)
+        qoff = np.zeros(R * m + 1, dtype=np.int64)
+        qoff[1:] = np.cumsum([len(q) for q in queues] * R)
+        qdur = np.asarray([x for q in queues for x in q] * R, dtype=np.int64)
+        per = np.zeros(R * m, dtype=np.int64)
+        dll.exec_rows(R * m, e0.ctypes.data, qoff.ctypes.data, qdur.ctypes.data,
+                      starts.ctypes.data, ends.ctypes.data, width, per.ctypes.data)
+    else:
+        done = execute(e0, queues * R, starts, ends)
+        per = done.max(axis=1) if done.shape[1] else np.zeros(R * m, dtype=np.int64)
+    return [int(x) for x in per.reshape(R, m).max(axis=1)]

@@ -130,21 +130,47 @@ def unavailability_periods(instance: DesktopInstance, disturbance: Disturbance |
     return [(s, e) for s, e in merged]
 
 
+#: start and end of the padding periods (after every real date, MAX_TIME = 1e12)
+FAR = np.iinfo(np.int64).max // 4
+
+
+def merge_periods(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row by row: sort the periods [start, end), merge the overlapping and touching ones, and
+    pad with periods at FAR (at least one per row). Vectorised over rows."""
+    order = np.argsort(starts, axis=1, kind="stable")
+    st = np.take_along_axis(starts, order, axis=1)
+    en = np.take_along_axis(ends, order, axis=1)
+    R, L = st.shape
+    run = np.maximum.accumulate(en, axis=1)
+    new = np.ones((R, L), dtype=bool)
+    new[:, 1:] = st[:, 1:] > run[:, :-1]
+    idx = np.where(new, np.arange(L), L)
+    nxt = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]  # next group start at or after
+    last = np.empty_like(nxt)
+    last[:, :-1] = nxt[:, 1:] - 1
+    last[:, -1] = L - 1
+    gend = np.take_along_axis(run, last, axis=1)  # end of the group starting here
+    perm = np.argsort(np.where(new, np.arange(L), L + np.arange(L)), axis=1, kind="stable")
+    keep = np.take_along_axis(new, perm, axis=1)
+    out_s = np.where(keep, np.take_along_axis(st, perm, axis=1), FAR)
+    out_e = np.where(keep, np.take_along_axis(gend, perm, axis=1), FAR)
+    pad = np.full((R, 1), FAR, dtype=np.int64)
+    return np.hstack([out_s, pad]), np.hstack([out_e, pad])
+
+
 def periods_matrix(instance: DesktopInstance,
                    disturbance: Disturbance | None) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, ends): every machine's merged disturbed unavailabilities as (m, L+1) int64
-    arrays padded with a sentinel period at +inf (the vectorised executor's input)."""
-    rows = [unavailability_periods(instance, disturbance, i) for i in range(instance.m)]
-    width = max(len(r) for r in rows) + 1
-    big = np.iinfo(np.int64).max // 4
-    starts = np.full((instance.m, width), big, dtype=np.int64)
-    ends = np.full((instance.m, width), big, dtype=np.int64)
-    for i, r in enumerate(rows):
-        if r:
-            arr = np.asarray(r, dtype=np.int64)
-            starts[i, :len(r)] = arr[:, 0]
-            ends[i, :len(r)] = arr[:, 1]
-    return starts, ends
+    """(starts, ends): every machine's merged disturbed unavailabilities as (m, L) int64 arrays
+    padded with periods at FAR (the vectorised executor's input)."""
+    width = max(mach.K for mach in instance.machines)
+    starts = np.full((instance.m, width), FAR, dtype=np.int64)
+    ends = np.full((instance.m, width), FAR, dtype=np.int64)
+    for i, mach in enumerate(instance.machines):
+        d = np.asarray(disturbance.deltas[i] if disturbance is not None else (0,) * mach.K,
+                       dtype=np.int64)
+        starts[i, :mach.K] = np.asarray(mach.s, dtype=np.int64) + d
+        ends[i, :mach.K] = np.asarray(mach.e[1:], dtype=np.int64) + d
+    return merge_periods(starts, ends)
 
 
 def disturbances_for(instance: DesktopInstance, seeds: Sequence[int | np.random.SeedSequence],

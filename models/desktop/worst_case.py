@@ -25,9 +25,9 @@ from resilsched.errors import InvalidInstance
 from resilsched.heuristics.desktop.executor import execute, machine_queues
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance
+from resilsched.instances.desktop.disturbance import merge_periods
 
 MAX_POINTS = 2_000_000
-_FAR = np.iinfo(np.int64).max // 4
 
 
 @dataclass(frozen=True)
@@ -42,33 +42,6 @@ class WorstCase:
     @property
     def stability(self) -> float:
         return self.makespan / self.horizon if self.horizon else float("inf")
-
-
-def _merged(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row: sort the periods, merge the overlapping/touching ones, pad with far periods."""
-    order = np.argsort(starts, axis=1, kind="stable")
-    st = np.take_along_axis(starts, order, axis=1)
-    en = np.take_along_axis(ends, order, axis=1)
-    R, L = st.shape
-    run = np.maximum.accumulate(en, axis=1)
-    new = np.ones((R, L), dtype=bool)
-    new[:, 1:] = st[:, 1:] > run[:, :-1]
-    # end of each group = running max at the position before the next group start
-    idx = np.where(new, np.arange(L), L)
-    nxt = np.minimum.accumulate(idx[:, ::-1], axis=1)[:, ::-1]  # first group start at or after
-    nxt_after = np.empty_like(nxt)
-    nxt_after[:, :-1] = nxt[:, 1:]
-    nxt_after[:, -1] = L
-    last = nxt_after - 1
-    gend = np.take_along_axis(run, last, axis=1)
-    key = np.where(new, np.arange(L), L + np.arange(L))  # group starts first, in order
-    perm = np.argsort(key, axis=1, kind="stable")
-    out_s = np.where(np.take_along_axis(new, perm, axis=1),
-                     np.take_along_axis(st, perm, axis=1), _FAR)
-    out_e = np.where(np.take_along_axis(new, perm, axis=1),
-                     np.take_along_axis(gend, perm, axis=1), _FAR)
-    pad = np.full((R, 1), _FAR, dtype=np.int64)
-    return np.hstack([out_s, pad]), np.hstack([out_e, pad])
 
 
 def machine_worst(instance: DesktopInstance, i: int, durations: list[int],
@@ -89,7 +62,7 @@ def machine_worst(instance: DesktopInstance, i: int, durations: list[int],
         grid = np.stack([g.ravel() for g in np.meshgrid(*ranges, indexing="ij")], axis=1)
         starts = np.asarray(s[:k0], dtype=np.int64) + grid
         ends = np.asarray(e[1:k0 + 1], dtype=np.int64) + grid
-        ms, me = _merged(starts, ends)
+        ms, me = merge_periods(starts, ends)
         done = execute(np.full(len(grid), mach.e0, dtype=np.int64),
                        np.repeat(Q, len(grid), axis=0), ms, me)
         last = done[:, -1]

@@ -71,7 +71,7 @@ def task_instance(task: dict[str, Any]):
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
     """All variants of one instance: horizon, H, build times and the disturbed makespans."""
-    from resilsched.heuristics.desktop.executor import run
+    from resilsched.heuristics.desktop.executor import makespans
     from resilsched.heuristics.desktop.policies import GLOBAL, LOCAL
     from resilsched.instances.desktop import sample_disturbance
     from resilsched.instances.desktop.disturbance import periods_matrix
@@ -91,7 +91,7 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         out[name] = {"horizon": sched.horizon, "H": sched.H, "wall": round(wall, 4),
                      "cpu": round(cpu, 4), "info": sched.info,
-                     "makespans": [run(inst, sched, periods=p).makespan for p in traces]}
+                     "makespans": makespans(inst, sched, traces)}
     return {"m": inst.m, "n": inst.n, "K": inst.K, "p_max": inst.p_max, "a_min": inst.a_min,
             "h1": inst.assumption_h1, "variants": out}
 

@@ -70,3 +70,20 @@ def test_policies_c_equal_python(python_only):
                     continue
                 b = python_only(lambda: da_slack(inst, LOCAL[name], slack))  # noqa: B023
                 assert (a.intervals, a.horizon, a.info) == (b.intervals, b.horizon, b.info)
+
+
+def test_batched_executor_equals_run(python_only):
+    from resilsched.heuristics.desktop import build
+    from resilsched.heuristics.desktop.executor import makespans, run
+    from resilsched.instances.desktop import sample_disturbance
+    from resilsched.instances.desktop.disturbance import periods_matrix
+
+    for seed in range(3):
+        inst = synthetic_instance(10, 150, seed, 100 + seed,
+                                  model=AvailabilityModel(span=5 * 86400))
+        traces = [periods_matrix(inst, sample_disturbance(inst, [seed, r])) for r in range(6)]
+        for g, loc, slack in (("GreedySlack", "LPT", True), ("DAslack", "FFI", False)):
+            sched, _ = build(inst, g, loc, slack)
+            expect = [run(inst, sched, periods=p).makespan for p in traces]
+            assert makespans(inst, sched, traces) == expect
+            assert python_only(lambda: makespans(inst, sched, traces)) == expect  # noqa: B023
