@@ -181,6 +181,10 @@ int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_t m2
     int64_t d0 = c[0]; if (m1 > d0) d0 = m1; if (m2 > d0) d0 = m2;
     int64_t width = A - 2 * c[0];
     if (width < 0 || c[0] + d0 > A) return 0;
+    int64_t sum = 0, dn = c[N - 1];
+    for (int64_t j = 0; j < N; j++) sum += c[j];
+    if (m1 > dn) dn = m1; if (m2 > dn) dn = m2;
+    if (sum + dn <= A) { for (int64_t j = 0; j < N; j++) out[j] = N - 1 - j; return N; }
     int64_t W = (width >> 6) + 1, best = 0, rstar = 0, r;
     if (W > cap) return -1;
     memset(rows, 0, W * sizeof(uint64_t)); rows[0] = 1;
@@ -191,8 +195,14 @@ int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_t m2
         if (lr < 0 || A - dr <= best) break;
         int64_t val = cr + top(rows + (r - 1) * W, lr);
         if (val > best) { best = val; rstar = r; }
+        if (r == N) break;
+        /* row r is read at l_{r+1} and below only (the queries never go up again) */
+        int64_t cn = c[r], dn1 = cn;
+        if (m1 > dn1) dn1 = m1; if (m2 > dn1) dn1 = m2;
+        int64_t ln = A - cn - dn1;
+        if (ln < 0 || A - dn1 <= best) break;
         if ((r + 1) * W > cap) return -1;
-        shift_or(rows + (r - 1) * W, rows + r * W, W, cr, width);
+        shift_or(rows + (r - 1) * W, rows + r * W, (ln >> 6) + 1, cr, ln);
     }
     if (rstar == 0) return 0;
     int64_t cr = c[rstar - 1], dr = cr;
@@ -315,11 +325,14 @@ _LIB: ctypes.CDLL | None = None
 _TRIED = False
 
 
+FLAGS = os.environ.get("RESILSCHED_CFLAGS", "-O3 -funroll-loops").split()
+
+
 def _compile(target: Path) -> None:
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         src, out = Path(tmp) / "desktop.c", Path(tmp) / "desktop.so"
         src.write_text(SOURCE)
-        subprocess.run([os.environ.get("CC", "cc"), "-O2", "-shared", "-fPIC", "-o", str(out),
+        subprocess.run([os.environ.get("CC", "cc"), *FLAGS, "-shared", "-fPIC", "-o", str(out),
                         str(src)], check=True, capture_output=True, timeout=120)
         os.replace(out, target)
 
@@ -333,7 +346,8 @@ def lib() -> ctypes.CDLL | None:
     if os.environ.get("RESILSCHED_NO_C"):
         return None
     base = os.environ.get("RESILSCHED_CACHE") or str(Path.home() / ".cache" / "resilsched")
-    target = Path(base) / f"desktop_{hashlib.sha256(SOURCE.encode()).hexdigest()[:16]}.so"
+    digest = hashlib.sha256((SOURCE + " ".join(FLAGS)).encode()).hexdigest()[:16]
+    target = Path(base) / f"desktop_{digest}.so"
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists():

@@ -79,6 +79,8 @@ def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
     width = A - 2 * c[0]
     if width < 0 or c[0] + max(c[0], m1, m2) > A:
         return []
+    if sum(c) + max(c[-1], m1, m2) <= A:  # everything fits: r = N, then all (same set)
+        return list(range(N - 1, -1, -1))
     mask = (2 << width) - 1
     rows = [1]
     best, rstar = 0, 0
