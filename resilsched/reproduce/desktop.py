@@ -171,6 +171,8 @@ def parse_args(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:
                     help="worker processes (default 2; 1 runs inline)")
     ap.add_argument("--out", type=Path, default=Path("results/desktop"))
     ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--stored-only", action="store_true",
+                    help="run nothing: tables and plots of the tasks already in the store")
     add_cli_options(ap, "<out>/campaign.sqlite")
     a = ap.parse_args(argv)
     limits = {"machine_sets": (1, 100), "job_sets": (1, 100), "hosts": (1, 20_000),
@@ -204,8 +206,16 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         with ResultStore(args.store or args.out / "campaign.sqlite") as store:
             if args.fresh:
                 store.forget("desktop")
-            results = run_campaign("desktop", tasks, run_task, store, jobs=args.jobs,
-                                   dask=args.dask)
+            if args.stored_only:
+                stored = store.load("desktop", {t.key for t in tasks})
+                tasks = [t for t in tasks if t.key in stored]
+                results = [stored[t.key] for t in tasks]
+                log(f"{len(tasks)} stored tasks of {len(tasks_of(args))}")
+                if not tasks:
+                    return 0
+            else:
+                results = run_campaign("desktop", tasks, run_task, store, jobs=args.jobs,
+                                       dask=args.dask)
         recs = records(tasks, results)
         write_csv(args.out, recs)
         made = [] if args.no_plots else plots(recs, args.out)

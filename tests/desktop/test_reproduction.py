@@ -30,6 +30,10 @@ def test_tiny_run_writes_tables_plots_and_resumes(run, tmp_path, monkeypatch):
     assert code == 0 and calls == [], err
     strip = lambda s: [x for x in s.splitlines() if not x.startswith("Wall time")]  # noqa: E731
     assert strip(again) == strip(stdout)
+    code, part, err = run("reproduce", "desktop", *TINY, "--job-sets", "3", "--out", out,
+                          "--no-plots", "--stored-only")
+    assert code == 0 and calls == [] and "4 stored tasks of 6" in err
+    assert strip(part)[1:] == strip(stdout)[1:]  # the stored tasks only, same tables
 
 
 @pytest.mark.parametrize("args, words", [
