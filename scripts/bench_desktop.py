@@ -15,10 +15,16 @@ from __future__ import annotations
 import argparse
 import time
 
-from resilsched.heuristics.desktop.policies import GLOBAL, LOCAL, LocalPolicy, da_slack
+from resilsched.heuristics.desktop.policies import (
+    GLOBAL,
+    LOCAL,
+    VARIANTS,
+    LocalPolicy,
+    da_slack,
+    parse_variant,
+)
 from resilsched.heuristics.desktop.reference import LITERAL
 from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
-from resilsched.reproduce.desktop import VARIANTS, parse_variant
 
 
 def reference_policy(name: str, deadline: float) -> LocalPolicy:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from resilsched.heuristics.desktop import _ckernel
+import resilsched.heuristics.desktop._ckernel as _ckernel
 from resilsched.heuristics.desktop.state import State, View, flat_view, state_from_arrays
 
 KINDS = {"FFI": 0, "FFD": 1, "DPslack": 2}

@@ -26,7 +26,7 @@ from bisect import bisect_left
 
 import numpy as np
 
-from resilsched.heuristics.desktop import _ckernel
+import resilsched.heuristics.desktop._ckernel as _ckernel
 from resilsched.heuristics.desktop.binpack import bin_policy_c
 from resilsched.heuristics.desktop.state import State, View
 

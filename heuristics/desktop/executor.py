@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from resilsched.heuristics.desktop import _ckernel
+import resilsched.heuristics.desktop._ckernel as _ckernel
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance, Disturbance
 from resilsched.instances.desktop.disturbance import periods_matrix

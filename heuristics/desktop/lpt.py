@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from resilsched.heuristics.desktop import _ckernel
+import resilsched.heuristics.desktop._ckernel as _ckernel
 from resilsched.heuristics.desktop.state import INF, State, View, flat_view, state_from_arrays
 
 

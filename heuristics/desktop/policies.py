@@ -73,6 +73,18 @@ def variant_name(global_policy: str, local: str, slack: bool) -> str:
     return f"{prefix}-{local}" + ("" if slack else "-noslack")
 
 
+#: the 20 variants of spec 3.4, each no-slack baseline left of its slack version (Figs. 5-7)
+VARIANTS = tuple(variant_name(g, loc, slack) for g in ("GreedySlack", "DAslack")
+                 for loc in ("LPT", "SPT", "FFD", "FFI", "DPslack") for slack in (False, True))
+
+
+def parse_variant(name: str) -> tuple[str, str, bool]:
+    """``DA-FFD-noslack`` -> ("DAslack", "FFD", False)."""
+    parts = name.split("-")
+    return ("GreedySlack" if parts[0] == "GS" else "DAslack", parts[1],
+            not (len(parts) == 3 and parts[2] == "noslack"))
+
+
 def greedy_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool) -> DesktopSchedule:
     """Algorithm 5: shift, sort by e_i(k), one local call; lambda = H(pi)."""
     state = local(instance, greedy_view(instance), slack)

@@ -35,19 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
+from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
+from resilsched.reproduce.desktop_report import plots, summary
 
 PROG = "reproduce_desktop.py"
-LOCALS = ("LPT", "SPT", "FFD", "FFI", "DPslack")
-GLOBALS = {"GS": "GreedySlack", "DA": "DAslack"}
-#: the 20 variants, each no-slack baseline left of its slack version (Figs. 5-7)
-VARIANTS = tuple(f"{g}-{loc}{suffix}" for g in GLOBALS for loc in LOCALS
-                 for suffix in ("-noslack", ""))
-
-
-def parse_variant(name: str) -> tuple[str, str, bool]:
-    """``DA-FFD-noslack`` -> ("DAslack", "FFD", False)."""
-    parts = name.split("-")
-    return GLOBALS[parts[0]], parts[1], not (len(parts) == 3 and parts[2] == "noslack")
 
 
 @functools.lru_cache(maxsize=4)
@@ -198,7 +189,6 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     args = parse_args(argv, prog)
 
     def body() -> int:
-        from resilsched.reproduce.desktop_report import plots, summary
 
         args.out.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()

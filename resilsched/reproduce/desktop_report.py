@@ -15,7 +15,10 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from resilsched.reproduce.desktop import GLOBALS, LOCALS, VARIANTS
+from resilsched.heuristics.desktop.policies import VARIANTS
+
+LOCALS = ("LPT", "SPT", "FFD", "FFI", "DPslack")
+GLOBALS = ("GS", "DA")
 
 
 def _med(xs: list[float]) -> float:
