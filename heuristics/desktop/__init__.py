@@ -11,6 +11,7 @@ the disturbed makespan and the stability sigma = makespan / lambda beside the ho
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Literal
 
 from resilsched.heuristics.desktop import executor
@@ -41,6 +42,9 @@ def _result(instance: DesktopInstance, global_policy: str, scenario: Disturbance
     local = priority or "LPT"
     sched, seconds = build(instance, global_policy, local, rule_of(instance, slack))
     run = executor.run(instance, sched, scenario)
+    which = "disturbed" if scenario is not None else "nominal"
+    sched = replace(sched, info={**sched.info, f"{which}_makespan": run.makespan,
+                                 "stability": round(run.stability, 6)})
     extra = {
         "variant": sched.policy,
         "H": sched.H,

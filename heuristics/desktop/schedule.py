@@ -51,6 +51,10 @@ class DesktopSchedule:
         out = [f"{self.policy or 'allocation'}: horizon {self.horizon}, H(pi) {self.H}, "
                f"{sum(len(j) for _, j in rows)} jobs in {len(rows)} intervals, slack rule "
                f"{'on' if self.slack_rule else 'off'}"]
+        for key in ("disturbed_makespan", "nominal_makespan"):
+            if key in self.info:
+                out.append(f"{key.replace('_', ' ')} {self.info[key]}, stability sigma = "
+                           f"makespan / horizon = {self.info.get('stability')}")
         for (i, k), jobs in rows[:limit]:
             out.append(f"machine {i} interval {k}: jobs {', '.join(map(str, jobs))}")
         if len(rows) > limit:
