@@ -51,6 +51,7 @@ def _result(instance: DesktopInstance, global_policy: str, scenario: Disturbance
         "disturbed_makespan" if scenario is not None else "nominal_makespan": run.makespan,
         "stability": run.stability,
         "build_time": round(seconds, 6),
+        "assumption_h1": instance.assumption_h1,  # 2 p_max <= a_min: Proposition 1 applies
     }
     return HeuristicResult(sched.horizon, global_policy, local, sched, extra)
 

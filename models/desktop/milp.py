@@ -123,6 +123,7 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     opts.say("incumbent: heuristics")
     best = incumbent(instance, slack, opts)
     info: dict[str, Any] = {"lower_bound": lb, "slack_rule": slack,
+                            "assumption_h1": instance.assumption_h1,
                             "incumbent": best.horizon if best else None}
     size = count_pairs(instance, slack)
     info["x_variables"] = size
