@@ -49,7 +49,7 @@ def _same(a, b):
 
 def test_policies_c_equal_python(python_only):
     insts = [tiny_instance(s, slack_rule=s % 2 == 0, max_machines=3, max_intervals=5,
-                           max_jobs=8) for s in range(80)]
+                           max_jobs=8) for s in range(40)]
     insts += [synthetic_instance(8, 100, s, 100 + s, model=AvailabilityModel(span=5 * 86400))
               for s in range(3)]
     for inst in insts:
