@@ -71,11 +71,31 @@ def _sample(instance: DesktopInstance, qbar: float, seed: int) -> Disturbance:
     return sample_disturbance(instance, seed, alpha=qbar)
 
 
+#: largest n * K for which the gap report measures the exact worst case of a schedule
+EXACT_WORST_SIZE = 60
+
+
 def _validate(case: Case, result: HeuristicResult) -> None:
+    """The independent allocation checks, plus Proposition 1 where it applies (H1 holds and the
+    schedule keeps the slack rule): sigma <= 1 on the case's disturbance and, on tiny
+    instances, under the exact worst-case disturbance. A breach raises `InvalidSchedule`, a
+    violation in ``resilsched gap``."""
+    from resilsched.errors import InvalidSchedule
+    from resilsched.models.desktop.worst_case import worst_disturbance
     from resilsched.validation.desktop import validate_desktop_schedule
 
-    validate_desktop_schedule(case.instance, result.schedule,
-                              last_interval=result.heuristic != "GreedySlack")
+    inst, sched = case.instance, result.schedule
+    validate_desktop_schedule(inst, sched, last_interval=result.heuristic != "GreedySlack")
+    if not (sched.slack_rule and inst.assumption_h1):
+        return
+    sigma = result.extra.get("stability")
+    if sigma is not None and sigma > 1:
+        raise InvalidSchedule(f"Proposition 1: sigma = {sigma} > 1 on the case's disturbance")
+    if inst.n * inst.K <= EXACT_WORST_SIZE:
+        worst = worst_disturbance(inst, sched)
+        if worst.makespan > sched.horizon:
+            raise InvalidSchedule(f"Proposition 1: worst disturbed makespan {worst.makespan} > "
+                                  f"horizon {sched.horizon} (deltas {worst.deltas})")
 
 
 def _heuristics() -> list[Heuristic]:

@@ -84,3 +84,17 @@ def test_generate_presets(run, tmp_path):
                          "--count", "3", "--out", tmp_path)
     assert code == 0, err
     assert len(list(tmp_path.glob("tiny-1-*.json"))) == 3
+
+
+def test_gap_validation_flags_a_proposition_1_breach():
+    from dataclasses import replace
+
+    from resilsched.errors import InvalidSchedule
+    from resilsched.registry import get_family
+
+    fam = get_family("desktop")
+    case = fam.smoke_suite()[0]  # X1: H1 holds
+    res = fam.heuristics["GreedySlack"].run(case.instance, case.scenario, "LPT")
+    fam.validate(case, res)  # a real run passes
+    with pytest.raises(InvalidSchedule, match="Proposition 1"):
+        fam.validate(case, replace(res, extra={**res.extra, "stability": 1.5}))
