@@ -125,9 +125,8 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     data = CutData(instance)
     cap = _Capacity(instance, slack)
     u, lo = instance.horizon_end, lower
-    runs = skipped = refuted = 0
-
-    replayed = 0
+    runs = skipped = refuted = replayed = 0
+    best: State | None = None
 
     def probe(lam: int) -> State | None:
         nonlocal runs, refuted, replayed
@@ -142,8 +141,6 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
             replayed += len(prefix)
             return local(instance, view, slack, replay=prefix)
         return local(instance, view, slack)
-
-    best = None
 
     best = probe(u)
     if best is None:
