@@ -194,8 +194,10 @@ def plots(recs: list[dict], out: Path) -> list[Path]:
             ("fig6_stability_pooled", pooled, "sigma of every disturbed run",
              "Fig. 6: stability, all runs"),
         ):
+            stab = "stability" in fname
             made.append(_box(plt, out / f"{fname}{tag}.png", names, data, ylabel,
-                             title + note, line=1.0 if "stability" in fname else None))
+                             title + note, line=1.0 if stab else None, log=stab,
+                             zoom=[v for v in names if _slack(v)] if stab else None))
         cpu = _by_variant(part, "cpu")
         order = sorted(names, key=lambda v: _med(cpu[v]))
         made.append(_box(plt, out / f"fig7_time{tag}.png", order, cpu, "build time (CPU s)",
@@ -204,19 +206,24 @@ def plots(recs: list[dict], out: Path) -> list[Path]:
 
 
 def _box(plt: Any, path: Path, names: list[str], data: dict, ylabel: str, title: str,
-         line: float | None = None, log: bool = False) -> Path:
-    fig, ax = plt.subplots(figsize=(12, 4.8))
-    ax.boxplot([data[v] for v in names], whis=1.5)
-    ax.set_xticks(range(1, len(names) + 1), names, rotation=60, ha="right", fontsize=8)
-    for k, v in enumerate(names, 1):
-        if v.endswith("-noslack"):
-            ax.axvspan(k - 0.5, k + 0.5, color="0.93", zorder=0)
-    if line is not None:
-        ax.axhline(line, color="tab:red", lw=0.8, ls="--")
-    if log:
-        ax.set_yscale("log")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title + "; shaded: without slack rule")
+         line: float | None = None, log: bool = False, zoom: list[str] | None = None) -> Path:
+    """Boxplots (whiskers 1.5 IQR, spec 4.4); `zoom` adds a linear panel of those variants."""
+    panels = [(names, log, title + "; shaded: without slack rule")]
+    if zoom:
+        panels.append((zoom, False, "the slack variants alone (linear scale)"))
+    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 4.8 * len(panels)), squeeze=False)
+    for ax, (group, logy, head) in zip(axes[:, 0], panels, strict=True):
+        ax.boxplot([data[v] for v in group], whis=1.5)
+        ax.set_xticks(range(1, len(group) + 1), group, rotation=60, ha="right", fontsize=8)
+        for k, v in enumerate(group, 1):
+            if v.endswith("-noslack"):
+                ax.axvspan(k - 0.5, k + 0.5, color="0.93", zorder=0)
+        if line is not None:
+            ax.axhline(line, color="tab:red", lw=0.8, ls="--")
+        if logy:
+            ax.set_yscale("log")
+        ax.set_ylabel(ylabel)
+        ax.set_title(head)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
