@@ -102,7 +102,7 @@ def claims(recs: list[dict]) -> list[str]:
     ns_all = sum(len(pooled[v]) for v in ns)
     verdict("R7", sum(bad.values()) == 0 if runs else None,
             f"{sum(bad.values())} of {runs} disturbed runs of slack variants have sigma > 1 "
-            f"(max sigma {worst:.4f}); no-slack variants: {ns_bad} of {ns_all} runs with "
+            f"(max sigma {worst:.6f}); no-slack variants: {ns_bad} of {ns_all} runs with "
             "sigma > 1 (target 2 of spec 5)")
     stable = sorted((v for v in sig if _slack(v)), key=lambda v: sig[v])[:3]
     least = set(slack[-3:])
@@ -146,7 +146,7 @@ def table(recs: list[dict]) -> list[str]:
             continue
         over = sum(s > 1 for s in pooled[v])
         out.append(f"| {v} | {_med(ratio[v]):.3f} | {_med(smax[v]):.3f} | "
-                   f"{max(pooled[v], default=0):.3f} | {over}/{len(pooled[v])} | "
+                   f"{max(pooled[v], default=0):.4f} | {over}/{len(pooled[v])} | "
                    f"{_med(cpu[v]):.3f} | {_med(wall[v]):.3f} |")
     return out
 
