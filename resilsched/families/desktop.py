@@ -137,6 +137,12 @@ def _reproduce(argv: list[str], prog: str) -> int:
     return desktop.main(argv, prog)
 
 
+def _slack_group(instance: DesktopInstance) -> str:
+    """The gap report's rows: variants with the slack rule and without it are two problems,
+    each scored against its own optimum (spec 004 §3.4)."""
+    return "slack" if instance.slack_rule else "noslack"
+
+
 def _build() -> Family:
     from resilsched.bounds import desktop as bounds
     from resilsched.instances.desktop.presets import PRESETS
@@ -154,6 +160,8 @@ def _build() -> Family:
         scenario=_scenario,
         sample_scenario=_sample,
         validate=_validate,
+        group=_slack_group,
+        metrics=("stability",),
         reproduction=Reproduction(
             _reproduce,
             "spec 004 §4.5: the 20 variants on synthetic traces, Figs. 5-7 (CSV, PNG, summary.md "

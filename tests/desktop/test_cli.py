@@ -41,7 +41,9 @@ def test_gap_reports_all_twenty_variants(run):
     code, out, err = run("gap", "--family", "desktop", "--json", "--quiet")
     assert code == 0, err
     d = json.loads(out)
-    assert d["violations"] == 0 and len(d["heuristics"]) == 10
+    assert d["violations"] == 0 and len(d["heuristics"]) == 20  # 10 x (slack, noslack)
+    assert {h["group"] for h in d["heuristics"]} == {"slack", "noslack"}
+    assert all(0 <= h["mean_stability"] <= h["max_stability"] for h in d["heuristics"])
     rules = {c["case"].endswith("-noslack") for c in d["cases"]}
     assert rules == {True, False} and all(c["status"] == "optimal" for c in d["cases"])
 
@@ -58,7 +60,7 @@ def test_csv_trace_through_the_cli(run, tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--failures", "1,2"], "deltas[0]"),
     (["--failures", "0,0,1"], "deltas[0][2]"),
-    (["--qbar", "1.5"], "alpha"),
+    (["--qbar", "1.5"], "--qbar"),
     (["--priority", "EDF"], "--priority"),
     (["--param", "slack=maybe"], "--param slack"),
 ])
