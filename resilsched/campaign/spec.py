@@ -59,7 +59,7 @@ class SpecError(CampaignError):
 @dataclass(frozen=True)
 class InstanceSource:
     """Instances of one family: a registered preset (`preset`, `count`, `seed`) or a folder of
-    instance JSON files written by ``resilsched generate`` (`library`)."""
+    instance JSON files written by ``resilsched generate`` or a shipped library (`library`)."""
 
     family: str
     preset: str | None = None
@@ -225,7 +225,7 @@ def _instances(table: Any, where: str, base: Path) -> InstanceSource:
         for key in ("count", "seed"):
             if key in t:
                 raise InvalidInstance(f"{where}.{key}", "applies to a preset, not a library")
-        folder = base / _str(t["library"], f"{where}.library")
+        folder = _library_folder(_str(t["library"], f"{where}.library"), base)
         family = _library_family(folder, f"{where}.library")
         if "family" in t and _family(t["family"], f"{where}.family").name != family:
             raise InvalidInstance(f"{where}.family", f"{t['family']!r} differs from the "
@@ -250,6 +250,19 @@ def _family(name: Any, where: str) -> Family:
     except UnknownName:
         raise InvalidInstance(where, f"{name!r} is unknown (choose from "
                               f"{', '.join(available_families())})") from None
+
+
+def _library_folder(name: str, base: Path) -> Path:
+    """The folder `name` relative to `base`, or else the shipped library of that name
+    (``resilsched library list``); a folder of that name wins over a shipped library."""
+    from resilsched.library.catalog import shipped
+
+    folder = base / name
+    if not folder.exists():
+        for lib in shipped():
+            if lib.name == name:
+                return lib.path
+    return folder
 
 
 def library_files(folder: Path) -> list[Path]:

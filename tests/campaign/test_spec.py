@@ -68,6 +68,20 @@ def test_library_folder(tmp_path, run):
     assert {t.fields["instance"] for t in tasks} == {"smoke-0-0", "smoke-0-1", "smoke-0-2"}
 
 
+def test_shipped_library_by_name(tmp_path):
+    from resilsched.library.catalog import find
+
+    text = ISSUE_EXAMPLE.replace('preset = "paper-default"\ncount = 4\nseed = 1',
+                                 'library = "rigid-small"')
+    (tmp_path / "s.toml").write_text(text)
+    spec = load_spec(tmp_path / "s.toml")
+    assert spec.instances[0].library == find("rigid-small")[0].path
+    assert len(plan(spec)) == len(find("rigid-small")[0].records) * 3 * 2 * 5
+    (tmp_path / "rigid-small").mkdir()  # a folder of that name wins, and is checked
+    with pytest.raises(SpecError, match="holds no instance JSON files"):
+        load_spec(tmp_path / "s.toml")
+
+
 BAD = [
     ("family = \"rigid\"", "family = \"rigdi\"", "instances[0].family"),  # via the registry
     ("preset = \"paper-default\"", "preset = \"paper\"", "instances[0].preset"),
