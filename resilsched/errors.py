@@ -21,7 +21,7 @@ class InvalidInstance(ValueError):
 
 
 #: first words of a rule that starts with the offending value (a number or a Python repr)
-_VALUE_WORDS = {"True", "False", "None", "inf", "-inf", "nan"}
+_VALUE_WORDS = {"True", "False", "None", "inf", "-inf", "nan", "null", "true", "false"}
 
 
 def _separator(rule: str) -> str:

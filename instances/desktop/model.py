@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.instances.fields import FORMAT_VERSION, check_header, positive_int
+from resilsched.instances.fields import FORMAT_VERSION, check_header, check_metadata, positive_int
 from resilsched.numeric import parse_number
 from resilsched.solution import to_jsonable
 
@@ -343,6 +343,7 @@ class DesktopInstance:
         rule = d.get("slack_rule", True)
         if not isinstance(rule, bool):
             raise InvalidInstance("slack_rule", f"{rule!r} must be true or false")
+        check_metadata(d)
         known = {"family", "format_version", "machines", "jobs", "slack_rule", "name"}
         meta = {k: v for k, v in d.items() if k not in known}
         return cls(tuple(machines), tuple(p), rule, str(d.get("name", "")), meta)

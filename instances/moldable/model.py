@@ -163,10 +163,11 @@ class MoldableInstance:
         if d.get("failures") is not None:
             failures = Scenario.parse(d["failures"], len(jobs))
         lam = d.get("lambda")
-        if lam is not None:
+        if "lambda" in d:  # an explicit null is refused too (omit the field for none)
             if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not lam >= 0 \
                     or lam > MAX_DERIVED:
-                raise InvalidInstance("lambda", f"{lam!r} must be a finite number >= 0")
+                shown = "null" if lam is None else repr(lam)
+                raise InvalidInstance("lambda", f"{shown} must be a finite number >= 0")
             lam = float(lam)
         check_metadata(d)
         known = {"family", "format_version", "P", "jobs", "failures", "name", "lambda"}

@@ -14,6 +14,8 @@ RIGID = json.loads((ROOT / "examples" / "rigid-small.json").read_text())
 COSCHEDULE = json.loads((ROOT / "examples" / "coschedule-small.json").read_text())
 WORKSHARING = json.loads((ROOT / "examples" / "worksharing-small.json").read_text())
 MOLDABLE = json.loads((ROOT / "examples" / "moldable-small.json").read_text())
+DESKTOP = json.loads((ROOT / "examples" / "desktop-small.json").read_text())
+MALLEABLE = json.loads((ROOT / "examples" / "malleable-small.json").read_text())
 
 
 def refused(run, *argv, message=""):
@@ -73,6 +75,9 @@ def test_a_directory_a_missing_file_and_an_unknown_suffix(run, tmp_path):
     ({**MOLDABLE, "jobs": [{"model": "communication", "w": 1e12, "c": 1e12}], "P": 2 * 10**6,
       "failures": None}, "beyond 1e+18"),
     ({**MOLDABLE, "lambda": 1e308}, "lambda=1e+308 must be a finite number >= 0"),
+    ({**MOLDABLE, "lambda": None}, "lambda=null must be a finite number >= 0"),
+    ({**DESKTOP, "metadata": 1e29}, "metadata=1e+29 must be a JSON object"),
+    ({**MALLEABLE, "metadata": [1]}, "metadata=[1] must be a JSON object"),
 ])
 def test_fields_of_the_wrong_type_or_size(run, tmp_path, doc, message):
     refused(run, "solve", write(tmp_path, doc), "--time-limit", "1", message=message)
