@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 #: environment variables that disable the core (any non-empty value but "0")
@@ -62,3 +64,21 @@ def available() -> bool:
 def reset() -> None:
     """Decide again at the next `module` call (tests that change the environment)."""
     _state.clear()
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Run the block with the pure-Python engines (benchmarks and tests of the reference),
+    without the warning; the core comes back afterwards."""
+    saved = _state.get("core", _MISSING)
+    _state["core"] = None
+    try:
+        yield
+    finally:
+        if saved is _MISSING:
+            _state.pop("core", None)
+        else:
+            _state["core"] = saved  # type: ignore[assignment]
+
+
+_MISSING = object()
