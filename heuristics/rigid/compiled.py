@@ -76,7 +76,7 @@ def makespans(engine: Engine, P: int, p: Sequence[int], t: Sequence[Any],
     """Makespan of every scenario (row) of ``F`` (S x n) on P processors; ``queues`` holds the
     initial queue Q of each scenario, or one queue shared by all (fixed priorities). None when
     the core cannot run them (see the module docstring); queues with redraws are consumed."""
-    lib = core.module() if engine.kind == 0 else None  # R-LIST-1/Q and shelves: next slice
+    lib = core.module()
     F = np.ascontiguousarray(np.atleast_2d(F), dtype=np.int64)
     times = _times(t, F) if lib is not None else None
     if times is None:

@@ -87,17 +87,40 @@ def test_greedy_equals_reference(kind):
             check(r_list_0, inst, sc, prio, **kw)
 
 
+@pytest.mark.parametrize("kind", ["int", "float", "near"])
+@pytest.mark.parametrize("fn", RESERVING, ids=lambda f: f.__name__)
+def test_reservations_equal_reference(fn, kind):
+    rng = np.random.default_rng({"int": 4, "float": 5, "near": 6}[kind])
+    for _ in range(6):
+        inst, sc = random_case(rng, kind, n_max=15)
+        for prio, kw in PRIORITY_OPTIONS:
+            for classic, persistent in itertools.product((False, True), repeat=2):
+                check(fn, inst, sc, prio, classic_easy=classic,
+                      persistent_reservations=persistent, **kw)
+
+
+@pytest.mark.parametrize("kind", ["int", "float", "near"])
+@pytest.mark.parametrize("fn", SHELVES, ids=lambda f: f.__name__)
+def test_shelves_equal_reference(fn, kind):
+    rng = np.random.default_rng({"int": 7, "float": 8, "near": 9}[kind])
+    for _ in range(10):
+        inst, sc = random_case(rng, kind)
+        for prio, kw in PRIORITY_OPTIONS:
+            check(fn, inst, sc, prio, **kw)
+
+
 def test_many_scenarios_in_one_call_equal_one_at_a_time():
     rng = np.random.default_rng(11)
     inst, _ = random_case(rng, "float", n_max=30)
     F = rng.integers(0, 3, size=(9, inst.n))
-    for prio, kw in PRIORITY_OPTIONS:
-        seeds = list(range(9))
-        one = [r_list_0(inst, Scenario(tuple(int(x) for x in f)), prio, record=False,
-                        **{**kw, "seed": s}).objective for s, f in zip(seeds, F, strict=True)]
-        batched = many.makespans(r_list_0, inst, F, prio, seeds=seeds,
-                              **{k: v for k, v in kw.items() if k != "seed"})
-        assert batched == one, prio
+    seeds = list(range(9))
+    for fn, (prio, kw) in itertools.product((r_list_0, *RESERVING, *SHELVES), PRIORITY_OPTIONS):
+        options = {k: v for k, v in kw.items() if k != "seed"}
+        if fn in RESERVING:
+            options["persistent_reservations"] = True
+        one = [fn(inst, Scenario(tuple(int(x) for x in f)), prio, record=False, seed=s,
+                  **options).objective for s, f in zip(seeds, F, strict=True)]
+        assert many.makespans(fn, inst, F, prio, seeds=seeds, **options) == one, (fn, prio)
 
 
 def test_exact_times_beyond_two_to_the_53_stay_in_python():
