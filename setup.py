@@ -22,6 +22,7 @@ EXTENSIONS = {
     "resilsched._core": [
         "csrc/core/module.c",          # Python bindings
         "csrc/core/moldable_list.c",   # LIST of moldable jobs (spec 000 §3.1)
+        "csrc/core/moldable_batch.c",  # MT-ALLOTMENT of BATCH-LIST (spec 000 §3.4, §3.7)
         "csrc/core/rigid_common.c",    # initial priority queue (spec 002 §3)
         "csrc/core/rigid_greedy.c",    # R-LIST-0 (spec 002 §4.2)
         "csrc/core/rigid_rlist.c",     # R-LIST-1 / R-LIST-Q (spec 002 §4.3)

@@ -56,13 +56,19 @@ static PyObject *py_moldable_list(PyObject *self, PyObject *args) {
         goto fin;
     double *o = (double *)out.buf;
     double code = 0.0;
+    int64_t *place = malloc(sizeof(int64_t) * (size_t)(n * G + 1));
+    int64_t *item = malloc(sizeof(int64_t) * (size_t)(njobs * G + 1));
     Py_BEGIN_ALLOW_THREADS
-    for (long long s = 0; s < S; s++) {
-        o[s] = rs_moldable_list(n, P, G, dur.buf, alloc.buf, key.buf, (const int64_t *)fail.buf + s * n,
-                                cap.buf, jobs.buf, njobs, tol, done.buf);
-        if (o[s] < 0) { code = RS_ENOMEM; break; }
+    if (!place || !item || rs_moldable_places(n, G, key.buf, jobs.buf, njobs, place, item))
+        code = RS_ENOMEM;
+    for (long long s = 0; s < S && code == 0.0; s++) {
+        o[s] = rs_moldable_run(n, P, G, dur.buf, alloc.buf, (const int64_t *)fail.buf + s * n,
+                               cap.buf, jobs.buf, njobs, tol, place, item, done.buf);
+        if (o[s] < 0) code = RS_ENOMEM;
     }
     Py_END_ALLOW_THREADS
+    free(place);
+    free(item);
     if (code < 0) { engine_error(code); goto fin; }
     result = Py_None;
     Py_INCREF(result);
@@ -133,7 +139,45 @@ fin:
     return result;
 }
 
+/* mt_solve(key, off, p, sufmin, sufarg, B, lo, hi, jobs, g, eps, eps2, area_slack, P, X0,
+ *          alloc) -> (xmax, calls)
+ * MT-ALLOTMENT (spec 000 §3.7) of the m jobs listed in `jobs` for chains of g = 2^L attempts:
+ * the m x g allocations in DP order go to alloc (moldable_batch.c). */
+static PyObject *py_mt_solve(PyObject *self, PyObject *args) {
+    double B, lo, hi, eps, eps2, slack, X0;
+    long long g, P;
+    Py_buffer key, off, p, sufmin, sufarg, jobs, alloc;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*dddy*LdddLdw*", &key, &off, &p, &sufmin, &sufarg, &B,
+                          &lo, &hi, &jobs, &g, &eps, &eps2, &slack, &P, &X0, &alloc))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nkey = count(&key, 8, "key"), m = count(&jobs, 8, "jobs");
+    if (nkey < 0 || m < 0 || need(&p, 8, nkey, "p") || need(&sufmin, 8, nkey, "sufmin") ||
+        need(&sufarg, 8, nkey, "sufarg") || need(&alloc, 8, m * g, "alloc"))
+        goto fin;
+    if (g < 1 || (g & (g - 1)) || m < 1) {
+        PyErr_SetString(PyExc_ValueError, "mt_solve: g must be a power of two, jobs not empty");
+        goto fin;
+    }
+    rs_fronts fr = {key.buf, off.buf, p.buf, sufmin.buf, sufarg.buf, nkey, B, lo, hi};
+    double xmax = 0;
+    int64_t calls = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = rs_mt_solve(&fr, jobs.buf, m, g, eps, eps2, slack, P, X0, alloc.buf, &xmax, &calls);
+    Py_END_ALLOW_THREADS
+    if (rc == -1) PyErr_NoMemory();
+    else if (rc) PyErr_SetString(PyExc_OverflowError, "mt_solve: no feasible X");
+    else result = Py_BuildValue("dL", xmax, (long long)calls);
+fin:
+    PyBuffer_Release(&key); PyBuffer_Release(&off); PyBuffer_Release(&p);
+    PyBuffer_Release(&sufmin); PyBuffer_Release(&sufarg); PyBuffer_Release(&jobs);
+    PyBuffer_Release(&alloc);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"mt_solve", py_mt_solve, METH_VARARGS, "MT-ALLOTMENT for chains of 2^L attempts (spec 000 §3.7)."},
     {"moldable_list", py_moldable_list, METH_VARARGS, "S LIST runs of moldable jobs (spec 000 §3.1)."},
     {"rigid", py_rigid, METH_VARARGS, "S runs of a rigid list or shelf heuristic (spec 002 §4-§5)."},
     {NULL, NULL, 0, NULL},

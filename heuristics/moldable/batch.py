@@ -83,7 +83,9 @@ class BatchPlanner:
         self.attempt_order = attempt_order
         self.cache: dict[tuple[int, bytes], np.ndarray] = {}
 
-    def allocation(self, jobs: np.ndarray, g: int) -> np.ndarray:
+    def allocation(self, jobs: np.ndarray, g: int, use_c: bool | None = None) -> np.ndarray:
+        """The allotment of a batch of g attempts for the pending `jobs` (cached); ``use_c``
+        as in `MTAllotment.solve` (the compiled core gives the same allocations)."""
         key = (g, np.asarray(jobs, dtype=np.int64).tobytes())
         if key not in self.cache:
             if g == 1 and self.g1_exact:
@@ -92,7 +94,7 @@ class BatchPlanner:
 
                 self.cache[key] = L_star_g1(self.instance, jobs.tolist())[1][:, None]
             else:
-                self.cache[key] = order_attempts(self.mt.solve(jobs.tolist(), g).alloc,
+                self.cache[key] = order_attempts(self.mt.solve(jobs.tolist(), g, use_c).alloc,
                                                  self.attempt_order)
         return self.cache[key]
 
@@ -108,7 +110,7 @@ class BatchPlanner:
         while pending.size:
             k += 1
             g = 2 ** (k - 1)
-            a = self.allocation(pending, g)
+            a = self.allocation(pending, g, use_c)
             dur = np.ones((n, g))
             alloc = np.ones((n, g), dtype=np.int64)
             dur[pending] = inst.T[pending[:, None], a - 1]
