@@ -39,9 +39,11 @@ static void square_row(const double *H, double *S, int64_t *arg, int64_t K) {
     }
 }
 
-/* first index i of the sorted key with key[i] >= v (numpy.searchsorted, side="left") */
-static int64_t search_left(const double *key, int64_t n, double v) {
-    int64_t lo = 0, hi = n;
+/* first index i in [lo, hi) of the sorted key with key[i] >= v, else hi.  On job j's segment
+ * this is numpy.searchsorted(key, v, side="left") over all jobs: v = j B + c with c clipped
+ * to [lo, hi] lies above every key of the jobs before j and below every key after (the bands
+ * are B > 2 (hi - lo) apart). */
+static int64_t search_left(const double *key, int64_t lo, int64_t hi, double v) {
     while (lo < hi) {
         int64_t mid = (lo + hi) / 2;
         if (key[mid] < v) lo = mid + 1; else hi = mid;
@@ -77,7 +79,7 @@ static int feasible(const rs_fronts *fr, const int64_t *jobs, int64_t m, int64_t
             double c = -log(thr[k]);
             c = c < fr->lo ? fr->lo : c;      /* numpy.clip = minimum(maximum(c, lo), hi) */
             c = c > fr->hi ? fr->hi : c;
-            int64_t idx = search_left(fr->key, fr->nkey, (double)j * fr->B + c);
+            int64_t idx = search_left(fr->key, fr->off[j], end, (double)j * fr->B + c);
             first[k] = idx < end ? idx : end - 1;
             h[k] = idx < end ? fr->sufmin[idx] : INFINITY;
         }

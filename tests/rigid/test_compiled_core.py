@@ -145,3 +145,15 @@ def test_fraction_times_stay_in_python():
     sc = Scenario((1, 0, 2))
     for fn in itertools.chain((r_list_0,), RESERVING, SHELVES):
         assert fn(inst, sc, record=False).objective == fn(inst, sc).objective
+
+
+def test_vectorised_lower_bounds_equal_lower_bound():
+    from resilsched.bounds.rigid import lower_bound, lower_bounds
+
+    rng = np.random.default_rng(21)
+    for kind in ("int", "float", "near"):
+        for _ in range(5):
+            inst, _ = random_case(rng, kind)
+            F = rng.integers(0, 5, size=(8, inst.n))
+            ref = [float(lower_bound(inst, Scenario(tuple(int(x) for x in f)))) for f in F]
+            assert lower_bounds(inst, F) == ref
