@@ -65,20 +65,24 @@ static void profile_build(profile *pr, double t, int64_t P, ending *run, int64_t
 
 /* Profile.earliest_fit: earliest s >= t with avail >= p on all of [s, s + dur); p <= P
  * always fits at the last breakpoint */
-static double earliest_fit(const profile *pr, int64_t p, double dur) {
+static double earliest_fit(const profile *pr, int64_t p, double dur, int64_t *at) {
     int64_t last = pr->k - 1;
     int open = 0;             /* a window is open (Python: need is not None) */
     double start = 0, need = 0;
+    int64_t first = 0;
     for (int64_t i = 0; i <= last; i++) {
         if (pr->avail[i] >= p) {
             if (!open) {
                 start = pr->times[i];
                 need = start + dur;
+                first = i;
                 open = 1;
             }
-            if (i == last) return start;
-            double nxt = pr->times[i + 1];
-            if (need <= nxt || need - nxt <= pr->tol * scale(need)) return start;
+            if (i == last || need <= pr->times[i + 1] ||
+                need - pr->times[i + 1] <= pr->tol * scale(need)) {
+                *at = first;
+                return start;
+            }
         } else {
             open = 0;
         }
@@ -99,9 +103,10 @@ static int fits_now(const profile *pr, int64_t p, double dur) {
     return 1;
 }
 
-/* Profile._index: index of breakpoint x, inserted (splitting a segment) if absent */
-static int64_t profile_index(profile *pr, double x) {
-    int64_t lo = 0, hi = pr->k;  /* bisect_left */
+/* Profile._index: index of breakpoint x, inserted (splitting a segment) if absent.  The
+ * bisection starts at `from`, any index with times[from - 1] < x (0 always does). */
+static int64_t profile_index(profile *pr, double x, int64_t from) {
+    int64_t lo = from, hi = pr->k;  /* bisect_left */
     while (lo < hi) {
         int64_t mid = (lo + hi) / 2;
         if (pr->times[mid] < x) lo = mid + 1; else hi = mid;
@@ -121,10 +126,12 @@ static int64_t profile_index(profile *pr, double x) {
     return k;
 }
 
-/* Profile.reserve: take p processors on [start, end) */
-static void reserve(profile *pr, double start, double end, int64_t p) {
-    int64_t a = profile_index(pr, start);
-    int64_t b = profile_index(pr, end);
+/* Profile.reserve: take p processors on [start, end).  `at` is the index of breakpoint start
+ * when known (earliest_fit's answer: _index would find it there), else -1.  The end is looked
+ * for from the start's index on: every breakpoint before it is < start <= end. */
+static void reserve(profile *pr, double start, double end, int64_t p, int64_t at) {
+    int64_t a = at >= 0 ? at : profile_index(pr, start, 0);
+    int64_t b = profile_index(pr, end, a);
     for (int64_t i = a; i < b; i++) pr->avail[i] -= p;
 }
 
@@ -165,7 +172,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
                 for (int64_t h = 0; h < nheld; h++) {
                     int64_t j = held[h];
                     double s = held_s[j];
-                    reserve(&pr, s > now ? s : now, s + t[j], p[j]);
+                    reserve(&pr, s > now ? s : now, s + t[j], p[j], -1);
                 }
             int64_t m_eff = m == RS_M_Q ? q.n : m;
             suffix[q.n] = P + 1;  /* suffix minimum of p over Q */
@@ -189,9 +196,10 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
                 }
                 if (classic_easy ? future < m_eff : heads < m_eff) {  /* reservation phase */
                     heads++;
-                    double s = earliest_fit(&pr, p[j], t[j]);
+                    int64_t at = 0;
+                    double s = earliest_fit(&pr, p[j], t[j], &at);
                     if (s < 0) { result = RS_EPOLICY; goto out; }
-                    reserve(&pr, s, s + t[j], p[j]);
+                    reserve(&pr, s, s + t[j], p[j], at);
                     if (rs_same(s, now, tol)) {
                         started[ns++] = j;
                     } else {
@@ -203,7 +211,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
                         }
                     }
                 } else if (fits_now(&pr, p[j], t[j])) {  /* backfilling (A4) */
-                    reserve(&pr, now, now + t[j], p[j]);
+                    reserve(&pr, now, now + t[j], p[j], 0);
                     started[ns++] = j;
                 }
             }
