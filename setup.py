@@ -1,13 +1,45 @@
-"""Package layout: the role folders at the repository root are mapped into `resilsched`.
+"""Package layout and the compiled simulation core.
 
-`models/`, `heuristics/`, `bounds/` and `instances/` sit at the top of the repository (see
-docs/architecture.md, "Layout") and install as `resilsched.models`, ... . Subpackages are found
-automatically, so adding `heuristics/foo/` needs no edit here. Everything else is in pyproject.toml.
+Layout: `models/`, `heuristics/`, `bounds/` and `instances/` sit at the top of the repository
+(see docs/architecture.md, "Layout") and install as `resilsched.models`, ... . Subpackages are
+found automatically, so adding `heuristics/foo/` needs no edit here. Everything else is in
+pyproject.toml.
+
+Compiled core (issue 15, decision C1 in docs/decisions.md): `EXTENSIONS` lists the C extension
+modules built when the package is installed (`pip install .` or `pip install -e .`, which builds
+them in place); never at run time. Each entry is one module, `name -> C sources` (under
+`csrc/`); adding a second module is one more entry. Every extension is optional: without a C
+compiler or Python headers the install still succeeds and the pure-Python engines run, with a
+one-line warning at first use (`resilsched.core`).
 """
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 ROLES = ("models", "heuristics", "bounds", "instances")
+
+#: extension module -> its C sources; headers live beside the sources
+EXTENSIONS = {
+    "resilsched._core": [
+        "csrc/core/module.c",          # Python bindings
+        "csrc/core/moldable_list.c",   # LIST of moldable jobs (spec 000 §3.1)
+        "csrc/core/moldable_batch.c",  # MT-ALLOTMENT of BATCH-LIST (spec 000 §3.4, §3.7)
+        "csrc/core/rigid_common.c",    # initial priority queue (spec 002 §3)
+        "csrc/core/rigid_greedy.c",    # R-LIST-0 (spec 002 §4.2)
+        "csrc/core/rigid_rlist.c",     # R-LIST-1 / R-LIST-Q (spec 002 §4.3)
+        "csrc/core/rigid_shelf.c",     # R-SHELF(-FILL)-B/NB (spec 002 §5)
+    ],
+}
+
+#: same doubles as Python: no fused multiply-add (x + y * z rounded once) on any target
+COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]
+
+
+def extension(name: str, sources: list[str]) -> Extension:
+    """One optional C extension: a failed build leaves the pure-Python engines in charge."""
+    folders = sorted({src.rsplit("/", 1)[0] for src in sources})
+    return Extension(name, sources=sources, include_dirs=folders,
+                     extra_compile_args=COMPILE_ARGS, optional=True)
+
 
 packages = find_packages(include=["resilsched", "resilsched.*"])
 # the shipped instance libraries: a data folder (package data in pyproject.toml)
@@ -18,4 +50,5 @@ for role in ROLES:
 setup(
     packages=packages,
     package_dir={"resilsched": "resilsched", **{f"resilsched.{role}": role for role in ROLES}},
+    ext_modules=[extension(name, sources) for name, sources in EXTENSIONS.items()],
 )

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
@@ -64,6 +66,28 @@ def total_area(instance: RigidInstance, scenario: Scenario | Sequence[int] | Non
 def lower_bound(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None) -> Any:
     """L(f) = max(t_max(f), A(f)/P) <= T_OPT(f) (spec 002 §1.3, §7); exact for exact inputs."""
     return max(t_max(instance, scenario), _div(total_area(instance, scenario), instance.P))
+
+
+def lower_bounds(instance: RigidInstance, F: np.ndarray) -> list[float]:
+    """``float(lower_bound(instance, F[s]))`` for every scenario (row) of the failure matrix F,
+    vectorised over the rows when the times are floats (the same operations in the same order:
+    products ``(f_j + 1) p_j t_j`` summed left to right, then ``A / P``); one call per row
+    otherwise (exact times: `lower_bound`'s Fractions).
+
+    >>> from resilsched.instances.rigid import RigidInstance
+    >>> inst = RigidInstance.build(4, [(2, 1.5), (4, 2.0)])
+    >>> lower_bounds(inst, np.array([[0, 1], [3, 0]]))
+    [4.75, 6.0]
+    """
+    F = np.atleast_2d(np.asarray(F, dtype=np.int64))
+    t = instance.t
+    if not all(isinstance(x, float) for x in t):
+        return [float(lower_bound(instance, Scenario(tuple(int(x) for x in f)))) for f in F]
+    counts = F + 1
+    tt = np.asarray(t, dtype=np.float64)
+    tmax = (counts * tt).max(axis=1)
+    area = np.cumsum((counts * np.asarray(instance.p, dtype=np.int64)) * tt, axis=1)[:, -1]
+    return np.maximum(tmax, area / instance.P).tolist()
 
 
 def big_jobs_bound(instance: RigidInstance,

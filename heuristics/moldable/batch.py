@@ -82,8 +82,11 @@ class BatchPlanner:
         self.g1_exact = g1_exact
         self.attempt_order = attempt_order
         self.cache: dict[tuple[int, bytes], np.ndarray] = {}
+        self._first: dict[tuple[str, int], tuple[np.ndarray, ...]] = {}
 
-    def allocation(self, jobs: np.ndarray, g: int) -> np.ndarray:
+    def allocation(self, jobs: np.ndarray, g: int, use_c: bool | None = None) -> np.ndarray:
+        """The allotment of a batch of g attempts for the pending `jobs` (cached); ``use_c``
+        as in `MTAllotment.solve` (the compiled core gives the same allocations)."""
         key = (g, np.asarray(jobs, dtype=np.int64).tobytes())
         if key not in self.cache:
             if g == 1 and self.g1_exact:
@@ -92,36 +95,46 @@ class BatchPlanner:
 
                 self.cache[key] = L_star_g1(self.instance, jobs.tolist())[1][:, None]
             else:
-                self.cache[key] = order_attempts(self.mt.solve(jobs.tolist(), g).alloc,
+                self.cache[key] = order_attempts(self.mt.solve(jobs.tolist(), g, use_c).alloc,
                                                  self.attempt_order)
         return self.cache[key]
 
     def makespan(self, failures: Sequence[int], priority: str = "LPT",
                  use_c: bool | None = None) -> tuple[float, int]:
-        """Fast path: (makespan, number of batches); `priority` one of LPT, HPA, LA."""
-        inst = self.instance
-        n = inst.n
+        """Fast path: (makespan, number of batches); `priority` one of LPT, HPA, LA.
+
+        Each batch runs LIST on the pending jobs alone, renumbered 0..m-1 in increasing job
+        order (the same ties as the global numbering), capped at g attempts each.
+        """
         left = np.asarray(failures, dtype=np.int64).copy()
-        pending = np.arange(n, dtype=np.int64)
+        pending = np.arange(self.instance.n, dtype=np.int64)
         clock = 0.0
         k = 0
         while pending.size:
             k += 1
             g = 2 ** (k - 1)
-            a = self.allocation(pending, g)
-            dur = np.ones((n, g))
-            alloc = np.ones((n, g), dtype=np.int64)
-            dur[pending] = inst.T[pending[:, None], a - 1]
-            alloc[pending] = a
-            key = dur if priority == "LPT" else (alloc.astype(float) if priority == "HPA"
-                                                  else alloc * dur)
-            cap = np.zeros(n, dtype=np.int64)
-            cap[pending] = g
-            ms, done = list_run(inst.P, dur, alloc, key, left, cap, pending, use_c)
+            dur, alloc, key, cap, local = self._inputs(pending, g, priority, use_c)
+            ms, done = list_run(self.instance.P, dur, alloc, key, left[pending], cap, local,
+                                use_c)
             clock += ms
-            left[pending] -= done[pending]
+            left[pending] -= done
             pending = pending[left[pending] >= 0]
         return clock, k
+
+    def _inputs(self, pending: np.ndarray, g: int, priority: str,
+                use_c: bool | None) -> tuple[np.ndarray, ...]:
+        """LIST inputs of a batch (durations, allocations, keys, caps, local jobs); those of
+        the first batch (every job, g = 1) are kept for the next scenarios."""
+        if g == 1 and (priority, pending.size) in self._first:
+            return self._first[(priority, pending.size)]
+        a = self.allocation(pending, g, use_c)
+        dur = self.instance.T[pending[:, None], a - 1]
+        key = dur if priority == "LPT" else (a.astype(float) if priority == "HPA" else a * dur)
+        m = pending.size
+        out = (dur, a, key, np.full(m, g, dtype=np.int64), np.arange(m, dtype=np.int64))
+        if g == 1 and m == self.instance.n:
+            self._first[(priority, m)] = out
+        return out
 
     def simulate(self, failures: Sequence[int],
                  priority: str = "LPT") -> tuple[float, list[Attempt], list[int]]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from resilsched import core
 from resilsched.errors import InvalidInstance
 
 
@@ -168,13 +169,34 @@ class MTAllotment:
         alloc[:, 0] = p[sufarg[first[r, budget]]]
         return alloc
 
-    def solve(self, jobs: Sequence[int], g: int) -> Allotment:
-        """The outer search of §3.7 step 6 (bisection until Xmax / Xmin <= 1 + eps2)."""
+    def solve(self, jobs: Sequence[int], g: int, use_c: bool | None = None) -> Allotment:
+        """The outer search of §3.7 step 6 (bisection until Xmax / Xmin <= 1 + eps2).
+
+        For g = 2^L the compiled core runs the search (``csrc/core/moldable_batch.c``, the
+        same floats); ``use_c=False`` or no core: `search` in Python and numpy.
+        """
         jobs = list(jobs)
         if g < 1:
             raise InvalidInstance("g", f"{g} must be >= 1")
         w = self.instance.w[jobs]
         X = max(g * float(w.max()), g * float(w.sum()) / self.instance.P)
+        lib = core.module() if use_c is not False and g & (g - 1) == 0 else None
+        if lib is not None:
+            key, off, p, sufmin, sufarg, B, lo, hi = self.flat()
+            best = np.empty((len(jobs), g), dtype=np.int64)
+            xmax, calls = lib.mt_solve(key, off, p, sufmin, sufarg, B, lo, hi,
+                                       np.asarray(jobs, dtype=np.int64), g, self.eps, self.eps2,
+                                       self.area_slack, self.instance.P, X, best)
+        else:
+            best, xmax, calls = self.search(jobs, g, X)
+        T = self.instance.T
+        rows = np.asarray(jobs)[:, None]
+        t = T[rows, best - 1]
+        Lval = max(float(t.sum(axis=1).max()), float((t * best).sum()) / self.instance.P)
+        return Allotment(best, Lval, xmax, calls)
+
+    def search(self, jobs: list[int], g: int, X: float) -> tuple[np.ndarray, float, int]:
+        """Doubling from X, then bisection; (allocations, Xmax, DP calls)."""
         calls = 1
         res = self.feasible(jobs, g, X)
         while res is None:
@@ -191,12 +213,7 @@ class MTAllotment:
                 xmin = xmed
             else:
                 xmax, state = r
-        best = self.backtrack(g, state)
-        T = self.instance.T
-        rows = np.asarray(jobs)[:, None]
-        t = T[rows, best - 1]
-        Lval = max(float(t.sum(axis=1).max()), float((t * best).sum()) / self.instance.P)
-        return Allotment(best, Lval, xmax, calls)
+        return self.backtrack(g, state), xmax, calls
 
 
 #: rows x (K + 1)^2 up to which `_min_plus_square` builds the whole table in one numpy

@@ -9,6 +9,8 @@ makespans as the registered heuristics (tested bit for bit):
 - ``makespan(failures, allocation_rule, priority)`` for LIST with a fixed allocation, the rule
   being the allocation function itself (`lpa`, `lpa_proof`, `mintime`, `minarea`, or any
   ``instance -> p_j array``): the same as `lpa_list`, `lpa_proof_list`, ...;
+- ``makespans(F, rule, priority)``: `makespan` for every row of a failure matrix F, in one call
+  of the compiled core (`resilsched.core`; the Python loop without it);
 - ``batch_makespan(failures, priority)``: the same as `batch_list` with the options given to
   the constructor.
 
@@ -27,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.heuristics.moldable._kernel import list_run
+from resilsched.heuristics.moldable._kernel import list_run, list_runs
 from resilsched.heuristics.moldable.batch import BatchPlanner
 from resilsched.heuristics.moldable.listsched import check_priority
 
@@ -85,6 +87,13 @@ class Simulator:
         t, p, key, cap, order = self._kernel_inputs(rule, priority)
         f = np.asarray(failures, dtype=np.int64)
         return list_run(self.instance.P, t, p, key, f, cap, order, use_c)[0]
+
+    def makespans(self, F: np.ndarray, rule: AllocationRule, priority: str = "LPT",
+                  use_c: bool | None = None) -> np.ndarray:
+        """`makespan` of every scenario (row) of the failure matrix ``F`` (S x n), batched."""
+        priority = check_priority(priority)
+        t, p, key, cap, order = self._kernel_inputs(rule, priority)
+        return list_runs(self.instance.P, t, p, key, F, cap, order, use_c)
 
     def batch_makespan(self, failures: Sequence[int], priority: str = "LPT",
                        use_c: bool | None = None) -> float:

@@ -12,8 +12,10 @@ Each is ``fn(instance, scenario=None, priority=None, *, seed=0, <params>, record
 HeuristicResult``: it runs one priority rule (`priorities`, default LPT) on one failure scenario
 through the shared event engine (`resilsched.heuristics.engine`); ``objective`` is the makespan
 and ``schedule`` the attempt-level `Schedule`. ``record=False`` is the fast path of experiments:
-the same makespan, no attempt log. The registry (`resilsched.families.rigid`) names them;
-look a heuristic up by name there, not here.
+the same makespan, no attempt log, from the compiled core when it is built (`compiled`, issue
+15) else from the Python engine; `many.makespans` simulates many scenarios of one instance in
+one call. The registry (`resilsched.families.rigid`) names them; look a heuristic up by name
+there, not here.
 
 >>> from resilsched.instances.rigid import RigidInstance
 >>> inst = RigidInstance.build(2, [(1, 1), (1, 2), (1, 2)])

@@ -127,6 +127,24 @@ class PriorityQueue:
         Random redraws them (`FitIndex` needs a fixed order); else None."""
         return None if self._redraw is not None else list(self._key)
 
+    def core_keys(self) -> tuple[list[float], list[float], list[bool] | None]:
+        """The keys as the compiled core reads them (``csrc/core/queue.h``): job j's key is
+        ``(k1[j], k2[j], j)``, smaller first. Fixed priorities give ``(rank, 0)``; redrawn keys
+        are ``(u, j)`` (Random) or ``(0, -p_j, j)`` / ``(1, u, j)`` (LJF), with the flags of
+        the jobs that redraw."""
+        if self._redraw is None:
+            return [float(r) for r in self._key], [0.0] * len(self._key), None
+        k1 = [float(k[0]) if len(k) == 3 else 0.0 for k in self._key]
+        k2 = [float(k[-2]) for k in self._key]
+        return k1, k2, list(self._redraw)
+
+    def core_draws(self, count: int) -> np.ndarray:
+        """The next `count` fresh keys the queue would draw (the same stream, one value per
+        reinsertion of a redrawing job); empty without redraws. Consumes them."""
+        if self._redraw is None or self._rng is None:
+            return np.empty(0)
+        return self._rng.random(count)
+
     def keep(self, started: set[int]) -> None:
         """Remove the jobs in `started` from the queue."""
         self.items = [j for j in self.items if j not in started]

@@ -31,6 +31,7 @@ from resilsched.heuristics.engine import (
     same_time_function,
     time_le_function,
 )
+from resilsched.heuristics.rigid import compiled
 from resilsched.heuristics.rigid.common import Secondary, changed, finish, prepare
 from resilsched.heuristics.rigid.priorities import PriorityQueue
 from resilsched.instances.failures import Scenario
@@ -112,6 +113,11 @@ def _shelves(name: str, instance: RigidInstance, scenario: Scenario | Sequence[i
              priority: str | None, seed: int, redraw_on_failure: bool, ljf_secondary: str,
              record: bool, *, backfill: bool, fill: bool) -> HeuristicResult:
     run = prepare(instance, scenario, priority, seed, redraw_on_failure, ljf_secondary)
+    if not record:
+        mk = compiled.makespan(compiled.shelf(backfill, fill), instance.P, instance.p,
+                               instance.t, run.queue, run.failures)
+        if mk is not None:
+            return HeuristicResult(objective=mk, heuristic=name, priority=run.priority)
     policy = RShelf(instance.p, instance.t, instance.P, run.queue, backfill=backfill, fill=fill,
                     exact=run.exact)
     options = changed(redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary)

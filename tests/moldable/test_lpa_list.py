@@ -171,7 +171,7 @@ def test_list_invariant_no_pending_job_fits():
 
 
 def test_c_kernel_available_or_python_fallback():
-    # both paths exist; with a compiler the C path is used
+    # both paths exist; with the compiled core built (pip install) the C path is used
     assert isinstance(_kernel.have_c(), bool)
 
 
@@ -196,7 +196,7 @@ def test_lpa_list_certified_bound_on_paper_sized_instance():
 @pytest.mark.parametrize("seed", range(6))
 def test_kernel_c_equals_python_twin_on_random_inputs(seed):
     if not _kernel.have_c():
-        pytest.skip("no C compiler")
+        pytest.skip("compiled core not built")
     rng = np.random.default_rng(seed)
     n, P, G = 150, int(rng.integers(4, 60)), int(rng.integers(1, 5))
     alloc = rng.integers(1, P + 1, size=(n, G))

@@ -1,0 +1,79 @@
+/* events.h -- the pieces every list-scheduling engine of the core shares.
+ *
+ * Event loop of spec 002 §2 (ambiguity A1, "batch"): the clock jumps to the earliest end t,
+ * every attempt ending at t completes, then one scheduling pass runs at t.  Two ends are "the
+ * same time" when |a - b| <= tol * max(|a|, |b|, 1): tol = 1e-9 for float times (the test of
+ * resilsched.numeric.time_eq), tol = 0 for integer times (plain equality).  The pure-Python
+ * engine resilsched.heuristics.engine is the oracle: each function below mirrors one Python
+ * expression, operation for operation, so both give the same doubles.
+ */
+#ifndef RS_EVENTS_H
+#define RS_EVENTS_H
+
+#include <math.h>
+#include <stdint.h>
+
+/* resilsched.numeric.REL_TOL */
+#define RS_REL_TOL 1e-9
+
+/* engine._float_same / _exact_same: "a == b" of the event loop */
+static inline int rs_same(double a, double b, double tol) {
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    if (m < 1.0) m = 1.0;
+    return fabs(a - b) <= tol * m;
+}
+
+/* engine._float_le / _exact_le: "a <= b" with the same tolerance */
+static inline int rs_le(double a, double b, double tol) {
+    if (a <= b) return 1;
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    if (m < 1.0) m = 1.0;
+    return a - b <= tol * m;
+}
+
+/* The running attempts: a binary min-heap of (end, job), ties broken by the job index, as
+ * Python's heapq orders (end, j) tuples.  (end, j) pairs are unique, so any correct heap pops
+ * them in the same order as heapq. */
+typedef struct {
+    double *end;
+    int64_t *job;
+    int64_t n;
+} rs_heap;
+
+static inline int rs_heap_before(double e1, int64_t j1, double e2, int64_t j2) {
+    return e1 < e2 || (e1 == e2 && j1 < j2);
+}
+
+static inline void rs_heap_push(rs_heap *h, double e, int64_t j) {
+    int64_t i = h->n++;
+    while (i > 0) {
+        int64_t parent = (i - 1) / 2;
+        if (!rs_heap_before(e, j, h->end[parent], h->job[parent])) break;
+        h->end[i] = h->end[parent];
+        h->job[i] = h->job[parent];
+        i = parent;
+    }
+    h->end[i] = e;
+    h->job[i] = j;
+}
+
+/* remove the top (read it from end[0], job[0] first) */
+static inline void rs_heap_pop(rs_heap *h) {
+    int64_t n = --h->n;
+    double e = h->end[n];
+    int64_t j = h->job[n];
+    int64_t i = 0;
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && rs_heap_before(h->end[c + 1], h->job[c + 1], h->end[c], h->job[c])) c++;
+        if (rs_heap_before(e, j, h->end[c], h->job[c])) break;
+        h->end[i] = h->end[c];
+        h->job[i] = h->job[c];
+        i = c;
+    }
+    h->end[i] = e;
+    h->job[i] = j;
+}
+
+#endif

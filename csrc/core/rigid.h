@@ -1,0 +1,52 @@
+/* rigid.h -- the rigid-job engines of the core (spec 002 §2-§5): one job set, one failure
+ * scenario, makespan only (the fast path record=False of the Python heuristics).
+ *
+ * Job j needs p[j] processors for t[j] time units per attempt; attempt k of job j fails iff
+ * k <= f[j] (spec 002 §2).  The makespan is the largest end of a successful attempt (Eq. 1).
+ * Every engine returns it, or a negative value on error: RS_ENOMEM (out of memory), RS_EPOLICY
+ * (an inconsistency the Python engine reports as InvalidSchedule, e.g. a deadlock) or
+ * RS_EDRAWS (the random draws ran out).
+ */
+#ifndef RS_RIGID_H
+#define RS_RIGID_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define RS_ENOMEM (-1.0)
+#define RS_EPOLICY (-2.0)
+#define RS_EDRAWS (-3.0)
+
+typedef struct {
+    int64_t n, P;
+    const int64_t *p;             /* processors of each job, 1 <= p[j] <= P */
+    const double *t;              /* duration of each job */
+    double tol;                   /* 0: exact (integer) times; 1e-9: floats (events.h) */
+    const double *k1, *k2;        /* priority key (k1, k2, j) of each job at time 0 (queue.h) */
+    int fixed;                    /* keys never change and k1[j] is job j's rank 0..n-1 */
+    const unsigned char *redraw;  /* NULL, or redraw[j]: fresh k2 on reinsertion (A6) */
+    const double *draws;          /* the fresh keys, in the order they are drawn */
+    int64_t ndraws;
+} rs_rigid;
+
+/* R-LIST-0, GREEDY (spec 002 §4.2; rigid_greedy.c) */
+double rs_rigid_greedy(const rs_rigid *in, const int64_t *f);
+
+/* R-LIST-1 (m = 1) and R-LIST-Q (m = RS_M_Q) with the options A2, A3 (rigid_rlist.c) */
+#define RS_M_Q (-1)
+double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_easy,
+                      int persistent);
+
+/* R-SHELF(-FILL)-B/NB (spec 002 §5; rigid_shelf.c) */
+double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fill);
+
+/* zeroed array of count (+ 1, so that count = 0 is no failure) elements */
+#define RS_NEW(type, count) ((type *)calloc((size_t)(count) + 1, sizeof(type)))
+
+/* qsort comparator of int64 values (job indices) */
+int rs_cmp_int64(const void *a, const void *b);
+
+/* helpers shared by the rigid engines (rigid_common.c) */
+int rs_rigid_queue(const rs_rigid *in, double *k1, double *k2, int64_t *items);
+
+#endif

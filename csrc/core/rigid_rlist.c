@@ -1,0 +1,266 @@
+/* rigid_rlist.c -- R-LIST-1 and R-LIST-Q: list scheduling with m reservations and backfilling
+ * (spec 002 §4, Algorithm 1), makespan only.  C twin of RList (resilsched.heuristics.rigid.
+ * rlist) under the event engine (resilsched.heuristics.engine.run_engine), the tests' oracle.
+ *
+ * At time 0 and after every batch of completions (spec 002 §2, A1) the failed jobs go back
+ * into Q at their rank and one pass runs (spec 002 §4.3):
+ *   - reservation phase: each of the first m jobs of Q gets the earliest start s >= t at which
+ *     it fits for its whole duration in the availability profile (running attempts plus the
+ *     reservations already placed); a reservation at s = t is a start;
+ *   - backfilling: every later job that fits now for its whole duration, without touching a
+ *     reservation (A4), starts now.
+ * m = 1 is R-LIST-1 (EASY-like), m = |Q| (RS_M_Q) is R-LIST-Q (conservative).  Options:
+ * classic_easy (A2) reserves until m jobs hold a future reservation instead of the first m
+ * positions; persistent (A3) keeps reservations across successful completions, all cancelled
+ * when some attempt fails.
+ *
+ * The profile (spec 002 §11.3) is a step function: times[0] = t < times[1] < ..., avail[i]
+ * processors free on [times[i], times[i+1]).  Its comparisons use the tolerance of
+ * Profile in rlist.py: x - y <= tol * max(x, 1) (times are non-negative).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "queue.h"
+#include "rigid.h"
+
+typedef struct {
+    double *times;
+    int64_t *avail;
+    int64_t k;      /* breakpoints */
+    double tol;
+} profile;
+
+static inline double scale(double x) { return x > 1 ? x : 1; }
+
+typedef struct { double end; int64_t p; } ending;
+
+static int by_end(const void *a, const void *b) {
+    double x = ((const ending *)a)->end, y = ((const ending *)b)->end;
+    return (x > y) - (x < y);
+}
+
+/* Profile.__init__: free processors from t on, given the running attempts (end, p) */
+static void profile_build(profile *pr, double t, int64_t P, ending *run, int64_t nrun) {
+    qsort(run, (size_t)nrun, sizeof(ending), by_end);
+    int64_t used = 0;
+    for (int64_t i = 0; i < nrun; i++) used += run[i].p;
+    pr->times[0] = t;
+    pr->avail[0] = P - used;
+    pr->k = 1;
+    double last = t;
+    for (int64_t i = 0; i < nrun; i++) {
+        double end = run[i].end;
+        if (end - last <= pr->tol * scale(end)) {
+            pr->avail[pr->k - 1] += run[i].p;
+        } else {
+            pr->times[pr->k] = end;
+            pr->avail[pr->k] = pr->avail[pr->k - 1] + run[i].p;
+            pr->k++;
+            last = end;
+        }
+    }
+}
+
+/* Profile.earliest_fit: earliest s >= t with avail >= p on all of [s, s + dur); p <= P
+ * always fits at the last breakpoint */
+static double earliest_fit(const profile *pr, int64_t p, double dur, int64_t *at) {
+    int64_t last = pr->k - 1;
+    int open = 0;             /* a window is open (Python: need is not None) */
+    double start = 0, need = 0;
+    int64_t first = 0;
+    for (int64_t i = 0; i <= last; i++) {
+        if (pr->avail[i] >= p) {
+            if (!open) {
+                start = pr->times[i];
+                need = start + dur;
+                first = i;
+                open = 1;
+            }
+            if (i == last || need <= pr->times[i + 1] ||
+                need - pr->times[i + 1] <= pr->tol * scale(need)) {
+                *at = first;
+                return start;
+            }
+        } else {
+            open = 0;
+        }
+    }
+    return -1.0;  /* p > P: the instance forbids it */
+}
+
+/* Profile.fits_now: avail >= p on all of [t, t + dur) */
+static int fits_now(const profile *pr, int64_t p, double dur) {
+    if (pr->avail[0] < p) return 0;
+    double need = pr->times[0] + dur;
+    double tol = pr->tol * scale(need);
+    for (int64_t i = 0; i < pr->k - 1; i++) {
+        double nxt = pr->times[i + 1];
+        if (need - nxt <= tol) return 1;
+        if (pr->avail[i + 1] < p) return 0;
+    }
+    return 1;
+}
+
+/* Profile._index: index of breakpoint x, inserted (splitting a segment) if absent.  The
+ * bisection starts at `from`, any index with times[from - 1] < x (0 always does). */
+static int64_t profile_index(profile *pr, double x, int64_t from) {
+    int64_t lo = from, hi = pr->k;  /* bisect_left */
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (pr->times[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    int64_t k = lo;
+    if (k < pr->k) {
+        double y = pr->times[k];
+        if (y - x <= pr->tol * scale(y)) return k;
+    }
+    double y = pr->times[k - 1];
+    if (x - y <= pr->tol * scale(x)) return k - 1;
+    memmove(pr->times + k + 1, pr->times + k, sizeof(double) * (size_t)(pr->k - k));
+    memmove(pr->avail + k + 1, pr->avail + k, sizeof(int64_t) * (size_t)(pr->k - k));
+    pr->times[k] = x;
+    pr->avail[k] = pr->avail[k - 1];
+    pr->k++;
+    return k;
+}
+
+/* Profile.reserve: take p processors on [start, end).  `at` is the index of breakpoint start
+ * when known (earliest_fit's answer: _index would find it there), else -1.  The end is looked
+ * for from the start's index on: every breakpoint before it is < start <= end. */
+static void reserve(profile *pr, double start, double end, int64_t p, int64_t at) {
+    int64_t a = at >= 0 ? at : profile_index(pr, start, 0);
+    int64_t b = profile_index(pr, end, a);
+    for (int64_t i = a; i < b; i++) pr->avail[i] -= p;
+}
+
+double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_easy,
+                      int persistent) {
+    int64_t n = in->n, P = in->P;
+    const int64_t *p = in->p;
+    const double *t = in->t;
+    double tol = in->tol;
+    double result = RS_ENOMEM;
+    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n), *hend = RS_NEW(double, n);
+    int64_t *hjob = RS_NEW(int64_t, n), *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
+    int64_t *comp = RS_NEW(int64_t, n), *suffix = RS_NEW(int64_t, n + 1);
+    int64_t *started = RS_NEW(int64_t, n), *held = RS_NEW(int64_t, n);
+    double *held_s = RS_NEW(double, n);
+    unsigned char *failed = RS_NEW(unsigned char, n), *mark = RS_NEW(unsigned char, n);
+    unsigned char *is_held = RS_NEW(unsigned char, n);
+    ending *run = RS_NEW(ending, n);
+    profile pr = {RS_NEW(double, 5 * n + 2), RS_NEW(int64_t, 5 * n + 2), 0, tol};
+    if (!k1 || !k2 || !hend || !hjob || !items || !done || !comp || !suffix || !started ||
+        !held || !held_s || !failed || !mark || !is_held || !run || !pr.times || !pr.avail)
+        goto out;
+    if (rs_rigid_queue(in, k1, k2, items)) goto out;
+    rs_heap heap = {hend, hjob, 0};
+    rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
+    int64_t free_ = P, unfinished = n, nheld = 0;  /* held: persistent reservations, in order */
+    double now = 0.0, makespan = 0.0;
+    for (;;) {
+        /* one pass at `now` (RList._reserve_and_backfill) */
+        int64_t ns = 0;
+        if (q.n) {
+            for (int64_t i = 0; i < heap.n; i++) {
+                run[i].end = heap.end[i];
+                run[i].p = p[heap.job[i]];
+            }
+            profile_build(&pr, now, P, run, heap.n);
+            if (persistent)
+                for (int64_t h = 0; h < nheld; h++) {
+                    int64_t j = held[h];
+                    double s = held_s[j];
+                    reserve(&pr, s > now ? s : now, s + t[j], p[j], -1);
+                }
+            int64_t m_eff = m == RS_M_Q ? q.n : m;
+            suffix[q.n] = P + 1;  /* suffix minimum of p over Q */
+            for (int64_t i = q.n - 1; i >= 0; i--)
+                suffix[i] = p[q.items[i]] < suffix[i + 1] ? p[q.items[i]] : suffix[i + 1];
+            int64_t heads = 0, future = 0;
+            for (int64_t idx = 0; idx < q.n; idx++) {
+                int64_t j = q.items[idx];
+                if (!persistent && pr.avail[0] < suffix[idx]) break;  /* nobody else fits */
+                if (persistent && is_held[j]) {
+                    double s = held_s[j];
+                    if (rs_le(s, now, tol)) {  /* its time has come: start, drop the hold */
+                        int64_t h = 0;
+                        while (held[h] != j) h++;
+                        memmove(held + h, held + h + 1, sizeof(int64_t) * (size_t)(nheld - h - 1));
+                        nheld--;
+                        is_held[j] = 0;
+                        started[ns++] = j;
+                    }
+                    continue;
+                }
+                if (classic_easy ? future < m_eff : heads < m_eff) {  /* reservation phase */
+                    heads++;
+                    int64_t at = 0;
+                    double s = earliest_fit(&pr, p[j], t[j], &at);
+                    if (s < 0) { result = RS_EPOLICY; goto out; }
+                    reserve(&pr, s, s + t[j], p[j], at);
+                    if (rs_same(s, now, tol)) {
+                        started[ns++] = j;
+                    } else {
+                        future++;
+                        if (persistent) {
+                            held[nheld++] = j;
+                            held_s[j] = s;
+                            is_held[j] = 1;
+                        }
+                    }
+                } else if (fits_now(&pr, p[j], t[j])) {  /* backfilling (A4) */
+                    reserve(&pr, now, now + t[j], p[j], 0);
+                    started[ns++] = j;
+                }
+            }
+            for (int64_t c = 0; c < ns; c++) mark[started[c]] = 1;
+            if (ns) rs_queue_drop_marked(&q, mark);
+        }
+        /* the engine starts them (run_engine.start checks the processors) */
+        for (int64_t c = 0; c < ns; c++) {
+            int64_t j = started[c];
+            if (p[j] > free_) { result = RS_EPOLICY; goto out; }
+            free_ -= p[j];
+            rs_heap_push(&heap, now + t[j], j);
+        }
+        if (heap.n == 0) break;
+        /* complete every attempt ending at `now` (A1) */
+        now = heap.end[0];
+        int64_t nc = 0;
+        while (heap.n && rs_same(heap.end[0], now, tol)) {
+            double end = heap.end[0];
+            int64_t j = heap.job[0];
+            rs_heap_pop(&heap);
+            free_ += p[j];
+            done[j]++;
+            failed[j] = done[j] <= f[j];
+            if (!failed[j]) {
+                unfinished--;
+                if (end > makespan) makespan = end;
+            }
+            comp[nc++] = j;
+        }
+        /* on_completions: failed jobs back into Q in increasing job index; a failure cancels
+         * every persistent reservation (A3) */
+        qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
+        int any_failed = 0;
+        for (int64_t c = 0; c < nc; c++) {
+            int64_t j = comp[c];
+            if (!failed[j]) continue;
+            any_failed = 1;
+            if (rs_queue_push(&q, j)) { result = RS_EDRAWS; goto out; }
+        }
+        if (any_failed && persistent) {
+            for (int64_t h = 0; h < nheld; h++) is_held[held[h]] = 0;
+            nheld = 0;
+        }
+    }
+    result = unfinished ? RS_EPOLICY : makespan;
+out:
+    free(k1); free(k2); free(hend); free(hjob); free(items); free(done); free(comp);
+    free(suffix); free(started); free(held); free(held_s); free(failed); free(mark);
+    free(is_held); free(run); free(pr.times); free(pr.avail);
+    return result;
+}

@@ -1,0 +1,81 @@
+"""Many failure scenarios of one rigid instance in one call (issue 15): the experiments' path.
+
+`makespans(fn, instance, F, priority, seeds=...)` equals
+``[fn(instance, F[s], priority, seed=seeds[s], record=False, **options).objective for s]`` for a
+registered rigid heuristic `fn` (the function itself, as the registry holds it), but simulates
+all S scenarios in one call of the compiled core (`compiled.makespans`): the Python overhead of
+a call (the priority queue, the checks, the result object) is paid once per instance instead of
+once per scenario. Random priorities draw their keys per scenario from ``seeds[s]``, exactly as
+the one-scenario calls do. Without the core, or for a scenario the core cannot take (Fraction
+times, sizes the heuristics refuse), the one-scenario calls run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from resilsched.heuristics.rigid import compiled
+from resilsched.heuristics.rigid.common import MAX_ATTEMPTS
+from resilsched.heuristics.rigid.priorities import check_priority, make_queue
+from resilsched.heuristics.rigid.rlist import MAX_Q_STEPS, r_list_0, r_list_1, r_list_q
+from resilsched.heuristics.rigid.rshelf import (
+    r_shelf_b,
+    r_shelf_nb,
+    r_shelffill_b,
+    r_shelffill_nb,
+)
+from resilsched.instances.failures import Scenario
+from resilsched.instances.rigid import RigidInstance
+
+
+def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
+              persistent_reservations: bool = False) -> compiled.Engine | None:
+    """The C engine of a registered rigid heuristic (None for any other function)."""
+    if fn is r_list_0:
+        return compiled.GREEDY
+    if fn is r_list_1 or fn is r_list_q:
+        return compiled.rlist(1 if fn is r_list_1 else "Q", classic_easy,
+                              persistent_reservations)
+    shelves = {r_shelf_b: (True, False), r_shelf_nb: (False, False),
+               r_shelffill_b: (True, True), r_shelffill_nb: (False, True)}
+    if fn in shelves:
+        return compiled.shelf(*shelves[fn])
+    return None
+
+
+def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
+              priority: str | None = None, *, seeds: Sequence[int] | None = None,
+              redraw_on_failure: bool = False, ljf_secondary: str = "LPT",
+              classic_easy: bool = False, persistent_reservations: bool = False) -> list[Any]:
+    """Makespan of `fn` on every scenario (row) of ``F`` (S x n); see the module docstring.
+
+    ``seeds[s]`` seeds the Random priority of scenario s (default 0 for all). The options are
+    those of the heuristics (R-LIST-1/Q only: `classic_easy`, `persistent_reservations`).
+    """
+    F = np.atleast_2d(np.asarray(F, dtype=np.int64))
+    S, n = F.shape
+    seeds = [0] * S if seeds is None else list(seeds)
+    rule = check_priority("LPT" if priority is None else priority)
+    options: dict[str, Any] = {"redraw_on_failure": redraw_on_failure,
+                               "ljf_secondary": ljf_secondary}
+    engine = engine_of(fn, classic_easy, persistent_reservations)
+    if engine is not None and engine.kind == 1:
+        options.update(classic_easy=classic_easy,
+                       persistent_reservations=persistent_reservations)
+    out = None
+    attempts = F.sum(axis=1) + n
+    refused = attempts.max() > MAX_ATTEMPTS or (
+        fn is r_list_q and int(attempts.max()) * n * n > MAX_Q_STEPS)
+    if engine is not None and n == instance.n and not refused:
+        random = rule == "Random" or (rule == "LJF" and check_priority(ljf_secondary) == "Random")
+        p, t, P = instance.p, instance.t, instance.P
+        queues = [make_queue(p, t, rule, P=P, seed=s, redraw_on_failure=redraw_on_failure,
+                             ljf_secondary=ljf_secondary) for s in (seeds if random else [0])]
+        out = compiled.makespans(engine, P, p, t, queues, F)
+    if out is None:  # the one-scenario calls (they also refuse what they refuse)
+        out = [fn(instance, Scenario(tuple(int(x) for x in f)), rule, seed=s, record=False,
+                  **options).objective for f, s in zip(F, seeds, strict=True)]
+    return out

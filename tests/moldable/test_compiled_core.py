@@ -1,0 +1,78 @@
+"""The compiled core's moldable engines = the pure-Python reference, bit for bit (issue 15).
+
+LIST (``csrc/core/moldable_list.c``) against `_kernel.list_run_py` on random inputs with
+per-attempt columns, caps and many simultaneous completions, one scenario per call and S per
+call; MT-ALLOTMENT (``csrc/core/moldable_batch.c``) against `MTAllotment.search` (allocations,
+X and the number of DP calls) on the paper's six models; BATCH-LIST's fast path against its
+pure-Python twin and the engine path (`batch_list`), every priority and attempt order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from resilsched import core
+from resilsched.heuristics.moldable import Simulator, _kernel, batch_list, lpa, minarea
+from resilsched.heuristics.moldable.mt_allotment import MTAllotment
+from resilsched.instances.failures import Scenario
+from resilsched.instances.moldable.generators import PAPER_MODELS, paper_instance
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_list_runs_equal_python_one_and_many_per_call(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, P, G = int(rng.integers(1, 80)), int(rng.integers(1, 50)), int(rng.integers(1, 5))
+    alloc = rng.integers(1, P + 1, size=(n, G))
+    dur = rng.integers(1, 6, size=(n, G)).astype(float) / 3  # ties and near-ties
+    key = [dur, alloc.astype(float), dur * alloc][seed % 3]
+    cap = rng.integers(0, 3, size=n) if seed % 2 else np.zeros(n, dtype=np.int64)
+    jobs = np.sort(rng.choice(n, size=max(1, n - 3), replace=False))
+    F = rng.integers(0, 4, size=(6, n))
+    ref = [_kernel.list_run_py(P, dur, alloc, key, f, cap, jobs) for f in F]
+    for f, (ms, done) in zip(F, ref, strict=True):
+        c_ms, c_done = _kernel.list_run(P, dur, alloc, key, f, cap, jobs, use_c=True)
+        assert c_ms == ms and c_done[jobs].tolist() == done[jobs].tolist()
+    many = _kernel.list_runs(P, dur, alloc, key, F, cap, jobs)
+    assert many.tolist() == [ms for ms, _ in ref]
+
+
+@pytest.mark.parametrize("model", PAPER_MODELS)
+def test_mt_allotment_equals_python(model):
+    rng = np.random.default_rng(PAPER_MODELS.index(model))
+    inst = paper_instance(model, rng, n=40, P=300)
+    for eps, slack in ((0.3, 1.1), (0.5, 1.0)):
+        mt = MTAllotment(inst, eps, 0.03, slack)
+        for g in (1, 2, 4, 8):
+            jobs = sorted(rng.choice(inst.n, size=int(rng.integers(1, inst.n)),
+                                     replace=False).tolist())
+            c, py = mt.solve(jobs, g, use_c=True), mt.solve(jobs, g, use_c=False)
+            assert np.array_equal(c.alloc, py.alloc)
+            assert (c.X, c.calls, c.L) == (py.X, py.calls, py.L)
+
+
+@pytest.mark.parametrize("priority", ["LPT", "HPA", "LA"])
+@pytest.mark.parametrize("order", ["desc_p", "asc_p", "dp_order", "first_only"])
+def test_batch_list_core_equals_reference(priority, order):
+    inst = paper_instance("mix", 5, n=25, P=60)
+    rng = np.random.default_rng(len(order))
+    for _ in range(3):
+        f = rng.integers(0, 6, size=inst.n)
+        ref = batch_list(inst, Scenario(tuple(int(x) for x in f)), priority,
+                         attempt_order=order).objective
+        fast = Simulator(inst, attempt_order=order).batch_makespan(f, priority)
+        with core.pure_python():
+            py = Simulator(inst, attempt_order=order).batch_makespan(f, priority)
+        assert fast == ref == py
+
+
+def test_simulator_makespans_equal_one_at_a_time():
+    inst = paper_instance("amdahl", 2, n=60, P=400)
+    F = np.random.default_rng(3).integers(0, 3, size=(7, inst.n))
+    sim = Simulator(inst)
+    for rule in (lpa, minarea):
+        for priority in ("LPT", "HPA", "LA"):
+            one = [sim.makespan(f, rule, priority, use_c=False) for f in F]
+            assert sim.makespans(F, rule, priority).tolist() == one
