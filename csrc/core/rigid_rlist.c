@@ -147,8 +147,9 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     const double *t = in->t;
     double tol = in->tol;
     double result = RS_ENOMEM;
-    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n), *hend = RS_NEW(double, n);
-    int64_t *hjob = RS_NEW(int64_t, n), *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
+    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n);
+    rs_event *hev = RS_NEW(rs_event, n);
+    int64_t *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
     int64_t *comp = RS_NEW(int64_t, n), *suffix = RS_NEW(int64_t, n + 1);
     int64_t *started = RS_NEW(int64_t, n), *held = RS_NEW(int64_t, n);
     double *held_s = RS_NEW(double, n);
@@ -156,11 +157,11 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     unsigned char *is_held = RS_NEW(unsigned char, n);
     ending *run = RS_NEW(ending, n);
     profile pr = {RS_NEW(segment, 5 * n + 2), 0, tol};
-    if (!k1 || !k2 || !hend || !hjob || !items || !done || !comp || !suffix || !started ||
+    if (!k1 || !k2 || !hev || !items || !done || !comp || !suffix || !started ||
         !held || !held_s || !failed || !mark || !is_held || !run || !pr.seg)
         goto out;
     if (rs_rigid_queue(in, k1, k2, items)) goto out;
-    rs_heap heap = {hend, hjob, 0};
+    rs_heap heap = {hev, 0};
     rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
     int64_t free_ = P, unfinished = n, nheld = 0;  /* held: persistent reservations, in order */
     double now = 0.0, makespan = 0.0;
@@ -169,8 +170,8 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
         int64_t ns = 0;
         if (q.n) {
             for (int64_t i = 0; i < heap.n; i++) {
-                run[i].end = heap.end[i];
-                run[i].p = p[heap.job[i]];
+                run[i].end = heap.ev[i].end;
+                run[i].p = p[heap.ev[i].job];
             }
             profile_build(&pr, now, P, run, heap.n);
             if (persistent)
@@ -232,11 +233,11 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
         }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
-        now = heap.end[0];
+        now = heap.ev[0].end;
         int64_t nc = 0;
-        while (heap.n && rs_same(heap.end[0], now, tol)) {
-            double end = heap.end[0];
-            int64_t j = heap.job[0];
+        while (heap.n && rs_same(heap.ev[0].end, now, tol)) {
+            double end = heap.ev[0].end;
+            int64_t j = heap.ev[0].job;
             rs_heap_pop(&heap);
             free_ += p[j];
             done[j]++;
@@ -264,7 +265,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     }
     result = unfinished ? RS_EPOLICY : makespan;
 out:
-    free(k1); free(k2); free(hend); free(hjob); free(items); free(done); free(comp);
+    free(k1); free(k2); free(hev); free(items); free(done); free(comp);
     free(suffix); free(started); free(held); free(held_s); free(failed); free(mark);
     free(is_held); free(run); free(pr.seg);
     return result;
