@@ -35,8 +35,12 @@ static inline int rs_le(double a, double b, double tol) {
  * Python's heapq orders (end, j) tuples.  (end, j) pairs are unique, so any correct heap pops
  * them in the same order as heapq. */
 typedef struct {
-    double *end;
-    int64_t *job;
+    double end;
+    int64_t job;
+} rs_event;
+
+typedef struct {
+    rs_event *ev;   /* ev[0] is the top: the earliest end, then the smallest job */
     int64_t n;
 } rs_heap;
 
@@ -48,32 +52,29 @@ static inline void rs_heap_push(rs_heap *h, double e, int64_t j) {
     int64_t i = h->n++;
     while (i > 0) {
         int64_t parent = (i - 1) / 2;
-        if (!rs_heap_before(e, j, h->end[parent], h->job[parent])) break;
-        h->end[i] = h->end[parent];
-        h->job[i] = h->job[parent];
+        if (!rs_heap_before(e, j, h->ev[parent].end, h->ev[parent].job)) break;
+        h->ev[i] = h->ev[parent];
         i = parent;
     }
-    h->end[i] = e;
-    h->job[i] = j;
+    h->ev[i].end = e;
+    h->ev[i].job = j;
 }
 
-/* remove the top (read it from end[0], job[0] first) */
+/* remove the top (read it from ev[0] first) */
 static inline void rs_heap_pop(rs_heap *h) {
     int64_t n = --h->n;
-    double e = h->end[n];
-    int64_t j = h->job[n];
+    rs_event last = h->ev[n];
     int64_t i = 0;
     for (;;) {
         int64_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && rs_heap_before(h->end[c + 1], h->job[c + 1], h->end[c], h->job[c])) c++;
-        if (rs_heap_before(e, j, h->end[c], h->job[c])) break;
-        h->end[i] = h->end[c];
-        h->job[i] = h->job[c];
+        if (c + 1 < n && rs_heap_before(h->ev[c + 1].end, h->ev[c + 1].job, h->ev[c].end,
+                                        h->ev[c].job)) c++;
+        if (rs_heap_before(last.end, last.job, h->ev[c].end, h->ev[c].job)) break;
+        h->ev[i] = h->ev[c];
         i = c;
     }
-    h->end[i] = e;
-    h->job[i] = j;
+    h->ev[i] = last;
 }
 
 #endif

@@ -59,12 +59,12 @@ double rs_moldable_run(int64_t n, int64_t P, int64_t G, const double *dur, const
                        int64_t njobs, double tol, const int64_t *place, const int64_t *item,
                        int64_t *done) {
     size_t m = (size_t)n + 1;
-    double *hend = malloc(m * sizeof(double));
-    int64_t *hjob = malloc(m * sizeof(int64_t)), *comp = malloc(m * sizeof(int64_t));
+    rs_event *hev = malloc(m * sizeof(rs_event));
+    int64_t *comp = malloc(m * sizeof(int64_t));
     rs_fit fit = {0, 0, NULL};
     double makespan = -1.0;
-    if (!hend || !hjob || !comp || rs_fit_init(&fit, njobs * G, P + 1)) goto out;
-    rs_heap heap = {hend, hjob, 0};
+    if (!hev || !comp || rs_fit_init(&fit, njobs * G, P + 1)) goto out;
+    rs_heap heap = {hev, 0};
     int64_t free_ = P;
     double t = 0.0;
     makespan = 0.0;
@@ -84,11 +84,11 @@ double rs_moldable_run(int64_t n, int64_t P, int64_t G, const double *dur, const
         }
         if (heap.n == 0) break;
         /* complete every attempt ending at t (within the tolerance) */
-        t = heap.end[0];
+        t = heap.ev[0].end;
         int64_t nc = 0;
-        while (heap.n > 0 && rs_same(heap.end[0], t, tol)) {
-            double e = heap.end[0];
-            int64_t j = heap.job[0];
+        while (heap.n > 0 && rs_same(heap.ev[0].end, t, tol)) {
+            double e = heap.ev[0].end;
+            int64_t j = heap.ev[0].job;
             rs_heap_pop(&heap);
             int64_t a = done[j] < G ? done[j] : G - 1;  /* the column of the attempt that ran */
             free_ += alloc[j * G + a];
@@ -105,6 +105,6 @@ double rs_moldable_run(int64_t n, int64_t P, int64_t G, const double *dur, const
     }
 out:
     rs_fit_free(&fit);
-    free(hend); free(hjob); free(comp);
+    free(hev); free(comp);
     return makespan;
 }

@@ -22,14 +22,15 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f) {
     const double *t = in->t;
     double tol = in->tol;
     double result = RS_ENOMEM;
-    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n), *hend = RS_NEW(double, n);
-    int64_t *hjob = RS_NEW(int64_t, n), *items = RS_NEW(int64_t, n);
+    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n);
+    rs_event *hev = RS_NEW(rs_event, n);
+    int64_t *items = RS_NEW(int64_t, n);
     int64_t *done = RS_NEW(int64_t, n), *failed = RS_NEW(int64_t, n);
     unsigned char *mark = RS_NEW(unsigned char, n);
     rs_fit fit = {0, 0, NULL};
-    if (!k1 || !k2 || !hend || !hjob || !items || !done || !failed || !mark) goto out;
+    if (!k1 || !k2 || !hev || !items || !done || !failed || !mark) goto out;
     if (rs_rigid_queue(in, k1, k2, items)) goto out;
-    rs_heap heap = {hend, hjob, 0};
+    rs_heap heap = {hev, 0};
     rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
     int64_t minp = P + 1;
     for (int64_t j = 0; j < n; j++) if (p[j] < minp) minp = p[j];
@@ -66,11 +67,11 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f) {
         }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
-        now = heap.end[0];
+        now = heap.ev[0].end;
         int64_t nf = 0;
-        while (heap.n && rs_same(heap.end[0], now, tol)) {
-            double end = heap.end[0];
-            int64_t j = heap.job[0];
+        while (heap.n && rs_same(heap.ev[0].end, now, tol)) {
+            double end = heap.ev[0].end;
+            int64_t j = heap.ev[0].job;
             rs_heap_pop(&heap);
             free_ += p[j];
             done[j]++;
@@ -90,6 +91,6 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f) {
     result = best;
 out:
     rs_fit_free(&fit);
-    free(k1); free(k2); free(hend); free(hjob); free(items); free(done); free(failed); free(mark);
+    free(k1); free(k2); free(hev); free(items); free(done); free(failed); free(mark);
     return result;
 }

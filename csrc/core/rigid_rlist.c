@@ -14,8 +14,8 @@
  * positions; persistent (A3) keeps reservations across successful completions, all cancelled
  * when some attempt fails.
  *
- * The profile (spec 002 §11.3) is a step function: times[0] = t < times[1] < ..., avail[i]
- * processors free on [times[i], times[i+1]).  Its comparisons use the tolerance of
+ * The profile (spec 002 §11.3) is a step function: seg[0].t = t < seg[1].t < ..., seg[i].a
+ * processors free on [seg[i].t, seg[i+1].t).  Its comparisons use the tolerance of
  * Profile in rlist.py: x - y <= tol * max(x, 1) (times are non-negative).
  */
 #include <stdlib.h>
@@ -25,9 +25,15 @@
 #include "queue.h"
 #include "rigid.h"
 
+/* breakpoint i of the profile: from time t on (until the next one), a processors are free;
+ * both in one struct, the scans read them together */
 typedef struct {
-    double *times;
-    int64_t *avail;
+    double t;
+    int64_t a;
+} segment;
+
+typedef struct {
+    segment *seg;   /* seg[0].t = the current time t < seg[1].t < ... */
     int64_t k;      /* breakpoints */
     double tol;
 } profile;
@@ -46,17 +52,17 @@ static void profile_build(profile *pr, double t, int64_t P, ending *run, int64_t
     qsort(run, (size_t)nrun, sizeof(ending), by_end);
     int64_t used = 0;
     for (int64_t i = 0; i < nrun; i++) used += run[i].p;
-    pr->times[0] = t;
-    pr->avail[0] = P - used;
+    pr->seg[0].t = t;
+    pr->seg[0].a = P - used;
     pr->k = 1;
     double last = t;
     for (int64_t i = 0; i < nrun; i++) {
         double end = run[i].end;
         if (end - last <= pr->tol * scale(end)) {
-            pr->avail[pr->k - 1] += run[i].p;
+            pr->seg[pr->k - 1].a += run[i].p;
         } else {
-            pr->times[pr->k] = end;
-            pr->avail[pr->k] = pr->avail[pr->k - 1] + run[i].p;
+            pr->seg[pr->k].t = end;
+            pr->seg[pr->k].a = pr->seg[pr->k - 1].a + run[i].p;
             pr->k++;
             last = end;
         }
@@ -71,15 +77,15 @@ static double earliest_fit(const profile *pr, int64_t p, double dur, int64_t *at
     double start = 0, need = 0;
     int64_t first = 0;
     for (int64_t i = 0; i <= last; i++) {
-        if (pr->avail[i] >= p) {
+        if (pr->seg[i].a >= p) {
             if (!open) {
-                start = pr->times[i];
+                start = pr->seg[i].t;
                 need = start + dur;
                 first = i;
                 open = 1;
             }
-            if (i == last || need <= pr->times[i + 1] ||
-                need - pr->times[i + 1] <= pr->tol * scale(need)) {
+            if (i == last || need <= pr->seg[i + 1].t ||
+                need - pr->seg[i + 1].t <= pr->tol * scale(need)) {
                 *at = first;
                 return start;
             }
@@ -92,36 +98,35 @@ static double earliest_fit(const profile *pr, int64_t p, double dur, int64_t *at
 
 /* Profile.fits_now: avail >= p on all of [t, t + dur) */
 static int fits_now(const profile *pr, int64_t p, double dur) {
-    if (pr->avail[0] < p) return 0;
-    double need = pr->times[0] + dur;
+    if (pr->seg[0].a < p) return 0;
+    double need = pr->seg[0].t + dur;
     double tol = pr->tol * scale(need);
     for (int64_t i = 0; i < pr->k - 1; i++) {
-        double nxt = pr->times[i + 1];
+        double nxt = pr->seg[i + 1].t;
         if (need - nxt <= tol) return 1;
-        if (pr->avail[i + 1] < p) return 0;
+        if (pr->seg[i + 1].a < p) return 0;
     }
     return 1;
 }
 
 /* Profile._index: index of breakpoint x, inserted (splitting a segment) if absent.  The
- * bisection starts at `from`, any index with times[from - 1] < x (0 always does). */
+ * bisection starts at `from`, any index with seg[from - 1].t < x (0 always does). */
 static int64_t profile_index(profile *pr, double x, int64_t from) {
     int64_t lo = from, hi = pr->k;  /* bisect_left */
     while (lo < hi) {
         int64_t mid = (lo + hi) / 2;
-        if (pr->times[mid] < x) lo = mid + 1; else hi = mid;
+        if (pr->seg[mid].t < x) lo = mid + 1; else hi = mid;
     }
     int64_t k = lo;
     if (k < pr->k) {
-        double y = pr->times[k];
+        double y = pr->seg[k].t;
         if (y - x <= pr->tol * scale(y)) return k;
     }
-    double y = pr->times[k - 1];
+    double y = pr->seg[k - 1].t;
     if (x - y <= pr->tol * scale(x)) return k - 1;
-    memmove(pr->times + k + 1, pr->times + k, sizeof(double) * (size_t)(pr->k - k));
-    memmove(pr->avail + k + 1, pr->avail + k, sizeof(int64_t) * (size_t)(pr->k - k));
-    pr->times[k] = x;
-    pr->avail[k] = pr->avail[k - 1];
+    memmove(pr->seg + k + 1, pr->seg + k, sizeof(segment) * (size_t)(pr->k - k));
+    pr->seg[k].t = x;
+    pr->seg[k].a = pr->seg[k - 1].a;
     pr->k++;
     return k;
 }
@@ -132,7 +137,7 @@ static int64_t profile_index(profile *pr, double x, int64_t from) {
 static void reserve(profile *pr, double start, double end, int64_t p, int64_t at) {
     int64_t a = at >= 0 ? at : profile_index(pr, start, 0);
     int64_t b = profile_index(pr, end, a);
-    for (int64_t i = a; i < b; i++) pr->avail[i] -= p;
+    for (int64_t i = a; i < b; i++) pr->seg[i].a -= p;
 }
 
 double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_easy,
@@ -142,20 +147,21 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     const double *t = in->t;
     double tol = in->tol;
     double result = RS_ENOMEM;
-    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n), *hend = RS_NEW(double, n);
-    int64_t *hjob = RS_NEW(int64_t, n), *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
+    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n);
+    rs_event *hev = RS_NEW(rs_event, n);
+    int64_t *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
     int64_t *comp = RS_NEW(int64_t, n), *suffix = RS_NEW(int64_t, n + 1);
     int64_t *started = RS_NEW(int64_t, n), *held = RS_NEW(int64_t, n);
     double *held_s = RS_NEW(double, n);
     unsigned char *failed = RS_NEW(unsigned char, n), *mark = RS_NEW(unsigned char, n);
     unsigned char *is_held = RS_NEW(unsigned char, n);
     ending *run = RS_NEW(ending, n);
-    profile pr = {RS_NEW(double, 5 * n + 2), RS_NEW(int64_t, 5 * n + 2), 0, tol};
-    if (!k1 || !k2 || !hend || !hjob || !items || !done || !comp || !suffix || !started ||
-        !held || !held_s || !failed || !mark || !is_held || !run || !pr.times || !pr.avail)
+    profile pr = {RS_NEW(segment, 5 * n + 2), 0, tol};
+    if (!k1 || !k2 || !hev || !items || !done || !comp || !suffix || !started ||
+        !held || !held_s || !failed || !mark || !is_held || !run || !pr.seg)
         goto out;
     if (rs_rigid_queue(in, k1, k2, items)) goto out;
-    rs_heap heap = {hend, hjob, 0};
+    rs_heap heap = {hev, 0};
     rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
     int64_t free_ = P, unfinished = n, nheld = 0;  /* held: persistent reservations, in order */
     double now = 0.0, makespan = 0.0;
@@ -164,8 +170,8 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
         int64_t ns = 0;
         if (q.n) {
             for (int64_t i = 0; i < heap.n; i++) {
-                run[i].end = heap.end[i];
-                run[i].p = p[heap.job[i]];
+                run[i].end = heap.ev[i].end;
+                run[i].p = p[heap.ev[i].job];
             }
             profile_build(&pr, now, P, run, heap.n);
             if (persistent)
@@ -181,7 +187,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
             int64_t heads = 0, future = 0;
             for (int64_t idx = 0; idx < q.n; idx++) {
                 int64_t j = q.items[idx];
-                if (!persistent && pr.avail[0] < suffix[idx]) break;  /* nobody else fits */
+                if (!persistent && pr.seg[0].a < suffix[idx]) break;  /* nobody else fits */
                 if (persistent && is_held[j]) {
                     double s = held_s[j];
                     if (rs_le(s, now, tol)) {  /* its time has come: start, drop the hold */
@@ -227,11 +233,11 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
         }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
-        now = heap.end[0];
+        now = heap.ev[0].end;
         int64_t nc = 0;
-        while (heap.n && rs_same(heap.end[0], now, tol)) {
-            double end = heap.end[0];
-            int64_t j = heap.job[0];
+        while (heap.n && rs_same(heap.ev[0].end, now, tol)) {
+            double end = heap.ev[0].end;
+            int64_t j = heap.ev[0].job;
             rs_heap_pop(&heap);
             free_ += p[j];
             done[j]++;
@@ -259,8 +265,8 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     }
     result = unfinished ? RS_EPOLICY : makespan;
 out:
-    free(k1); free(k2); free(hend); free(hjob); free(items); free(done); free(comp);
+    free(k1); free(k2); free(hev); free(items); free(done); free(comp);
     free(suffix); free(started); free(held); free(held_s); free(failed); free(mark);
-    free(is_held); free(run); free(pr.times); free(pr.avail);
+    free(is_held); free(run); free(pr.seg);
     return result;
 }

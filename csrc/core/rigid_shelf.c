@@ -21,14 +21,15 @@ double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fi
     const double *t = in->t;
     double tol = in->tol;
     double result = RS_ENOMEM;
-    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n), *hend = RS_NEW(double, n);
-    int64_t *hjob = RS_NEW(int64_t, n), *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
+    double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n);
+    rs_event *hev = RS_NEW(rs_event, n);
+    int64_t *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
     int64_t *comp = RS_NEW(int64_t, n), *refill = RS_NEW(int64_t, n);
     unsigned char *failed = RS_NEW(unsigned char, n), *mark = RS_NEW(unsigned char, n);
-    if (!k1 || !k2 || !hend || !hjob || !items || !done || !comp || !refill || !failed || !mark)
+    if (!k1 || !k2 || !hev || !items || !done || !comp || !refill || !failed || !mark)
         goto out;
     if (rs_rigid_queue(in, k1, k2, items)) goto out;
-    rs_heap heap = {hend, hjob, 0};
+    rs_heap heap = {hev, 0};
     rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
     double now = 0.0, T = 0.0, makespan = 0.0;  /* T: end of the current shelf, T_0 = 0 */
     int64_t nrefill = 0, unfinished = n;
@@ -63,11 +64,11 @@ double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fi
         }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
-        now = heap.end[0];
+        now = heap.ev[0].end;
         int64_t nc = 0;
-        while (heap.n && rs_same(heap.end[0], now, tol)) {
-            double end = heap.end[0];
-            int64_t j = heap.job[0];
+        while (heap.n && rs_same(heap.ev[0].end, now, tol)) {
+            double end = heap.ev[0].end;
+            int64_t j = heap.ev[0].job;
             rs_heap_pop(&heap);
             done[j]++;
             failed[j] = done[j] <= f[j];
@@ -88,7 +89,7 @@ double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fi
     }
     result = unfinished ? RS_EPOLICY : makespan;
 out:
-    free(k1); free(k2); free(hend); free(hjob); free(items); free(done); free(comp);
+    free(k1); free(k2); free(hev); free(items); free(done); free(comp);
     free(refill); free(failed); free(mark);
     return result;
 }
