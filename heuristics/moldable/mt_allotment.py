@@ -6,8 +6,9 @@ minimising L(p) = max(max_j sum_m t_j(p_{j,m}), sum_{j,m} a_j(p_{j,m}) / P) with
 
 `MTAllotment.feasible(X)` is the dual-approximation DP: quantum Z = eps X / g, grid
 K = floor(X/Z) + g; h_j[k] = min{a_j(p) : p on the time-Pareto front, t_j(p) <= k Z} (times
-rounded up to quanta; ties in area go to the larger p, as [R]); H_j = g-fold min-plus
-convolution of h_j (every attempt uses >= 1 quantum); X is accepted at the smallest k >= 1 with
+rounded up to quanta; areas within a relative 1e-9 are ties, which go to the larger p, as
+[R] intends: `AREA_TIE_RTOL`); H_j = g-fold min-plus convolution of h_j (every attempt uses
+>= 1 quantum); X is accepted at the smallest k >= 1 with
 area_slack sum_j H_j[k] / P < k Z (strict), returning min(kZ, X) and the allocation found by
 backtracking. The outer search (`MTAllotment.solve`) starts from the all-sequential X0 (doubled
 until feasible, spec §3.7 step 6 edge case) and bisects until Xmax / Xmin <= 1 + eps2. With
@@ -40,19 +41,30 @@ class _Front:
     sufarg: np.ndarray
 
 
-def _front(instance, j: int) -> _Front:
+#: relative tolerance under which two areas of a front are a tie (spec 000 §3.7 step 3):
+#: roofline's p (w / p) equals w for every p <= pbar but jitters by an ulp in floats
+AREA_TIE_RTOL = 1e-9
+
+
+def _front(instance, j: int, rtol: float = AREA_TIE_RTOL) -> _Front:
+    """Job j's time-Pareto front; for every suffix (the p with t_j(p) <= a threshold) the
+    point of smallest area, ties within a relative `rtol` going to the larger p.
+
+    [R] keeps the larger p among equal areas (§3.7 step 3), but equal areas in exact
+    arithmetic differ by float noise, which then picks an arbitrary p (roofline: any p <= pbar).
+    Here a point wins a suffix only when its area is below (1 + rtol) times the suffix minimum
+    and no larger p is: scanning the front from the largest p, it is the first point whose area
+    reaches the running minimum's tolerance band (docs/decisions.md M19).
+    """
     ps = instance.fronts[j]
     t = instance.T[j, ps - 1]
     a = t * ps
     rev = a[::-1]
-    run = np.minimum.accumulate(rev)
-    new = np.empty(rev.size, dtype=bool)
-    new[0] = True
-    new[1:] = rev[1:] < run[:-1]
-    arg_rev = np.maximum.accumulate(np.where(new, np.arange(rev.size), 0))
-    sufmin = run[::-1]
-    sufarg = (rev.size - 1 - arg_rev)[::-1]
-    return _Front(ps, t, -t, sufmin, sufarg)
+    run = np.minimum.accumulate(rev)  # run[q]: least area among the q + 1 largest p
+    # first rev position k with run[k] <= (1 + rtol) run[q]: the largest p within the band
+    first = np.searchsorted(-run, -run * (1.0 + rtol), side="left")
+    sufarg = (rev.size - 1 - first)[::-1]
+    return _Front(ps, t, -t, a[sufarg], sufarg)
 
 
 @dataclass

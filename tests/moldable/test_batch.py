@@ -11,8 +11,9 @@ import pytest
 from resilsched.bounds.moldable import L_star_g1, L_star_milp, theorem_ratio
 from resilsched.heuristics.moldable import batch_list, lpa_list
 from resilsched.heuristics.moldable.batch import BatchPlanner, order_attempts
-from resilsched.heuristics.moldable.mt_allotment import MTAllotment
+from resilsched.heuristics.moldable.mt_allotment import AREA_TIE_RTOL, MTAllotment, _front
 from resilsched.instances.failures import Scenario
+from resilsched.instances.moldable import MoldableInstance, Roofline
 from resilsched.instances.moldable.adversarial import thm9_instance
 from resilsched.validation import validate_attempts
 
@@ -96,6 +97,34 @@ def test_attempt_orders():
     assert order_attempts(a, "asc_p").tolist() == [[2, 3, 5]]
     assert order_attempts(a, "first_only").tolist() == [[2, 2, 2]]
     assert order_attempts(a, "dp_order").tolist() == [[2, 5, 3]]
+
+
+def test_equal_areas_go_to_the_larger_p_whatever_the_float_noise():
+    """Roofline areas p (w / p) = w for p <= pbar jitter by an ulp; the tie goes to pbar
+    (decision M19), where an exact comparison picks p by the noise."""
+    rng = np.random.default_rng(1)
+    jobs = tuple(Roofline(float(rng.uniform(5000, 4e6)), int(rng.integers(100, 400)))
+                 for _ in range(20))
+    inst = MoldableInstance(1000, jobs)
+    noisy = 0
+    for j, job in enumerate(jobs):
+        fr = _front(inst, j)
+        assert (fr.p[fr.sufarg] == job.pbar).all()  # every threshold: the fastest equal area
+        assert np.allclose(fr.sufmin, job.w, rtol=AREA_TIE_RTOL)
+        exact = _front(inst, j, rtol=0.0)
+        noisy += int((exact.p[exact.sufarg] != job.pbar).sum())
+    assert noisy > 0  # the noise is real: without the tolerance other p win
+    # distinct areas are never merged: on a strictly increasing area the fastest p of each
+    # suffix is not chosen unless its area is the least
+    inst2 = random_instance("communication", 6, 30, seed=4)
+    for j in range(inst2.n):
+        fr = _front(inst2, j)
+        a = fr.t * fr.p
+        for i in range(fr.p.size):
+            assert a[fr.sufarg[i]] <= a[i:].min() * (1 + AREA_TIE_RTOL)
+            assert fr.sufarg[i] >= i
+    alloc = BatchPlanner(inst).allocation(np.arange(inst.n), 1)[:, 0]
+    assert alloc.tolist() == [min(j.pbar, inst.P) for j in jobs]  # roofline's first batch
 
 
 def test_batch_theorem8_bound_against_l_star():
