@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
+from resilsched.heuristics.moldable._minplus import self_convolve, toeplitz
 
 
 @dataclass
@@ -136,17 +137,14 @@ class MTAllotment:
         H = h
         args = []
         if g > 1:
-            D = _toeplitz(K)
             if g & (g - 1) == 0:
                 # g = 2^L (BATCH's chains): repeated squaring, H^(2s) = H^(s) (+) H^(s),
                 # O(K^2 log g) per job (spec §3.7 step 4); args[i] splits a 2^(i+1) chain
                 for _ in range(g.bit_length() - 1):
-                    Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
-                    cand = H[:, :, None] + Hpad[:, D]
-                    arg = cand.argmin(axis=1)
-                    H = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :]
+                    H, arg = self_convolve(H)
                     args.append(arg)
             else:
+                D = toeplitz(K)
                 hpad = np.concatenate([h, np.full((m, 1), np.inf)], axis=1)
                 hD = hpad[:, D]  # hD[:, l, k] = h[:, k - l] (inf when k - l < 1)
                 for _ in range(g - 1):
@@ -212,15 +210,3 @@ class MTAllotment:
         Lval = max(float(t.sum(axis=1).max()), float((t * best).sum()) / self.instance.P)
         return Allotment(best, Lval, xmax, calls)
 
-
-_TOEPLITZ: dict[int, np.ndarray] = {}
-
-
-def _toeplitz(K: int) -> np.ndarray:
-    """D[l, k] = k - l for 1 <= l and 1 <= k - l, else K + 1 (the inf column of the padding)."""
-    if K not in _TOEPLITZ:
-        ll, kk = np.meshgrid(np.arange(K + 1), np.arange(K + 1), indexing="ij")
-        D = kk - ll
-        D[(ll < 1) | (D < 1)] = K + 1
-        _TOEPLITZ[K] = D
-    return _TOEPLITZ[K]

@@ -180,3 +180,17 @@ def test_l_star_milp_backends_agree():
         b = L_star_milp(inst, chains, backend="scipy")
         assert a[2] and b[2]
         assert a[0] == pytest.approx(b[0], rel=1e-9)
+
+
+def test_min_plus_c_loop_equals_numpy():
+    """The compiled squaring step returns numpy's argmin results exactly (ties and infs)."""
+    from resilsched.heuristics.moldable._minplus import self_convolve
+
+    rng = np.random.default_rng(0)
+    for K1 in (1, 2, 5, 40):
+        H = rng.integers(0, 6, size=(7, K1)).astype(float)  # many ties
+        H[:, 0] = np.inf
+        H[rng.random(H.shape) < 0.3] = np.inf
+        ref, ref_arg = self_convolve(H, use_c=False)
+        out, arg = self_convolve(H)
+        assert np.array_equal(ref, out) and np.array_equal(ref_arg, arg)
