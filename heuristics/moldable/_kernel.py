@@ -146,45 +146,38 @@ def _cache_dir() -> Path:
     return Path(base)
 
 
-def compile_c(source: str, stem: str) -> ctypes.CDLL | None:
-    """Compile `source` once into ``<cache>/<stem>_<digest>.so`` and load it; None without a
-    compiler (or with ``RESILSCHED_NO_C`` set)."""
-    if os.environ.get("RESILSCHED_NO_C"):
-        return None
-    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
-    try:
-        cache = _cache_dir()
-        cache.mkdir(parents=True, exist_ok=True)
-        lib = cache / f"{stem}_{digest}.so"
-        if not lib.exists():
-            with tempfile.TemporaryDirectory() as tmp:
-                src = Path(tmp) / "k.c"
-                src.write_text(source)
-                out = Path(tmp) / "k.so"
-                cc = os.environ.get("CC", "cc")
-                subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), str(src), "-lm"],
-                               check=True, capture_output=True, timeout=60)
-                os.replace(out, lib)
-        return ctypes.CDLL(str(lib))
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 def _load() -> ctypes.CDLL | None:
     """Compile (once) and load the C kernel; None when no compiler is available."""
     global _LIB, _TRIED
     if _TRIED:
         return _LIB
     _TRIED = True
-    dll = compile_c(C_SOURCE, "moldable_list")
-    if dll is not None:
+    if os.environ.get("RESILSCHED_NO_C"):
+        return None
+    digest = hashlib.sha256(C_SOURCE.encode()).hexdigest()[:16]
+    try:
+        cache = _cache_dir()
+        cache.mkdir(parents=True, exist_ok=True)
+        lib = cache / f"moldable_list_{digest}.so"
+        if not lib.exists():
+            with tempfile.TemporaryDirectory() as tmp:
+                src = Path(tmp) / "k.c"
+                src.write_text(C_SOURCE)
+                out = Path(tmp) / "k.so"
+                cc = os.environ.get("CC", "cc")
+                subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), str(src), "-lm"],
+                               check=True, capture_output=True, timeout=60)
+                os.replace(out, lib)
+        dll = ctypes.CDLL(str(lib))
         fn = dll.list_run
         D = L = ctypes.c_void_p  # raw data pointers of C-contiguous float64 / int64 arrays
         c_long = ctypes.c_long
         fn.argtypes = [c_long, c_long, c_long, D, L, D, L, L, L, c_long, L, D, L, D, L, L, L,
                        ctypes.c_double, L, L]
         fn.restype = ctypes.c_double
-    _LIB = dll
+        _LIB = dll
+    except (OSError, subprocess.SubprocessError):
+        _LIB = None
     return _LIB
 
 
