@@ -7,7 +7,8 @@ computes and writes.
 
 Usage::
 
-    python3 scripts/reproduce_moldable.py --sets 30 --scenarios 20 [--figures] [--sweeps] [--csv out.csv]
+    python3 scripts/reproduce_moldable.py --sets 30 --scenarios 20 [--figures] [--sweeps]
+        [--csv out.csv]
 """
 
 import sys
