@@ -213,9 +213,12 @@ class MTAllotment:
         return Allotment(best, Lval, xmax, calls)
 
 
-#: rows x (K + 1)^2 up to which `_min_plus_square` builds the whole table in one numpy
-#: expression (many jobs on a small grid: the per-row loop would cost more in Python)
-TABLE_CELLS = 1 << 21
+#: `_min_plus_square` builds the whole table in one numpy expression when its rows x (K + 1)^2
+#: cells are at most TABLE_COST x (rows + step starts): a table cell costs ~30 ns (gather, add,
+#: argmin), a row or a step start of the per-row loop ~6 us of Python and numpy calls (measured
+#: on a loaded 2-core machine; docs/performance.md). A fixed 2^21 cells made BATCH-LIST at
+#: lambda = 1e-6 spend 95 % of its time in tables of rows with a few steps each.
+TABLE_COST = 200
 
 
 def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -229,24 +232,25 @@ def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (on a run of equal H[l], H[k - l] and so the rounded sum do not decrease as l grows). So
     only the step starts l <= K/2 are tried, in increasing order, each against every k at once
     and kept where strictly better. O(K x steps) per row; the steps of a chain of c attempts
-    grow about linearly in c (a few for the roofline's flat areas), at most K/2. Small grids
-    (`TABLE_CELLS`) still use the table, vectorised over the rows.
+    grow about linearly in c (a few for the roofline's flat areas), at most K/2. Grids small
+    against the loop's Python work (`TABLE_COST`) still use the table, vectorised over the rows.
     """
     m, width = H.shape
     K = width - 1
-    if m * width * width <= TABLE_CELLS:  # small grids: the table at once, vectorised over rows
+    half = K // 2
+    starts = H[:, 1:half + 1] < H[:, :half]  # starts[r, l - 1]: a step of row r starts at l
+    if m * width * width <= TABLE_COST * (m + int(np.count_nonzero(starts))):
         Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
         cand = H[:, :, None] + Hpad[:, _toeplitz(K)]
         arg = cand.argmin(axis=1)
         return np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :], arg
     best = np.full((m, width), np.inf)
     arg = np.zeros((m, width), dtype=np.int64)
-    half = K // 2
     for r in range(m):
         row, b, a = H[r], best[r], arg[r]
         cand = np.empty(K)
         better = np.empty(K, dtype=bool)
-        for l_ in (np.nonzero(row[1:half + 1] < row[:half])[0] + 1).tolist():
+        for l_ in (np.nonzero(starts[r])[0] + 1).tolist():
             size = K - l_  # k = l + 1 .. K
             c, up = cand[:size], better[:size]
             np.add(row[l_], row[1:size + 1], out=c)

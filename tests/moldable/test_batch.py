@@ -181,3 +181,25 @@ def test_l_star_milp_backends_agree():
         b = L_star_milp(inst, chains, backend="scipy")
         assert a[2] and b[2]
         assert a[0] == pytest.approx(b[0], rel=1e-9)
+
+
+@pytest.mark.parametrize("cost", [0, 10**9], ids=["per-row loop", "table"])
+def test_min_plus_square_paths_agree(cost, monkeypatch):
+    """Both paths of `_min_plus_square` (chosen by `TABLE_COST`) give the same floats and
+    argmins as the direct table, on non-increasing rows with ties and leading infs."""
+    from resilsched.heuristics.moldable import mt_allotment as mt
+
+    rng = np.random.default_rng(5)
+    monkeypatch.setattr(mt, "TABLE_COST", cost)
+    for _ in range(100):
+        K, m = int(rng.integers(1, 60)), int(rng.integers(1, 5))
+        H = np.full((m, K + 1), np.inf)
+        for r in range(m):
+            first = int(rng.integers(1, K + 2))
+            H[r, first:] = np.sort(rng.choice([0.5, 1.0, 2.0, rng.random()], K + 1 - first))[::-1]
+        Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
+        cand = H[:, :, None] + Hpad[:, mt._toeplitz(K)]
+        want_arg = cand.argmin(axis=1)
+        want = np.take_along_axis(cand, want_arg[:, None, :], axis=1)[:, 0, :]
+        got, arg = mt._min_plus_square(H)
+        assert np.array_equal(got, want) and np.array_equal(arg, want_arg)
