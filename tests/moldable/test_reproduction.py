@@ -73,3 +73,45 @@ def test_every_option_has_help_with_its_default():
         if action.dest in ("help", "store", "fresh", "dask"):  # the shared campaign options
             continue
         assert action.help and "default" in action.help, action.dest
+
+
+@pytest.mark.parametrize("value, message", [
+    ("lambda=3e-7:30x10", "3e-7 is not a point of the lambda grid"),
+    ("q=1:1x1", "unknown grid 'q'"),
+    ("lambda=1e-6:0x10", "0x10 must be in [1, 1000] x [1, 10000]"),
+    ("lambda=1e-6", "'lambda=1e-6' is not GRID=VALUE:SETSxSCENARIOS"),
+])
+def test_point_size_errors_are_one_line(capsys, value, message):
+    from resilsched.reproduce.moldable import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--point-size", value], prog="rm")
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rm: error: argument --point-size: {message}") and err.count("\n") == 1
+
+
+def test_point_size_overrides_one_sweep_point_and_tasks_run_set_major():
+    """--point-size gives one configuration its own size; `collect` runs set 0 of every
+    (configuration, model) before any set 1, and returns the results in request order."""
+    from resilsched.reproduce.moldable import _requests, parser
+    from resilsched.reproduce.moldable.experiments import SWEEPS, collect
+
+    args = parser().parse_args(["--sweeps", "--grids", "lambda", "--sweep-sets", "3",
+                                "--sweep-scenarios", "4", "--point-size", "lambda=1e-6:2x1",
+                                "--no-table", "--algos", "LPA"])
+    reqs, _ = _requests(args)
+    sizes = {c: (r.sets, r.scenarios) for r in reqs for c in r.configs}
+    big = SWEEPS["lambda"][1][-1]
+    assert sizes[big] == (2, 1) and sizes[SWEEPS["lambda"][1][0]] == (3, 4)
+    seen = []
+
+    def fake_run(tasks):
+        seen.extend(t.payload["set"] for t in tasks)
+        return [{"LPA/LPT": [1.0 + t.payload["set"], 2.0 + t.payload["set"]]} for t in tasks]
+
+    res = collect(reqs, 1, {}, fake_run, models=("mix",))
+    assert seen == sorted(seen)  # set-major
+    stat = res["mix", big, "LPA", "LPT"]
+    assert (stat.sets, stat.scenarios, stat.expected, stat.maximum) == (2, 1, 1.5, 3.0)
+    assert res["mix", SWEEPS["lambda"][1][0], "LPA", "LPT"].expected == 2.0

@@ -48,6 +48,7 @@ from resilsched.campaign import (
     run_script,
 )
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS
+from resilsched.instances.moldable.generators import PAPER_MODELS
 from resilsched.reproduce.moldable.experiments import (
     ALGOS,
     COMBOS,
@@ -64,6 +65,7 @@ from resilsched.reproduce.moldable.experiments import (
     set_tasks,
 )
 from resilsched.reproduce.moldable.tables import (
+    aggregate,
     all_configs,
     combos_table,
     csv_rows,
@@ -135,6 +137,27 @@ def _subset(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
     return parse
 
 
+def _point_size(text: str) -> tuple[str, float, int, int]:
+    """argparse type of --point-size: ``GRID=VALUE:SETSxSCENARIOS``, a point of a sweep grid."""
+    try:
+        point, size = text.split(":")
+        name, value = point.split("=")
+        sets, scenarios = (int(v) for v in size.lower().split("x"))
+        x = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not GRID=VALUE:SETSxSCENARIOS (e.g. lambda=1e-6:30x10)") from None
+    if name not in SWEEPS:
+        raise argparse.ArgumentTypeError(f"unknown grid {name!r} (choose from P,n,lambda)")
+    grid = SWEEPS[name][0]
+    if not any(abs(x - g) <= 1e-9 * abs(g) for g in grid):
+        raise argparse.ArgumentTypeError(
+            f"{value} is not a point of the {name} grid ({','.join(f'{g:g}' for g in grid)})")
+    if not (1 <= sets <= 1000 and 1 <= scenarios <= 10_000):
+        raise argparse.ArgumentTypeError(f"{size} must be in [1, 1000] x [1, 10000]")
+    return name, x, sets, scenarios
+
+
 def parser(prog: str = PROG) -> argparse.ArgumentParser:
     """The command-line options of the reproduction (every one with its default in the help)."""
     ap = _Parser(prog=prog, description=__doc__.splitlines()[0])
@@ -174,6 +197,11 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="job sets per sweep point (default %(default)s)")
     ap.add_argument("--sweep-scenarios", type=_count(10_000), default=20,
                     help="scenarios per job set in the sweeps (default %(default)s)")
+    ap.add_argument("--point-size", type=_point_size, action="append", default=[],
+                    metavar="GRID=VALUE:SETSxSCENARIOS",
+                    help="sets x scenarios at one sweep point instead of --sweep-sets x "
+                         "--sweep-scenarios, e.g. lambda=1e-6:30x10 (BATCH-LIST's DPs grow with "
+                         "the failures); repeatable (default none)")
     ap.add_argument("--grids", type=_subset(("P", "n", "lambda")), default=("P", "n", "lambda"),
                     help="sweeps to run, a subset of P,n,lambda (default all)")
     ap.add_argument("--algos", type=_subset(tuple(ALGOS)), default=tuple(ALGOS),
@@ -243,11 +271,26 @@ def _requests(args: argparse.Namespace) -> tuple[list[Request], dict[Config, set
         add([DEFAULT], combos, args.sets, args.scenarios, "fig5")
         add(PN, combos, args.pn_sets or args.sets, args.pn_scenarios or args.scenarios, "fig6")
     if args.sweeps:
+        sizes = _point_sizes(args)
         for name in args.grids:
-            add(SWEEPS[name][1], lpt, args.sweep_sets, args.sweep_scenarios, f"sweep-{name}")
+            plain = [c for c in SWEEPS[name][1] if c not in sizes]
+            add(plain, lpt, args.sweep_sets, args.sweep_scenarios, f"sweep-{name}")
+            for c in SWEEPS[name][1]:
+                if c in sizes:
+                    add([c], lpt, *sizes[c], f"sweep-{name}")
         if not args.figures:
             add(PN, lpt, args.sweep_sets, args.sweep_scenarios, "fig6")
     return reqs, tags
+
+
+def _point_sizes(args: argparse.Namespace) -> dict[Config, tuple[int, int]]:
+    """The sweep configurations given their own sets x scenarios by --point-size."""
+    out = {}
+    for name, x, sets, scenarios in args.point_size:
+        xs, configs = SWEEPS[name]
+        i = min(range(len(xs)), key=lambda k: abs(xs[k] - x))
+        out[configs[i]] = (sets, scenarios)
+    return out
 
 
 def report(args: argparse.Namespace, res: Results) -> list[str]:
@@ -271,16 +314,23 @@ def report(args: argparse.Namespace, res: Results) -> list[str]:
                               "(maximum) T/L'")
     if args.sweeps:
         size = f"{args.sweep_sets} sets x {args.sweep_scenarios} scenarios"
+        sizes = _point_sizes(args)
+        if sizes:
+            size += " (" + "; ".join(f"{c.label()}: {a} x {b}"
+                                     for c, (a, b) in sorted(sizes.items())) + ")"
         for name in args.grids:
             lines += sweep_table(res, name, args.algos, f"Sweep over {name} (Fig. 4 for mix, "
                                  f"Figs. 7-9 for all models), {size}, LPT: expected (maximum) "
                                  "T/L'")
         configs = all_configs(args.grids)
+        agg = aggregate(res, PAPER_MODELS[0], args.algos[0], configs)
+        runs = f"{agg[3]} (set, scenario) runs per model and algorithm" if agg else "incomplete"
         lines += table1(res, args.algos, configs,
                         f"Table 1 over the entire set of experiments as the paper computes it: "
                         f"mean over the {len(configs)} configurations (defaults, the four (P, "
                         f"n) combinations, the sweeps over {', '.join(args.grids)}) of the "
-                        "expected values, maximum over all their runs; LPT; computed (paper)")
+                        f"expected values, maximum over all their runs ({runs}); LPT; "
+                        "computed (paper)")
     return lines
 
 

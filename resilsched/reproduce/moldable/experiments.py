@@ -174,7 +174,12 @@ class Request:
 def collect(requests: Sequence[Request], seed: int, batch: dict[str, Any],
             run: Callable[[Sequence[Task]], list[Any]],
             models: Sequence[str] = PAPER_MODELS) -> Results:
-    """Run every request in one campaign call (tasks shared between requests run once)."""
+    """Run every request in one campaign call (tasks shared between requests run once).
+
+    The tasks run set-major (set 0 of every configuration and model, then set 1, ...), so a run
+    stopped part-way has the same number of complete sets everywhere: rerunning with that many
+    sets computes nothing new and prints complete tables.
+    """
     groups = []
     tasks: list[Task] = []
     for req in requests:
@@ -183,7 +188,11 @@ def collect(requests: Sequence[Request], seed: int, batch: dict[str, Any],
                 ts = set_tasks(model, cfg, req.sets, req.scenarios, seed, req.combos, **batch)
                 groups.append((model, cfg, req, len(tasks), len(ts)))
                 tasks += ts
-    done = run(tasks)
+    order = sorted(range(len(tasks)), key=lambda i: tasks[i].payload["set"])  # stable
+    ran = run([tasks[i] for i in order])
+    done: list[Any] = [None] * len(tasks)
+    for i, r in zip(order, ran, strict=True):
+        done[i] = r
     out: Results = {}
     for model, cfg, req, start, count in groups:
         part = done[start:start + count]
