@@ -55,7 +55,7 @@ def _front(instance, j: int, rtol: float = AREA_TIE_RTOL) -> _Front:
     arithmetic differ by float noise, which then picks an arbitrary p (roofline: any p <= pbar).
     Here a point wins a suffix only when its area is below (1 + rtol) times the suffix minimum
     and no larger p is: scanning the front from the largest p, it is the first point whose area
-    reaches the running minimum's tolerance band (docs/decisions.md M19). The chosen areas
+    reaches the running minimum's tolerance band (docs/decisions.md M23). The chosen areas
     stay non-increasing as the suffix grows (the band's bound does), as `_min_plus_square`
     needs.
     """

@@ -101,7 +101,7 @@ def test_attempt_orders():
 
 def test_equal_areas_go_to_the_larger_p_whatever_the_float_noise():
     """Roofline areas p (w / p) = w for p <= pbar jitter by an ulp; the tie goes to pbar
-    (decision M19), where an exact comparison picks p by the noise."""
+    (decision M23), where an exact comparison picks p by the noise."""
     rng = np.random.default_rng(1)
     jobs = tuple(Roofline(float(rng.uniform(5000, 4e6)), int(rng.integers(100, 400)))
                  for _ in range(20))
