@@ -70,11 +70,14 @@ def _plain_log(ax) -> None:
     """Log-scale y axis with plain numbers (2, 5, 10, 20) instead of powers of ten."""
     from matplotlib.ticker import FuncFormatter
 
+    def minor(v: float, _) -> str:  # label 2 and 5 times a power of ten only (no overlaps)
+        lead = v / 10 ** np.floor(np.log10(v)) if v > 0 else 0.0
+        return f"{v:g}" if min(abs(lead - 2), abs(lead - 5)) < 1e-6 else ""
+
     ax.set_yscale("log")
-    fmt = FuncFormatter(lambda v, _: f"{v:g}")
-    ax.yaxis.set_major_formatter(fmt)
-    ax.yaxis.set_minor_formatter(fmt)
-    ax.tick_params(axis="y", which="minor", labelsize=6)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(minor))
+    ax.tick_params(axis="y", which="minor", labelsize=7)
 
 
 def _save(fig, path: Path, made: list[Path], note: str = PRIORITY_NOTE, legend=None) -> None:
