@@ -39,12 +39,15 @@ def test_lpa_expected_ratio_at_defaults(model):
     (["--algos", "LPA,FOO"], "argument --algos: unknown ['FOO']"),
     (["--algos", "LPA,LPA"], "argument --algos: 'LPA,LPA' repeats a name"),
     (["--grids", "P,q"], "argument --grids: unknown ['q']"),
-    (["--csv", "/nonexistent/dir/t.csv"], "--csv: folder /nonexistent/dir does not exist"),
+    (["--csv", "MISSING/t.csv"], "--csv: folder MISSING does not exist"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
-def test_malformed_options_are_one_line_errors(capsys, options, message):
+def test_malformed_options_are_one_line_errors(capsys, tmp_path, options, message):
     from resilsched.reproduce.moldable import main
 
+    missing = str(tmp_path / "missing")  # a folder that surely does not exist
+    options = [o.replace("MISSING", missing) for o in options]
+    message = message.replace("MISSING", missing)
     with pytest.raises(SystemExit) as exc:
         main(options, prog="rm")
     assert exc.value.code == 2

@@ -7,7 +7,6 @@ algorithm and priority). Cells read "expected (maximum)" unless said otherwise.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,15 +92,15 @@ def all_configs(sweeps: Sequence[str]) -> list[Config]:
 
 def csv_rows(res: Results, experiment: dict[Config, set[str]]) -> list[dict[str, Any]]:
     """One row per result: experiment names of its configuration, model, P, n, lambda, algo,
-    priority, expected, se (nan with one set), maximum, sets, scenarios, and the paper's Table 1
-    values for LPT."""
+    priority, expected, se (empty with one set: no spread to estimate), maximum, sets,
+    scenarios, and the paper's Table 1 values (empty for the HPA and LA priorities)."""
     rows = []
     for (m, c, a, p), s in sorted(res.items(), key=lambda kv: (
             PAPER_MODELS.index(kv[0][0]), kv[0][1], kv[0][2], kv[0][3])):
-        paper = PAPER_TABLE1[a][m] if p == "LPT" else (math.nan, math.nan)
+        paper = PAPER_TABLE1[a][m] if p == "LPT" else ("", "")
         rows.append({"experiments": " ".join(sorted(experiment.get(c, ()))), "model": m,
                      "P": c.P, "n": c.n, "lambda": c.lam, "algo": a, "priority": p,
-                     "expected": s.expected, "se": s.se, "maximum": s.maximum, "sets": s.sets,
-                     "scenarios": s.scenarios, "paper_table1_expected": paper[0],
-                     "paper_table1_maximum": paper[1]})
+                     "expected": s.expected, "se": s.se if s.sets > 1 else "",
+                     "maximum": s.maximum, "sets": s.sets, "scenarios": s.scenarios,
+                     "paper_table1_expected": paper[0], "paper_table1_maximum": paper[1]})
     return rows
