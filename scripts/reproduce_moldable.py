@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Reproduce Table 1 and the sweeps of Figs. 4, 7-9 of the moldable paper (spec 000 §5, §6).
+"""Reproduce Table 1 and Figs. 3-9 of the moldable paper (spec 000 §5, §6).
 
 Thin wrapper of `resilsched.reproduce.moldable` (the same program as ``resilsched reproduce
-moldable``), kept so that the command below works as before; see that module for what it
+moldable``), kept so that the command below works as before; see that package for what it
 computes and writes.
 
 Usage::
 
-    python3 scripts/reproduce_moldable.py --sets 30 --scenarios 20 [--sweeps] [--csv out.csv]
+    python3 scripts/reproduce_moldable.py --sets 30 --scenarios 20 [--figures] [--sweeps]
+        [--csv out.csv]
 """
 
 import sys

@@ -6,8 +6,9 @@ minimising L(p) = max(max_j sum_m t_j(p_{j,m}), sum_{j,m} a_j(p_{j,m}) / P) with
 
 `MTAllotment.feasible(X)` is the dual-approximation DP: quantum Z = eps X / g, grid
 K = floor(X/Z) + g; h_j[k] = min{a_j(p) : p on the time-Pareto front, t_j(p) <= k Z} (times
-rounded up to quanta; ties in area go to the larger p, as [R]); H_j = g-fold min-plus
-convolution of h_j (every attempt uses >= 1 quantum); X is accepted at the smallest k >= 1 with
+rounded up to quanta; areas within a relative 1e-9 are ties, which go to the larger p, as
+[R] intends: `AREA_TIE_RTOL`); H_j = g-fold min-plus convolution of h_j (every attempt uses
+>= 1 quantum); X is accepted at the smallest k >= 1 with
 area_slack sum_j H_j[k] / P < k Z (strict), returning min(kZ, X) and the allocation found by
 backtracking. The outer search (`MTAllotment.solve`) starts from the all-sequential X0 (doubled
 until feasible, spec §3.7 step 6 edge case) and bisects until Xmax / Xmin <= 1 + eps2. With
@@ -42,19 +43,32 @@ class _Front:
     sufarg: np.ndarray
 
 
-def _front(instance, j: int) -> _Front:
+#: relative tolerance under which two areas of a front are a tie (spec 000 §3.7 step 3):
+#: roofline's p (w / p) equals w for every p <= pbar but jitters by an ulp in floats
+AREA_TIE_RTOL = 1e-9
+
+
+def _front(instance, j: int, rtol: float = AREA_TIE_RTOL) -> _Front:
+    """Job j's time-Pareto front; for every suffix (the p with t_j(p) <= a threshold) the
+    point of smallest area, ties within a relative `rtol` going to the larger p.
+
+    [R] keeps the larger p among equal areas (§3.7 step 3), but equal areas in exact
+    arithmetic differ by float noise, which then picks an arbitrary p (roofline: any p <= pbar).
+    Here a point wins a suffix only when its area is below (1 + rtol) times the suffix minimum
+    and no larger p is: scanning the front from the largest p, it is the first point whose area
+    reaches the running minimum's tolerance band (docs/decisions.md M23). The chosen areas
+    stay non-increasing as the suffix grows (the band's bound does), as `_min_plus_square`
+    needs.
+    """
     ps = instance.fronts[j]
     t = instance.T[j, ps - 1]
     a = t * ps
     rev = a[::-1]
-    run = np.minimum.accumulate(rev)
-    new = np.empty(rev.size, dtype=bool)
-    new[0] = True
-    new[1:] = rev[1:] < run[:-1]
-    arg_rev = np.maximum.accumulate(np.where(new, np.arange(rev.size), 0))
-    sufmin = run[::-1]
-    sufarg = (rev.size - 1 - arg_rev)[::-1]
-    return _Front(ps, t, -t, sufmin, sufarg)
+    run = np.minimum.accumulate(rev)  # run[q]: least area among the q + 1 largest p
+    # first rev position k with run[k] <= (1 + rtol) run[q]: the largest p within the band
+    first = np.searchsorted(-run, -run * (1.0 + rtol), side="left")
+    sufarg = (rev.size - 1 - first)[::-1]
+    return _Front(ps, t, -t, a[sufarg], sufarg)
 
 
 @dataclass
@@ -216,9 +230,12 @@ class MTAllotment:
         return self.backtrack(g, state), xmax, calls
 
 
-#: rows x (K + 1)^2 up to which `_min_plus_square` builds the whole table in one numpy
-#: expression (many jobs on a small grid: the per-row loop would cost more in Python)
-TABLE_CELLS = 1 << 21
+#: `_min_plus_square` builds the whole table in one numpy expression when its rows x (K + 1)^2
+#: cells are at most TABLE_COST x (rows + step starts): a table cell costs ~30 ns (gather, add,
+#: argmin), a row or a step start of the per-row loop ~6 us of Python and numpy calls (measured
+#: on a loaded 2-core machine; docs/performance.md). A fixed 2^21 cells made BATCH-LIST at
+#: lambda = 1e-6 spend 95 % of its time in tables of rows with a few steps each.
+TABLE_COST = 200
 
 
 def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -232,24 +249,25 @@ def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (on a run of equal H[l], H[k - l] and so the rounded sum do not decrease as l grows). So
     only the step starts l <= K/2 are tried, in increasing order, each against every k at once
     and kept where strictly better. O(K x steps) per row; the steps of a chain of c attempts
-    grow about linearly in c (a few for the roofline's flat areas), at most K/2. Small grids
-    (`TABLE_CELLS`) still use the table, vectorised over the rows.
+    grow about linearly in c (a few for the roofline's flat areas), at most K/2. Grids small
+    against the loop's Python work (`TABLE_COST`) still use the table, vectorised over the rows.
     """
     m, width = H.shape
     K = width - 1
-    if m * width * width <= TABLE_CELLS:  # small grids: the table at once, vectorised over rows
+    half = K // 2
+    starts = H[:, 1:half + 1] < H[:, :half]  # starts[r, l - 1]: a step of row r starts at l
+    if m * width * width <= TABLE_COST * (m + int(np.count_nonzero(starts))):
         Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
         cand = H[:, :, None] + Hpad[:, _toeplitz(K)]
         arg = cand.argmin(axis=1)
         return np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :], arg
     best = np.full((m, width), np.inf)
     arg = np.zeros((m, width), dtype=np.int64)
-    half = K // 2
     for r in range(m):
         row, b, a = H[r], best[r], arg[r]
         cand = np.empty(K)
         better = np.empty(K, dtype=bool)
-        for l_ in (np.nonzero(row[1:half + 1] < row[:half])[0] + 1).tolist():
+        for l_ in (np.nonzero(starts[r])[0] + 1).tolist():
             size = K - l_  # k = l + 1 .. K
             c, up = cand[:size], better[:size]
             np.add(row[l_], row[1:size + 1], out=c)

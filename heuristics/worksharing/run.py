@@ -7,6 +7,10 @@ keyword-only arguments, ``--param NAME=VALUE`` on the command line):
 
 - ``n``: chunks per unit of work (Section 6's n, §6 Q2); 0 chooses the chunk count of every
   slice by maximising the expected work (§3.4, §6 Q9);
+- ``chunk_search`` (group heuristics, with ``n = 0``): ``grid`` (default) maximises the exact
+  expected work over a geometric grid with refinement (§6 Q9); ``binary`` is the paper's own
+  rule (§5.2.3): binary search over [1 .. X/eps] on Eq. 9, assuming unimodality
+  (docs/decisions.md WS-17);
 - ``lam``: the partition's lambda, the largest interruption probability accepted for one
   worker's load (§3.1; maxsl = Pr^-1(lambda)); 0 = 1 for risks with a finite horizon, 0.9
   otherwise (docs/decisions.md WS-3). Only the heuristics that use maxsl take it.
@@ -23,7 +27,7 @@ The worksharing family has no failure scenario and no priority rule: both argume
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.worksharing.charts import (
@@ -52,7 +56,12 @@ from resilsched.solution import HeuristicResult
 PARAM_HELP = {
     "n": "chunks per unit of work (spec 003 §6 Q2); 0 = chosen by maximising the expected work",
     "lam": "partition lambda in (0, 1] (spec 003 §3.1); 0 = 1 for a finite horizon, else 0.9",
+    "chunk_search": "automatic chunk count of a slice (n = 0): grid = maximise the exact "
+                    "expected work (spec 003 §6 Q9), binary = the paper's binary search over "
+                    "[1 .. X/eps] (§5.2.3)",
 }
+#: how a group heuristic chooses its chunk counts when ``n = 0`` (`group_plan`)
+ChunkSearch = Literal["grid", "binary"]
 #: largest schedule an explicit ``n`` may ask for: n W p chunk entries over all workers
 MAX_ENTRIES = 20_000_000
 #: most workers a heuristic schedules (the automatic chunk counts give up to 4000 chunk
@@ -109,52 +118,61 @@ def _result(instance, plan: Plan) -> HeuristicResult:
 
 
 def _group(instance, rule: ChartRule, name: str, n: float, lam: float,
-           thm4_single: bool = False) -> HeuristicResult:
+           chunk_search: str, thm4_single: bool = False) -> HeuristicResult:
+    if chunk_search not in ("grid", "binary"):
+        raise InvalidInstance("--param chunk_search", f"{chunk_search!r} is not grid or binary")
     plan = group_plan(instance, rule, n=_chunks(instance, n), lam=_lambda(instance, lam),
-                      thm4_single=thm4_single, name=name)
+                      thm4_single=thm4_single, name=name, chunk_search=chunk_search)
     return _result(instance, plan)
 
 
 def greedy(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-           n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+           n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Σ_greedy: §3.1 partition, greedy group chart in every coterie (§3.3f, §3.4, §3.6)."""
-    return _group(instance, GREEDY, "greedy", n, lam)
+    return _group(instance, GREEDY, "greedy", n, lam, chunk_search)
 
 
 def greedy_thm4(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-                n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+                n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Σ_greedy with Theorem 4's (Theorem 2's) chunks on single-worker slices (§6 Q3)."""
-    return _group(instance, GREEDY, "greedy-thm4", n, lam, thm4_single=True)
+    return _group(instance, GREEDY, "greedy-thm4", n, lam, chunk_search, thm4_single=True)
 
 
 def group_cyclic(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-                 n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+                 n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Group schedule with the cyclic chart (§3.3a)."""
-    return _group(instance, chart_rule(chart_cyclic), "group-cyclic", n, lam)
+    return _group(instance, chart_rule(chart_cyclic), "group-cyclic", n, lam, chunk_search)
 
 
 def group_reverse(instance, scenario: Any = None, priority: str | None = None, *,
-                  seed: int = 0, n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+                  seed: int = 0, n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Group schedule with the reverse chart (§3.3b)."""
-    return _group(instance, chart_rule(chart_reverse), "group-reverse", n, lam)
+    return _group(instance, chart_rule(chart_reverse), "group-reverse", n, lam, chunk_search)
 
 
 def group_mirror(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-                 n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+                 n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Group schedule with the mirror chart (§3.3c)."""
-    return _group(instance, chart_rule(chart_mirror), "group-mirror", n, lam)
+    return _group(instance, chart_rule(chart_mirror), "group-mirror", n, lam, chunk_search)
 
 
 def group_snake(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-                n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+                n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Group schedule with the snake chart (§3.3d)."""
-    return _group(instance, chart_rule(chart_snake), "group-snake", n, lam)
+    return _group(instance, chart_rule(chart_snake), "group-snake", n, lam, chunk_search)
 
 
 def group_fat_snake(instance, scenario: Any = None, priority: str | None = None, *,
-                    seed: int = 0, n: float = 0.0, lam: float = 0.0) -> HeuristicResult:
+                    seed: int = 0, n: float = 0.0, lam: float = 0.0,
+        chunk_search: ChunkSearch = "grid") -> HeuristicResult:
     """Group schedule with the fat-snake chart (§3.3e)."""
-    return _group(instance, chart_rule(chart_fat_snake), "group-fat-snake", n, lam)
+    return _group(instance, chart_rule(chart_fat_snake), "group-fat-snake", n, lam, chunk_search)
 
 
 def brute(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,

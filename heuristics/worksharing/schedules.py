@@ -109,6 +109,50 @@ def _search(F: Callable[[int], float], hi: int, grid: int, refine: int, window: 
         F(x)
 
 
+def argmax_binary(f: Callable[[int], float], hi: int, budget: Budget | None = None,
+                  unit: float = 1.0) -> int:
+    """Maximise f over 1..hi by binary search, assuming f unimodal (§3.4, the paper's rule):
+    compare f(mid) and f(mid + 1) and keep the half that holds the rise; ties keep the
+    smaller n. On a function that is not unimodal it may stop at a local maximum. Evaluating
+    f(x) spends ``unit * x`` of `budget`; once it is spent the best x seen is returned."""
+    cache: dict[int, float] = {}
+
+    def F(x: int) -> float:
+        if x not in cache:
+            if cache and budget is not None and budget.expired():
+                raise _Stop
+            cache[x] = f(x)
+            if budget is not None:
+                budget.spend(unit * x)
+        return cache[x]
+
+    lo, up = 1, max(1, hi)
+    try:
+        F(lo)
+        while lo < up:
+            mid = (lo + up) // 2
+            if F(mid) < F(mid + 1):
+                lo = mid + 1
+            else:
+                up = mid
+    except _Stop:
+        return max(cache, key=lambda x: (cache[x], -x))
+    return lo
+
+
+#: most chunks per slice the binary search considers when X / eps is larger (or infinite)
+BINARY_CAP = 100_000
+
+
+def binary_hi(risk, eps: float, cap: int | None) -> int:
+    """The interval [1 .. X/eps] of the paper's search (§3.4), X the risk's horizon (the time
+    by which an interruption is certain; `BINARY_CAP` for an unbounded risk or eps = 0),
+    within the instance's ``max_chunks``."""
+    X = risk.horizon
+    hi = BINARY_CAP if eps <= 0 or not math.isfinite(X) else int(min(BINARY_CAP, X / eps))
+    return max(1, hi if cap is None else min(hi, cap))
+
+
 def chunks_for(sl: float, n: float) -> int:
     """N = max(1, round(n sl)) (§6 Q2)."""
     return max(1, int(round(n * sl)))
@@ -189,8 +233,14 @@ def _single_worker_theorem(inst, sl: float, n_cap: int) -> np.ndarray | None:
 
 def group_plan(inst, rule: ChartRule = GREEDY, *, n: float | None = None,
                lam: float | None = None, thm4_single: bool = False, name: str = "greedy",
-               budget: Budget | None = None, chunk_cap: int | None = None) -> Plan:
+               budget: Budget | None = None, chunk_cap: int | None = None,
+               chunk_search: str = "grid") -> Plan:
     """The group heuristic with chart `rule` (Σ_greedy for `GREEDY`), spec §3.1-§3.4.
+
+    ``chunk_search`` (with ``n=None``) chooses each slice's chunk count: ``grid`` maximises
+    the exact expected work by `argmax_int` over [1, `n_max`] (§6 Q9), ``binary`` is the
+    paper's rule of §5.2.3: binary search over [1 .. X/eps] on the expected work (Eq. 9,
+    which the exact evaluator equals), assuming it unimodal (`argmax_binary`, `binary_hi`).
 
     ``thm4_single`` (§6 Q3 option) gives single-worker coteries the unequal optimal chunks of
     Theorem 4 (Theorem 2 when eps = 0) under linear risk instead of equal chunks, with at most
@@ -224,8 +274,13 @@ def group_plan(inst, rule: ChartRule = GREEDY, *, n: float | None = None,
         elif key in memo:
             N = memo[key]
         else:
-            N = argmax_int(lambda N, c=cot: coterie_expected(rule, c.g, c.sl, N, risk, eps),
-                           n_max(cot.sl, eps, cap), budget=budget, unit=cot.g)
+            def work(N: int, c=cot) -> float:
+                return coterie_expected(rule, c.g, c.sl, N, risk, eps)
+
+            if chunk_search == "binary":
+                N = argmax_binary(work, binary_hi(risk, eps, cap), budget=budget, unit=cot.g)
+            else:
+                N = argmax_int(work, n_max(cot.sl, eps, cap), budget=budget, unit=cot.g)
             memo[key] = N
         counts.append(N)
         omega = cot.sl / N

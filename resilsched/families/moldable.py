@@ -102,7 +102,7 @@ def _build() -> Family:
         validate=_validate,
         reproduction=Reproduction(
             reproduction.main,
-            "spec 000: Table 1 and the sweeps (store in results/moldable/, --csv)",
+            "spec 000: Table 1 and Figs. 3-9 (CSV, summary.md, PNG in results/moldable/)",
         ),
     )
     others = {"priorities": heuristics.PRIORITIES, "default_priority": "LPT"}

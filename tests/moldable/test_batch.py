@@ -11,8 +11,9 @@ import pytest
 from resilsched.bounds.moldable import L_star_g1, L_star_milp, theorem_ratio
 from resilsched.heuristics.moldable import batch_list, lpa_list
 from resilsched.heuristics.moldable.batch import BatchPlanner, order_attempts
-from resilsched.heuristics.moldable.mt_allotment import MTAllotment
+from resilsched.heuristics.moldable.mt_allotment import AREA_TIE_RTOL, MTAllotment, _front
 from resilsched.instances.failures import Scenario
+from resilsched.instances.moldable import MoldableInstance, Roofline
 from resilsched.instances.moldable.adversarial import thm9_instance
 from resilsched.validation import validate_attempts
 
@@ -98,6 +99,35 @@ def test_attempt_orders():
     assert order_attempts(a, "dp_order").tolist() == [[2, 5, 3]]
 
 
+def test_equal_areas_go_to_the_larger_p_whatever_the_float_noise():
+    """Roofline areas p (w / p) = w for p <= pbar jitter by an ulp; the tie goes to pbar
+    (decision M23), where an exact comparison picks p by the noise."""
+    rng = np.random.default_rng(1)
+    jobs = tuple(Roofline(float(rng.uniform(5000, 4e6)), int(rng.integers(100, 400)))
+                 for _ in range(20))
+    inst = MoldableInstance(1000, jobs)
+    noisy = 0
+    for j, job in enumerate(jobs):
+        fr = _front(inst, j)
+        assert (fr.p[fr.sufarg] == job.pbar).all()  # every threshold: the fastest equal area
+        assert np.allclose(fr.sufmin, job.w, rtol=AREA_TIE_RTOL)
+        exact = _front(inst, j, rtol=0.0)
+        noisy += int((exact.p[exact.sufarg] != job.pbar).sum())
+    assert noisy > 0  # the noise is real: without the tolerance other p win
+    # distinct areas are never merged: on a strictly increasing area the fastest p of each
+    # suffix is not chosen unless its area is the least
+    inst2 = random_instance("communication", 6, 30, seed=4)
+    for j in range(inst2.n):
+        fr = _front(inst2, j)
+        a = fr.t * fr.p
+        for i in range(fr.p.size):
+            assert a[fr.sufarg[i]] <= a[i:].min() * (1 + AREA_TIE_RTOL)
+            assert fr.sufarg[i] >= i
+        assert (np.diff(fr.sufmin) >= 0).all()  # h_j non-increasing, as _min_plus_square needs
+    alloc = BatchPlanner(inst).allocation(np.arange(inst.n), 1)[:, 0]
+    assert alloc.tolist() == [min(j.pbar, inst.P) for j in jobs]  # roofline's first batch
+
+
 def test_batch_theorem8_bound_against_l_star():
     eps, eps2 = 0.3, 0.03
     for seed in range(4):
@@ -151,3 +181,25 @@ def test_l_star_milp_backends_agree():
         b = L_star_milp(inst, chains, backend="scipy")
         assert a[2] and b[2]
         assert a[0] == pytest.approx(b[0], rel=1e-9)
+
+
+@pytest.mark.parametrize("cost", [0, 10**9], ids=["per-row loop", "table"])
+def test_min_plus_square_paths_agree(cost, monkeypatch):
+    """Both paths of `_min_plus_square` (chosen by `TABLE_COST`) give the same floats and
+    argmins as the direct table, on non-increasing rows with ties and leading infs."""
+    from resilsched.heuristics.moldable import mt_allotment as mt
+
+    rng = np.random.default_rng(5)
+    monkeypatch.setattr(mt, "TABLE_COST", cost)
+    for _ in range(100):
+        K, m = int(rng.integers(1, 60)), int(rng.integers(1, 5))
+        H = np.full((m, K + 1), np.inf)
+        for r in range(m):
+            first = int(rng.integers(1, K + 2))
+            H[r, first:] = np.sort(rng.choice([0.5, 1.0, 2.0, rng.random()], K + 1 - first))[::-1]
+        Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
+        cand = H[:, :, None] + Hpad[:, mt._toeplitz(K)]
+        want_arg = cand.argmin(axis=1)
+        want = np.take_along_axis(cand, want_arg[:, None, :], axis=1)[:, 0, :]
+        got, arg = mt._min_plus_square(H)
+        assert np.array_equal(got, want) and np.array_equal(arg, want_arg)

@@ -73,8 +73,11 @@ def test_every_entry_points_at_its_function():
         sig = inspect.signature(fn)
         assert list(sig.parameters)[:3] == ["instance", "scenario", "priority"]
         assert sig.parameters["seed"].kind is inspect.Parameter.KEYWORD_ONLY
-        assert {p.name for p in entry.params} <= {"n", "lam"} and entry.params
-        assert all(p.help and p.default == 0.0 for p in entry.params)
+        assert {p.name for p in entry.params} <= {"n", "lam", "chunk_search"} and entry.params
+        assert all(p.help and p.default == 0.0 for p in entry.params if p.name != "chunk_search")
+        for p in entry.params:
+            if p.name == "chunk_search":  # group heuristics: the paper's binary search option
+                assert p.default == "grid" and p.choices == ("grid", "binary") and p.help
     assert FAMILY.exact["certified"].solve is solve
     assert FAMILY.exact["certified"].options is CertifiedOptions
     assert FAMILY.exact["qp-one-worker"].options is QPOptions

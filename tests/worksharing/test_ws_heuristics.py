@@ -114,3 +114,32 @@ def test_theorem4_option_for_single_worker_slices():
     Eb = expected_work(b.schedule, inst.risk, inst.eps)
     assert abs(Ea - 3 * thm4_charged_linear(1.0, 1.0, 0.02).expected) < 1e-12
     assert Ea >= Eb - 1e-12
+
+
+def test_binary_search_finds_the_maximum_of_unimodal_functions():
+    from resilsched.heuristics.worksharing.schedules import argmax_binary
+
+    for peak in (1, 2, 7, 50, 99, 100):
+        assert argmax_binary(lambda x, c=peak: -abs(x - c), 100) == peak
+    assert argmax_binary(lambda x: 1.0, 100) == 1  # flat: the smallest n
+    bumpy = [0, 5, 1, 2, 3, 4, 3, 2, 1, 0]  # local maximum at 1, global at 5 (1-based x)
+    x = argmax_binary(lambda x: bumpy[x - 1], len(bumpy))
+    assert x in (2, 6)  # a local maximum (the paper's rule assumes unimodality)
+
+
+def test_greedy_binary_chunk_search_is_a_local_maximum_of_eq9():
+    """chunk_search='binary' (the paper's §5.2.3 rule): every slice's count N is a local
+    maximum of the coterie's expected work on [1 .. X/eps]."""
+    from resilsched.heuristics.worksharing.run import greedy
+
+    for W, p, eps in ((2.0, 5, 0.001), (7.0, 25, 0.0001), (30.0, 100, 0.01), (0.5, 3, 0.05)):
+        inst = WorksharingInstance(W, p, LinearRisk(1.0), eps)
+        res = greedy(inst, chunk_search="binary")
+        for cot, N in zip(res.schedule.coteries, res.schedule.chunk_counts, strict=True):
+            f = [coterie_expected(GREEDY, cot.g, cot.sl, k, inst.risk, eps)
+                 for k in (max(1, N - 1), N, min(N + 1, int(1 / eps)))]
+            assert f[1] >= max(f[0], f[2]) - 1e-15
+        assert res.objective == pytest.approx(expected_work(res.schedule.schedule, inst.risk,
+                                                            eps), rel=1e-12)
+    with pytest.raises(Exception, match="chunk_search"):
+        greedy(WorksharingInstance(1.0, 2, LinearRisk(1.0), 0.01), chunk_search="linear")

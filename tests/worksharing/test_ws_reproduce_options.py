@@ -70,3 +70,11 @@ def test_the_script_and_the_module_share_the_program(capsys):
     assert exc.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "reproduce_worksharing.py: error: argument --trials: 0 must be in 1..100000")
+
+
+def test_e5_binary_chunk_search_writes_its_own_csv(tmp_path, capsys):
+    assert reproduction.main(["e5", "--p", "5", "--trials", "3", "--jobs", "1", "--chunk-search",
+                              "binary", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "binary search" in out and (tmp_path / "e5_binary.csv").exists()
+    assert not (tmp_path / "e5.csv").exists()

@@ -101,7 +101,8 @@ def config_task(payload: dict[str, Any]) -> dict[str, Any]:
     r = run_config(payload["p"], payload["W"], payload["eps"],
                    heuristics_named(payload["heuristics"]),
                    payload["n"], payload["trials"], seed=payload["seed"], risk=risk,
-                   trace_id=payload["trace"] or 0)
+                   trace_id=payload["trace"] or 0,
+                   chunk_search=payload.get("chunk_search", "grid"))
     return {h: {"ratios": pack(r.ratios[h]), "expected": float(r.expected[h]),
                 "chunks": [int(c) for c in r.chunks[h]]} for h in payload["heuristics"]}
 
@@ -139,14 +140,19 @@ def run_table4(out: Path) -> None:
 
 
 def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
-           run: Runner = inline) -> dict[str, np.ndarray]:
-    """Run configurations; CSV rows per (config, heuristic); returns all ratios per heuristic."""
+           run: Runner = inline, chunk_search: str = "grid") -> dict[str, np.ndarray]:
+    """Run configurations; CSV rows per (config, heuristic); returns all ratios per heuristic.
+
+    The task fields hold ``chunk_search`` only when it is not the default ``grid`` (so the
+    results stored before the option existed stay valid)."""
     tasks = []
     for cfg in configs:
         p, W, eps = cfg[:3]
         nn = cfg[3] if len(cfg) > 3 else n
         fields = {"p": p, "W": W, "eps": eps, "n": nn, "heuristics": list(heuristics),
                   "trials": trials, "seed": 0, "trace": trace}
+        if chunk_search != "grid":
+            fields["chunk_search"] = chunk_search
         tasks.append(Task(fields, fields))
     results = run(tasks)
     allr: dict[str, list[np.ndarray]] = {h: [] for h in heuristics}
@@ -165,13 +171,18 @@ def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace
     return {h: np.concatenate(v) for h, v in allr.items()}
 
 
-def run_e5(out: Path, trials: int, ps, run: Runner = inline) -> dict:
+def run_e5(out: Path, trials: int, ps, run: Runner = inline,
+           chunk_search: str = "grid") -> dict:
+    """E5 (§4.2): automatic chunk counts; greedy's by `chunk_search` (``grid``: maximise the
+    exact expected work, §6 Q9; ``binary``: the paper's binary search, §5.2.3), written to
+    ``e5.csv`` (``e5_binary.csv``)."""
     configs = [c for c in e5_configs() if c[0] in ps]
     t0 = time.perf_counter()
-    r = _sweep("e5", configs, out, trials, E5_HEURISTICS, run=run)
+    stem = "e5" if chunk_search == "grid" else f"e5_{chunk_search}"
+    r = _sweep(stem, configs, out, trials, E5_HEURISTICS, run=run, chunk_search=chunk_search)
     dt = time.perf_counter() - t0
-    print(f"E5: {len(configs)} configurations x {trials} trials = {len(configs) * trials} "
-          f"instances in {dt:.1f} s")
+    print(f"E5 (greedy's chunk counts: {chunk_search} search): {len(configs)} configurations "
+          f"x {trials} trials = {len(configs) * trials} instances in {dt:.1f} s")
     for h, v in r.items():
         paper = PAPER_E5.get(h)
         print(f"  {h:11s} mean {v.mean():.4f}  std {v.std():.4f}"
@@ -182,7 +193,7 @@ def run_e5(out: Path, trials: int, ps, run: Runner = inline) -> dict:
     print(f"  greedy closes {(g.mean() - nr) / (1 - nr) * 100:.1f} % of the no-rep gap "
           "(paper 27.4 %)")
     curves = {h: best_fraction_curve(v) for h, v in r.items()}
-    with open(out / "e5_fig5.csv", "w", newline="") as f:
+    with open(out / f"{stem}_fig5.csv", "w", newline="") as f:
         w = csv.writer(f)
         xs = list(next(iter(curves.values())))
         w.writerow(["heuristic", *[f"best_{x}%" for x in xs]])
@@ -262,6 +273,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                     help="worker counts of e5 and traces, from "
                          f"{' '.join(map(str, E_P))} (default all of them for e5, 5 10 for "
                          "traces)")
+    ap.add_argument("--chunk-search", choices=("grid", "binary"), default="grid",
+                    help="e5: how greedy chooses its chunk counts: grid = maximise the exact "
+                         "expected work (spec §6 Q9), binary = the paper's binary search over "
+                         "[1 .. X/eps] (§5.2.3) (default grid)")
     ap.add_argument("--out", type=Path, default=Path("worksharing_results"),
                     help="output folder for the CSV files (default worksharing_results)")
     ap.add_argument("--jobs", type=_int_in(1, 1024), default=min(2, os.cpu_count() or 1),
@@ -307,7 +322,7 @@ def _main(a: argparse.Namespace, store: ResultStore) -> int:
         if w == "table4":
             run_table4(a.out)
         elif w == "e5":
-            run_e5(a.out, a.trials or 1000, a.p or E_P, run=runner)
+            run_e5(a.out, a.trials or 1000, a.p or E_P, run=runner, chunk_search=a.chunk_search)
         elif w in ("e1", "e2", "e3", "e4"):
             run_fixed(w, a.out, a.trials or 1000, run=runner)
         elif w == "e6":

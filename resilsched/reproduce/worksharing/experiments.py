@@ -10,6 +10,7 @@ by name through the family's registry (`heuristics_named`).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -53,8 +54,12 @@ def config_seed(base: int, p: int, W: float, eps: float, extra: int = 0) -> list
 
 def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicFn],
                n: float | None = None, trials: int = 1000, seed: int = 0, risk=None,
-               trace_id: int = 0) -> ConfigResult:
-    """Simulate one configuration (automatic chunk count when ``n`` is None, i.e. E5)."""
+               trace_id: int = 0, chunk_search: str = "grid") -> ConfigResult:
+    """Simulate one configuration (automatic chunk count when ``n`` is None, i.e. E5).
+
+    ``chunk_search`` goes to the heuristics that take it (the group schedules: ``grid`` or the
+    paper's ``binary`` search of §5.2.3); the others choose their counts as before (§6 Q9).
+    """
     risk = LinearRisk(1.0) if risk is None else risk
     inst = WorksharingInstance(float(W), int(p), risk, float(eps))
     rng = np.random.default_rng(config_seed(seed, p, W, eps, trace_id))
@@ -63,7 +68,9 @@ def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicF
     zero = omni <= 0
     ratios, expected, chunks = {}, {}, {}
     for name, fn in heuristics.items():
-        res = fn(inst, seed=seed, n=0.0 if n is None else float(n))
+        extra = ({"chunk_search": chunk_search}
+                 if "chunk_search" in inspect.signature(fn).parameters else {})
+        res = fn(inst, seed=seed, n=0.0 if n is None else float(n), **extra)
         wc = realised_work(res.schedule.schedule, inst.eps, taus)
         ratios[name] = np.where(zero, 1.0, wc / np.where(zero, 1.0, omni))
         expected[name] = float(res.objective)
