@@ -218,7 +218,7 @@ class RList:
         self._fit: FitIndex | None = None
         # GREEDY, and EASY with fresh position-based reservations (the defaults), keep the queue
         # in a `FitIndex` (fixed priorities only): same starts, no scan of the whole queue
-        indexed = m == 0 or (m == 1 and not classic_easy and not persistent_reservations)
+        indexed = m == 0 or (m == 1 and not classic_easy and mode == "fresh")
         ranks = queue.fixed_ranks() if indexed else None
         if ranks is not None:
             self._rank = ranks
