@@ -20,7 +20,7 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.registry import get_family
 from resilsched.registry import heuristic as get_heuristic
-from resilsched.reproduce.rigid.config import Config
+from resilsched.reproduce.rigid.config import Config, unlabel
 
 TaskFn = Callable[[dict[str, Any]], list[dict[str, Any]]]
 
@@ -36,11 +36,14 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
     Returns one row per point: the mean and max over scenarios of T/L(f), and the mean number
     of failures. With q-bar = 0 and a deterministic priority every scenario is the same, so a
     single simulation stands for all of them. The makespans come from the heuristic's fast path
-    (``record=False``).
+    (``record=False``). A label ``R-LIST-1/fixed`` runs R-LIST-1 with ``reservations="fixed"``
+    (`config.label`).
     """
     inst: RigidInstance = task["instance"]
     h, prio, k = task["heuristic"], task["priority"], task["set"]
-    heuristic = get_heuristic(get_family("rigid"), h).run
+    base, mode = unlabel(h)
+    params = {} if mode == "fresh" else {"reservations": mode}
+    heuristic = get_heuristic(get_family("rigid"), base).run
     rows = []
     for q, P, matrix in task["points"]:
         inst_P = inst if P == inst.P else RigidInstance(P, inst.jobs, inst.name)
@@ -50,7 +53,8 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
         ratios = []
         for s, row in enumerate(mat):
             sc = Scenario(tuple(int(x) for x in row))
-            T = heuristic(inst_P, sc, prio, seed=random_seed(k, s), record=False).objective
+            T = heuristic(inst_P, sc, prio, seed=random_seed(k, s), record=False,
+                          **params).objective
             ratios.append(float(T) / float(lower_bound(inst_P, sc)))
         rows.append({"heuristic": h, "priority": prio, "qbar": q, "P": P, "set": k,
                      "mean_ratio": float(np.mean(ratios)), "max_ratio": float(np.max(ratios)),
