@@ -1,4 +1,5 @@
-"""Reproduce the rigid-job experiments of Benoit et al. (spec 002 §8, §9): Figs. 4-6, Table 1.
+"""Reproduce the rigid-job experiments of Benoit et al. (spec 002 §8, §9): Figs. 4-8, Table 1
+and the numerics of Proposition 3 (§4.4).
 
 Scaled-down by default (10 synthetic sets x 20 scenarios, coarse grids) so that it runs in a few
 minutes on 2 cores; ``--full`` uses the paper's sizes (30 sets x 1000 scenarios, q-bar in
@@ -15,6 +16,13 @@ P (common random numbers). The Random priority uses one seed per (set, scenario)
 - Fig. 6: the same vs P at q-bar = 0.3.
 - Table 1: the five heuristics with LPT on 30 Mira-like day-sets (or the days of an SWF log
   given with ``--swf``), q-bar in {0, 0.05, 0.1}; mean, std and max across the per-day means (A11).
+  A (day, q-bar) whose calibrated q_j ask for more expected attempts than the sampler's cap is
+  left out, one dominated by a single job's chain of attempts is flagged; one warning line.
+- Figs. 7-8 (``--only fig78``): the same days with all seven priorities, per day.
+- Prop. 3 (``--only prop3``): R-SHELF's expected makespan ratio at P = 10 (1.00005 and 1.07).
+- ``--reservations fresh,fixed`` runs R-LIST-1/Q once per reservation mode (A3; ``fixed`` is the
+  authors' simulator, issue 14), labelled ``R-LIST-1/fixed``; every claim is checked per mode,
+  with a verdict that says "undetermined" when the runs are too few for the effect's noise.
 
 Writes CSV, PNG and ``summary.md`` into ``--out`` (default ``results/rigid/``), prints the computed
 numbers next to the paper's; progress goes to stderr. Simulations run as two campaigns
@@ -30,8 +38,9 @@ command computes only the missing tasks and writes the same CSV files; ``--fresh
 ``python scripts/reproduce_rigid.py`` (a thin wrapper of this package) takes the same options.
 
 Modules: `config` (what to run, the paper's numbers), `tasks` (the campaign tasks),
-`experiments` (Figs. 4-6 and Table 1, aggregation), `claims` (the paper's claims checked),
-`report` (markdown tables), `plots` (PNG); this one is the program: `run` and the command line.
+`experiments` (Figs. 4-8 and Table 1, aggregation), `prop3` (§4.4), `claims` (the paper's claims
+checked), `report` (markdown tables), `plots` (PNG); this one is the program: `run` and the
+command line.
 """
 
 from __future__ import annotations
@@ -83,6 +92,7 @@ from resilsched.reproduce.rigid.report import (
     fig78_markdown,
     synthetic_tables,
     table1_markdown,
+    verdict_counts,
 )
 from resilsched.reproduce.rigid.tasks import random_seed, run_task, run_tasks  # noqa: F401
 
@@ -125,6 +135,21 @@ def _claims(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None,
     return by_mode
 
 
+def command_of(cfg: Config) -> str:
+    """The command line of `cfg`'s sizes, grids and seeds (``--only`` left out)."""
+    parts = ["resilsched reproduce rigid", f"--sets {cfg.sets}", f"--scenarios {cfg.scenarios}",
+             f"--qbars {','.join(map(str, cfg.qbars))}", f"--Ps {','.join(map(str, cfg.Ps))}",
+             f"--mira-days {cfg.mira_days}", f"--mira-scenarios {cfg.mira_scenarios}",
+             f"--reservations {','.join(cfg.reservations)}"]
+    if cfg.seed != Config.seed:
+        parts.append(f"--seed {cfg.seed}")
+    if cfg.mira_seed != Config.mira_seed:
+        parts.append(f"--mira-seed {cfg.mira_seed}")
+    if cfg.swf:
+        parts.append(f"--swf {cfg.swf} --cores-per-node {cfg.cores_per_node}")
+    return " ".join(parts)
+
+
 def run(cfg: Config) -> dict[str, Any]:
     """Run the requested experiments, write the outputs, return everything computed."""
     cfg.out.mkdir(parents=True, exist_ok=True)
@@ -165,8 +190,9 @@ def run(cfg: Config) -> dict[str, Any]:
     result["claims_by_mode"] = by_mode
     result["claims"] = by_mode[cfg.reservations[0]]
     sections.append("Claims (spec §9); \"undetermined\" when the decision lies within two "
-                    "standard errors (± is two standard errors across sets)\n\n"
-                    + claims_by_mode_markdown(by_mode))
+                    "standard errors (± is two standard errors across sets); verdicts: "
+                    f"{verdict_counts(by_mode)}\n\n"
+                    + claims_by_mode_markdown(by_mode, command_of(cfg)))
     if cfg.plots:
         from resilsched.reproduce.rigid.plots import plots
 
