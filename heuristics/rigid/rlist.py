@@ -17,7 +17,7 @@ whose usage never increases, so the test is just ``p_j <= free``: every fitting 
 break at the first one that does not fit); m = 1 is EASY-style ("R-LIST-1"); m = "Q" gives every
 queued job a reservation, m = |Q| re-evaluated at each pass ("R-LIST-Q", conservative).
 
-Options (ambiguities A2, A3; docs/decisions.md A2, A3, R15):
+Options (ambiguities A2, A3; docs/decisions.md A2, A3, R21):
 
 - ``classic_easy=False`` (default, position-based, as the paper's pseudocode): the top-m queue
   *positions* form the reservation set even if some of them start now. ``True``: keep reserving
@@ -437,7 +437,7 @@ def r_list_1(instance: RigidInstance, scenario: Scenario | Sequence[int] | None 
     """R-LIST-1, EASY-like (Algorithm 1 with m = 1, spec 002 §4.2): one reservation for the
     head of the queue, backfilling that never delays it. Ratio 3 - 4/(P+1) with LJF
     (Proposition 1) with fresh or persistent reservations; not with ``reservations="fixed"``
-    (docs/decisions.md R15 gives an instance where it fails).
+    (docs/decisions.md R21 gives an instance where it fails).
 
     `classic_easy` and `reservations` are the semantic options A2 and A3 (module docstring;
     ``persistent_reservations=True`` is the former spelling of ``reservations="persistent"``);

@@ -156,7 +156,7 @@ def test_exact_arithmetic_is_kept():
 
 
 def test_proposition_1_does_not_hold_with_fixed_reservations():
-    """R-LIST-1 + LJF with fixed reservations breaks 3 - 4/(P+1) (docs/decisions.md R15).
+    """R-LIST-1 + LJF with fixed reservations breaks 3 - 4/(P+1) (docs/decisions.md R21).
 
     P = 6. L (p=5, t=2) fails 3 times; E (p=1, t=1); S1, S2, S3 (p=2, t=40, 41, 42); LJF puts
     L first and orders the small jobs by SPT (Proposition 1 allows any order of small jobs).
