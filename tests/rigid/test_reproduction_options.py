@@ -41,6 +41,8 @@ def test_every_option_says_its_default():
     (["--swf", "/nonexistent/log.swf"], "argument --swf: /nonexistent/log.swf: no such file"),
     (["--reuse", "/nonexistent/run"], "argument --reuse: /nonexistent/run: no such directory"),
     (["--only", "fig9"], "--only: unknown ['fig9']"),
+    (["--reservations", "fresh,sticky"], "argument --reservations: sticky is not a reservation mode"),
+    (["--prop3-samples", "0"], "argument --prop3-samples: 0 must be >= 1"),
     (["--only", ","], "--only: nothing to run"),
     (["--qbars", "0.1,0.3"], "--qbars must contain 0"),
     (["--Ps", "5000,20000"], "--Ps must contain 10000"),
@@ -90,3 +92,10 @@ def test_degenerate_failure_probabilities_are_left_out_with_one_warning(tmp_path
     day0 = [r for r in rows if r.split(",")[4] == "0"]  # set column: day 0 only at q-bar 0
     assert day0 and all(float(r.split(",")[2]) == 0.0 for r in day0)
     assert any(float(r.split(",")[2]) == 0.1 for r in rows)  # the other days are there
+
+
+def test_both_reservation_modes_by_default_and_one_on_request():
+    assert reproduce_rigid.parse_args([]).reservations == ("fresh", "fixed")
+    assert reproduce_rigid.parse_args(["--reservations", "fixed"]).reservations == ("fixed",)
+    with pytest.raises(SystemExit):
+        reproduce_rigid.parse_args(["--reservations", "fresh,sticky"])

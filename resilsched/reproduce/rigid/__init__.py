@@ -304,7 +304,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help=f"comma-separated P grid, values >= {PAPER_P_RANGE[1]} (default "
                          f"{','.join(map(str, d.Ps))}; 5000,6000,...,20000 with --full)")
     ap.add_argument("--full", action="store_true",
-                    help="paper sizes: 30 sets, 1000 scenarios, full grids (hours; default off)")
+                    help="paper sizes: 30 sets, 1000 scenarios, full grids (hundreds of CPU-hours "
+                         "with both reservation modes; resumable; default off)")
     ap.add_argument("--seed", type=_seed, default=d.seed,
                     help=f"seed of the synthetic sets and of every scenario (default {d.seed})")
     ap.add_argument("--mira-days", type=_count, default=d.mira_days,

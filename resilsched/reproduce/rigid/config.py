@@ -92,7 +92,7 @@ class Config:
     cores_per_node: int = 1
     swf_P: int | None = None
     only: tuple[str, ...] = DEFAULT_EXPERIMENTS
-    reservations: tuple[str, ...] = ("fresh",)  # modes of R-LIST-1/Q to run (A3)
+    reservations: tuple[str, ...] = ("fresh", "fixed")  # modes of R-LIST-1/Q to run (A3, R21)
     prop3_samples: int = 100_000  # Monte Carlo draws of the per-scenario mean ratio (§4.4)
     jobs: int = 2
     out: Path = field(default_factory=lambda: Path("results/rigid"))
