@@ -35,7 +35,10 @@ PARAM_HELP = {
     "redraw_on_failure": "Random priority: a failed job draws a fresh key (A6)",
     "ljf_secondary": "LJF priority: the rule ordering the small jobs (A16)",
     "classic_easy": "reserve until m jobs hold a future reservation (A2)",
-    "persistent_reservations": "reservations survive successful completions (A3)",
+    "reservations": "lifetime of a reservation (A3): fresh = recomputed at every event; "
+                    "persistent = kept until a failure; fixed = never cancelled or moved "
+                    "(the authors' simulator)",
+    "persistent_reservations": "former spelling of reservations=persistent (A3)",
 }
 
 
@@ -68,8 +71,8 @@ def prepare(instance: RigidInstance, scenario: Scenario | Sequence[int] | None,
 
 
 def changed(**values: Any) -> dict[str, Any]:
-    """The parameters given a value other than their default (False, or "LPT")."""
-    return {k: v for k, v in values.items() if v not in (False, "LPT")}
+    """The parameters given a value other than their default (False, "LPT" or "fresh")."""
+    return {k: v for k, v in values.items() if v not in (False, "LPT", "fresh")}
 
 
 def finish(name: str, run: Run, policy: Policy, record: bool, options: dict[str, Any],

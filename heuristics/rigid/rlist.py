@@ -17,31 +17,46 @@ whose usage never increases, so the test is just ``p_j <= free``: every fitting 
 break at the first one that does not fit); m = 1 is EASY-style ("R-LIST-1"); m = "Q" gives every
 queued job a reservation, m = |Q| re-evaluated at each pass ("R-LIST-Q", conservative).
 
-Options (ambiguities A2, A3):
+Options (ambiguities A2, A3; docs/decisions.md A2, A3, R21):
 
 - ``classic_easy=False`` (default, position-based, as the paper's pseudocode): the top-m queue
   *positions* form the reservation set even if some of them start now. ``True``: keep reserving
   until m jobs hold a *future* reservation (jobs that can start now just start).
-- ``persistent_reservations=False`` (default, the paper's analysis): all reservations are
-  deleted at each event and recomputed. ``True`` ([CODE] behaviour, spec 002 §4.3): reservations
-  survive successful completions and are all cancelled when some attempt fails; at each pass
-  the next m jobs *without* a reservation get one (against the running attempts plus the
-  surviving reservations), so reservations accumulate over the events. With m = "Q" both
-  modes coincide (every job holds a reservation; with exact run times a recomputed reservation
-  never moves), so the option matters for R-LIST-1 only — except in float corner cases: with
-  run times within the 1e-9 tolerance of each other the grouped completions can move a
-  recomputed reservation by a few ulps (1 makespan in 3,600 random near-tolerance runs differed
-  in the last digits, issue 15).
+- ``reservations`` (A3), the lifetime of a reservation:
+
+  - ``"fresh"`` (default, the paper's analysis, §4.1): all reservations are deleted at each
+    event and recomputed from the updated queue;
+  - ``"persistent"`` (spec 002 §4.3's reading of [CODE]): reservations survive successful
+    completions and are all cancelled when some attempt fails; at each pass the next m jobs
+    *without* a reservation get one (against the running attempts plus the surviving
+    reservations), so they accumulate. With m = "Q" it coincides with "fresh" (every job holds
+    a reservation; with exact run times a recomputed reservation never moves), so it matters
+    for R-LIST-1 only. ``persistent_reservations=True`` is its former spelling, still accepted;
+  - ``"fixed"`` (the authors' public simulator as issue 14 describes it): a reservation, once
+    made, is never cancelled or moved, neither on completions nor on failures. A pass handles
+    the m highest-priority *waiting* jobs (jobs neither running nor reserved; m = |Q|
+    recomputed at every pass for R-LIST-Q): each starts now if it fits, else is reserved at the
+    first pending event time where it fits, and either way leaves the queue; then every other
+    waiting job, in priority order, starts now if it fits. A job fits at time T when, walking
+    the pending events (ends add processors, reserved starts take them; completions before
+    reserved starts at equal times) from the free count at T up to T + t_j, the free count
+    never drops below p_j: exactly the profile test over ``[T, T + t_j)`` with the held
+    reservations in the profile. A failed job re-enters the queue at its priority rank and
+    waits behind the reservations already made, which is what sets this mode apart from the
+    others for R-LIST-Q too.
 
 Each reservation start is the end of a running attempt or of an earlier reservation, i.e. a
-future event, so a job reserved at s is started by the pass at s.
+future completion, so a job reserved at s is started by the pass at s (in "fixed" mode a
+reserved start therefore never needs a pass of its own, as in the authors' simulator). Every
+reservation fits for its whole window when it is made, and later starts fit around it, so held
+reservations stay feasible whatever fails.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import (
@@ -59,6 +74,10 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.numeric import REL_TOL
 from resilsched.solution import HeuristicResult
+
+#: Lifetime of a reservation (A3; module docstring).
+Reservations = Literal["fresh", "persistent", "fixed"]
+RESERVATION_MODES: tuple[str, ...] = ("fresh", "persistent", "fixed")
 
 
 class Profile:
@@ -173,31 +192,34 @@ class RList:
     queue : the priority queue Q (all jobs at the start). With m = 0 and fixed priorities the
         policy keeps Q in a `FitIndex` from then on and leaves `queue` as it was.
     m : 0, 1 or "Q".
-    classic_easy, persistent_reservations : see the module docstring (A2, A3).
+    classic_easy, reservations : see the module docstring (A2, A3);
+        ``persistent_reservations=True`` is the former spelling of ``reservations="persistent"``.
     exact : time arithmetic (see `run_engine`).
     """
 
     def __init__(self, p: Sequence[int], t: Sequence[Any], P: int, queue: PriorityQueue,
-                 m: int | str, *, classic_easy: bool = False,
+                 m: int | str, *, classic_easy: bool = False, reservations: str = "fresh",
                  persistent_reservations: bool = False, exact: bool | None = None):
         if m not in (0, 1, "Q"):
             raise InvalidInstance("m", f"{m!r} must be 0, 1 or 'Q'")
+        mode = reservation_mode(reservations, persistent_reservations)
         self.p = p
         self.t = t
         self.P = P
         self.queue = queue
         self.m = m
         self.classic_easy = classic_easy
-        self.persistent = persistent_reservations
+        self.mode = mode
+        self.persistent = mode != "fresh"  # reservations held from one pass to the next
         self.exact = exact
         self.minp = min(p)
-        self.reservations: dict[int, Any] = {}  # persistent mode: job -> reserved start
+        self.reservations: dict[int, Any] = {}  # held reservations: job -> reserved start
         self._same = same_time_function(exact)
         self._le = time_le_function(exact)
         self._fit: FitIndex | None = None
         # GREEDY, and EASY with fresh position-based reservations (the defaults), keep the queue
         # in a `FitIndex` (fixed priorities only): same starts, no scan of the whole queue
-        indexed = m == 0 or (m == 1 and not classic_easy and not persistent_reservations)
+        indexed = m == 0 or (m == 1 and not classic_easy and mode == "fresh")
         ranks = queue.fixed_ranks() if indexed else None
         if ranks is not None:
             self._rank = ranks
@@ -220,8 +242,8 @@ class RList:
                 else:
                     self.queue.push(j)
                 any_failed = True
-        if any_failed and self.persistent:
-            self.reservations.clear()
+        if any_failed and self.mode == "persistent":
+            self.reservations.clear()  # "fixed" keeps them: never cancelled nor moved
 
     def decide(self, t: Any, state: EngineState) -> list[Decision]:
         if self.m == 0:
@@ -373,10 +395,29 @@ def r_list_0(instance: RigidInstance, scenario: Scenario | Sequence[int] | None 
     return finish("R-LIST-0", run, policy, record, options)
 
 
+def reservation_mode(reservations: str, persistent_reservations: bool = False) -> str:
+    """The reservation mode (A3) from ``reservations`` and the former flag
+    ``persistent_reservations`` (True means "persistent"; with "fixed" it is a contradiction)."""
+    if reservations not in RESERVATION_MODES:
+        raise InvalidInstance("reservations", f"{reservations!r} must be one of "
+                                              f"{', '.join(RESERVATION_MODES)}")
+    if not isinstance(persistent_reservations, bool):
+        raise InvalidInstance("persistent_reservations",
+                              f"{persistent_reservations!r} must be a boolean")
+    if persistent_reservations:
+        if reservations == "fixed":
+            raise InvalidInstance("persistent_reservations", "true contradicts "
+                                  "reservations=fixed (it means reservations=persistent)")
+        return "persistent"
+    return reservations
+
+
 def _reserving(name: str, m: int | str, instance: RigidInstance,
                scenario: Scenario | Sequence[int] | None, priority: str | None, seed: int,
                redraw_on_failure: bool, ljf_secondary: str, classic_easy: bool,
-               persistent_reservations: bool, record: bool) -> HeuristicResult:
+               reservations: str, persistent_reservations: bool,
+               record: bool) -> HeuristicResult:
+    mode = reservation_mode(reservations, persistent_reservations)
     run = prepare(instance, scenario, priority, seed, redraw_on_failure, ljf_secondary)
     if m == "Q":
         steps = (sum(run.failures) + instance.n) * instance.n ** 2
@@ -386,42 +427,57 @@ def _reserving(name: str, m: int | str, instance: RigidInstance,
                                   f"{sum(run.failures) + instance.n} attempts = {steps:.2g} "
                                   f"profile steps, at most {MAX_Q_STEPS:.0e} (R-LIST-1 and "
                                   "R-LIST-0 scale to 10^4 jobs)")
-    if not record:
-        engine = compiled.rlist(m, classic_easy, persistent_reservations)
+    if not record and mode != "fixed":  # the compiled core has fresh and persistent only
+        engine = compiled.rlist(m, classic_easy, mode == "persistent")
         mk = compiled.makespan(engine, instance.P, instance.p, instance.t, run.queue,
                                run.failures)
         if mk is not None:
             return HeuristicResult(objective=mk, heuristic=name, priority=run.priority)
     policy = RList(instance.p, instance.t, instance.P, run.queue, m, classic_easy=classic_easy,
-                   persistent_reservations=persistent_reservations, exact=run.exact)
+                   reservations=mode, exact=run.exact)
     options = changed(redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary,
-                      classic_easy=classic_easy, persistent_reservations=persistent_reservations)
+                      classic_easy=classic_easy, reservations=mode)
     return finish(name, run, policy, record, options)
 
 
 def r_list_1(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
              priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
              ljf_secondary: Secondary = "LPT", classic_easy: bool = False,
-             persistent_reservations: bool = False, record: bool = True) -> HeuristicResult:
+             reservations: Reservations = "fresh", persistent_reservations: bool = False,
+             record: bool = True) -> HeuristicResult:
     """R-LIST-1, EASY-like (Algorithm 1 with m = 1, spec 002 §4.2): one reservation for the
     head of the queue, backfilling that never delays it. Ratio 3 - 4/(P+1) with LJF
-    (Proposition 1).
+    (Proposition 1) with fresh or persistent reservations; not with ``reservations="fixed"``
+    (docs/decisions.md R21 gives an instance where it fails).
 
-    `classic_easy` and `persistent_reservations` are the semantic options A2 and A3 (module
-    docstring); the others as in `r_list_0`; ``record=False`` gives the makespan only.
+    `classic_easy` and `reservations` are the semantic options A2 and A3 (module docstring;
+    ``persistent_reservations=True`` is the former spelling of ``reservations="persistent"``);
+    the others as in `r_list_0`; ``record=False`` gives the makespan only.
+
+    >>> from resilsched.instances.rigid import RigidInstance
+    >>> inst = RigidInstance.build(4, [(2, 1), (2, 2), (3, 5), (1, 3)])
+    >>> r_list_1(inst, [0, 0, 1, 0], "HPA").objective
+    12
+    >>> r_list_1(inst, [0, 0, 1, 0], "HPA", reservations="fixed").objective
+    13
     """
     return _reserving("R-LIST-1", 1, instance, scenario, priority, seed, redraw_on_failure,
-                      ljf_secondary, classic_easy, persistent_reservations, record)
+                      ljf_secondary, classic_easy, reservations, persistent_reservations,
+                      record)
 
 
 def r_list_q(instance: RigidInstance, scenario: Scenario | Sequence[int] | None = None,
              priority: str | None = None, *, seed: int = 0, redraw_on_failure: bool = False,
              ljf_secondary: Secondary = "LPT", classic_easy: bool = False,
-             persistent_reservations: bool = False, record: bool = True) -> HeuristicResult:
+             reservations: Reservations = "fresh", persistent_reservations: bool = False,
+             record: bool = True) -> HeuristicResult:
     """R-LIST-Q, conservative (Algorithm 1 with m = |Q|, spec 002 §4.2): a reservation for
-    every queued job, recomputed at each pass. Ratio 3 - 4/(P+1) with LJF (Proposition 1).
+    every queued job, recomputed at each pass. Ratio 3 - 4/(P+1) with LJF (Proposition 1),
+    again not with ``reservations="fixed"``.
 
-    Options as in `r_list_1` (with m = |Q| the two modes of A3 coincide).
+    Options as in `r_list_1` (with m = |Q| "fresh" and "persistent" coincide; "fixed" differs:
+    a failed job waits behind every reservation made before it failed).
     """
     return _reserving("R-LIST-Q", "Q", instance, scenario, priority, seed, redraw_on_failure,
-                      ljf_secondary, classic_easy, persistent_reservations, record)
+                      ljf_secondary, classic_easy, reservations, persistent_reservations,
+                      record)

@@ -81,7 +81,9 @@ def _greedy_guarantee(instance: RigidInstance, priority: str | None) -> Fraction
 
 def _reservation_guarantee(instance: RigidInstance, priority: str | None) -> Fraction | None:
     """Proposition 1: RESERVATION (R-LIST-1, R-LIST-Q) with LJF is a (3 - 4/(P+1))-approximation;
-    HPA is an LJF order (spec 002 §3)."""
+    HPA is an LJF order (spec 002 §3). Proven for the default fresh-round reservations (and
+    persistent ones); the gap harness runs the default. With ``reservations="fixed"`` it does
+    not hold for R-LIST-1 (docs/decisions.md R21)."""
     return reservation_ljf_ratio(instance.P) if priority in ("LJF", "HPA") else None
 
 

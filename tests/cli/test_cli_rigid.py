@@ -62,6 +62,27 @@ def test_params_reach_the_heuristic_and_the_model(run, rigid_file):
     assert code == 2 and "refute_share" in err
 
 
+def test_reservation_mode_reaches_r_list_and_is_listed(run, tmp_path):
+    """``--param reservations=fixed`` (issue 14): the hand example of
+    tests/rigid/test_fixed_reservations.py, makespan 11 fixed against 10 fresh."""
+    path = tmp_path / "fixed.json"
+    path.write_text(json.dumps({"family": "rigid", "format_version": 1, "P": 2,
+                                "jobs": [{"p": 1, "t": 5}, {"p": 1, "t": 6}, {"p": 1, "t": 2}],
+                                "failures": [1, 0, 0]}))
+    objectives = {}
+    for mode in ("fresh", "persistent", "fixed"):
+        code, out, err = run("simulate", path, "--heuristic", "R-LIST-Q", "--priority", "HPA",
+                             "--param", f"reservations={mode}", "--json")
+        assert code == 0, err
+        objectives[mode] = json.loads(out)["objective"]
+    assert objectives == {"fresh": 10, "persistent": 10, "fixed": 11}
+    code, _, err = run("simulate", path, "--heuristic", "R-LIST-1", "--param",
+                       "reservations=sticky")
+    assert code == 2 and "reservations" in err and "\n" not in err.strip()
+    code, out, _ = run("list", "--family", "rigid")
+    assert code == 0 and "reservations=fresh (fresh|persistent|fixed)" in out
+
+
 def test_text_output_is_readable(run, rigid_file):
     code, out, _ = run("solve", rigid_file)
     assert code == 0 and "status optimal" in out and "attempt" in out

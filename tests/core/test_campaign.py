@@ -266,7 +266,7 @@ def interrupted_then_logged(monkeypatch, module, attr: str, k: int, run) -> list
 
 RIGID = ["--sets", "2", "--scenarios", "2", "--qbars", "0,0.3", "--Ps", "5000,10000",
          "--only", "fig4,table1", "--mira-days", "2", "--mira-scenarios", "2", "--no-plots",
-         "--jobs", "1"]
+         "--jobs", "1", "--reservations", "fresh"]
 RIGID_CSV = ("synthetic.csv", "synthetic_per_set.csv", "table1.csv", "table1_per_day.csv")
 
 

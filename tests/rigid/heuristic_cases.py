@@ -40,8 +40,8 @@ def makespan(instance: RigidInstance, scenario: Any, name: str, priority: str = 
 RESERVATION_OPTIONS = [
     {},
     {"classic_easy": True},
-    {"persistent_reservations": True},
-    {"classic_easy": True, "persistent_reservations": True},
+    {"reservations": "persistent"},
+    {"classic_easy": True, "reservations": "persistent"},
 ]
 
 

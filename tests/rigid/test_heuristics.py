@@ -112,12 +112,14 @@ def test_registered_parameters_are_the_functions_keywords():
     for name, params in names.items():
         expected = ["redraw_on_failure", "ljf_secondary"]
         if name in ("R-LIST-1", "R-LIST-Q"):
-            expected += ["classic_easy", "persistent_reservations"]
+            expected += ["classic_easy", "reservations", "persistent_reservations"]
         assert params == expected, name
     secondary = next(p for p in FAMILY.heuristics["R-LIST-Q"].params if p.name == "ljf_secondary")
     assert secondary.choices == ("LPT", "SPT", "HPA", "LPA", "LA", "SA", "Random")
     assert parse_params(FAMILY.heuristics["R-LIST-1"].params, ["classic_easy=true"],
                         "R-LIST-1") == {"classic_easy": True}
+    mode = next(p for p in FAMILY.heuristics["R-LIST-1"].params if p.name == "reservations")
+    assert mode.choices == ("fresh", "persistent", "fixed") and mode.default == "fresh"
 
 
 # -- guarantees against L(f) (the proofs only use L(f) <= OPT) ----------------------------------

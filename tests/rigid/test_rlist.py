@@ -136,7 +136,7 @@ def test_persistent_reservations_accumulate():
     inst = RigidInstance.build(4, [(2, 4), (2, 5), (1, 1), (3, 4), (1, 6)])
     sc = Scenario((1, 0, 1, 0, 0))
     fresh = simulate(inst, sc, "R-LIST-1", "HPA")
-    kept = simulate(inst, sc, "R-LIST-1", "HPA", persistent_reservations=True)
+    kept = simulate(inst, sc, "R-LIST-1", "HPA", reservations="persistent")
     for r in (fresh, kept):
         validate_rigid_schedule(inst, sc, r.schedule)
 
@@ -150,7 +150,7 @@ def test_persistent_reservations_accumulate():
     for f in ((0, 0, 0, 0, 0), (1, 0, 1, 0, 0), (0, 2, 0, 3, 1)):
         q = Scenario(f)
         assert (simulate(inst, q, "R-LIST-Q", "LPT").schedule
-                == simulate(inst, q, "R-LIST-Q", "LPT", persistent_reservations=True).schedule)
+                == simulate(inst, q, "R-LIST-Q", "LPT", reservations="persistent").schedule)
 
 
 # -- availability profile ------------------------------------------------------------------------

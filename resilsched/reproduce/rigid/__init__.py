@@ -1,4 +1,5 @@
-"""Reproduce the rigid-job experiments of Benoit et al. (spec 002 §8, §9): Figs. 4-6, Table 1.
+"""Reproduce the rigid-job experiments of Benoit et al. (spec 002 §8, §9): Figs. 4-8, Table 1
+and the numerics of Proposition 3 (§4.4).
 
 Scaled-down by default (10 synthetic sets x 20 scenarios, coarse grids) so that it runs in a few
 minutes on 2 cores; ``--full`` uses the paper's sizes (30 sets x 1000 scenarios, q-bar in
@@ -15,6 +16,13 @@ P (common random numbers). The Random priority uses one seed per (set, scenario)
 - Fig. 6: the same vs P at q-bar = 0.3.
 - Table 1: the five heuristics with LPT on 30 Mira-like day-sets (or the days of an SWF log
   given with ``--swf``), q-bar in {0, 0.05, 0.1}; mean, std and max across the per-day means (A11).
+  A (day, q-bar) whose calibrated q_j ask for more expected attempts than the sampler's cap is
+  left out, one dominated by a single job's chain of attempts is flagged; one warning line.
+- Figs. 7-8 (``--only fig78``): the same days with all seven priorities, per day.
+- Prop. 3 (``--only prop3``): R-SHELF's expected makespan ratio at P = 10 (1.00005 and 1.07).
+- ``--reservations fresh,fixed`` runs R-LIST-1/Q once per reservation mode (A3; ``fixed`` is the
+  authors' simulator, issue 14), labelled ``R-LIST-1/fixed``; every claim is checked per mode,
+  with a verdict that says "undetermined" when the runs are too few for the effect's noise.
 
 Writes CSV, PNG and ``summary.md`` into ``--out`` (default ``results/rigid/``), prints the computed
 numbers next to the paper's; progress goes to stderr. Simulations run as two campaigns
@@ -30,8 +38,9 @@ command computes only the missing tasks and writes the same CSV files; ``--fresh
 ``python scripts/reproduce_rigid.py`` (a thin wrapper of this package) takes the same options.
 
 Modules: `config` (what to run, the paper's numbers), `tasks` (the campaign tasks),
-`experiments` (Figs. 4-6 and Table 1, aggregation), `claims` (the paper's claims checked),
-`report` (markdown tables), `plots` (PNG); this one is the program: `run` and the command line.
+`experiments` (Figs. 4-8 and Table 1, aggregation), `prop3` (§4.4), `claims` (the paper's claims
+checked), `report` (markdown tables), `plots` (PNG); this one is the program: `run` and the
+command line.
 """
 
 from __future__ import annotations
@@ -53,10 +62,14 @@ from resilsched.reproduce.rigid.claims import (  # noqa: F401  (re-exported)
     fig4_claims,
     fig5_claims,
     fig6_claims,
+    fig78_claims,
     good_priority_claim,
+    mode_view,
+    prop3_claims,
     table1_claims,
 )
 from resilsched.reproduce.rigid.config import (  # noqa: F401  (re-exported)
+    DEFAULT_EXPERIMENTS,
     EXPERIMENTS,
     FIVE,
     MIRA_QBARS,
@@ -66,13 +79,21 @@ from resilsched.reproduce.rigid.config import (  # noqa: F401  (re-exported)
     PROG,
     PS_FULL,
     QBARS_FULL,
+    RESERVATION_MODES,
     SHELVES4,
     SHORT,
     Config,
     log,
 )
 from resilsched.reproduce.rigid.experiments import agg_rows, synthetic, table1, write_csv
-from resilsched.reproduce.rigid.report import claims_markdown, synthetic_tables, table1_markdown
+from resilsched.reproduce.rigid.prop3 import prop3_markdown, prop3_rows
+from resilsched.reproduce.rigid.report import (
+    claims_by_mode_markdown,
+    fig78_markdown,
+    synthetic_tables,
+    table1_markdown,
+    verdict_counts,
+)
 from resilsched.reproduce.rigid.tasks import random_seed, run_task, run_tasks  # noqa: F401
 
 
@@ -87,14 +108,57 @@ def _runner(cfg: Config) -> Callable[[str, Mapping[str, Any], list[dict[str, Any
     return runner
 
 
+def _claims(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None,
+            p3: list[dict[str, Any]] | None) -> dict[str, list]:
+    """The claims of every experiment run, once per reservation mode of R-LIST-1/Q."""
+    modes = list(cfg.reservations)
+    by_mode: dict[str, list] = {m: [] for m in modes}
+    for m in modes:
+        out = by_mode[m]
+        if res is not None:
+            agg = mode_view(res["agg"], m)
+            if "fig4" in cfg.only:
+                out += fig4_claims(cfg, agg)
+            if "fig5" in cfg.only:
+                out += fig5_claims(cfg, agg)[0]
+            if "fig6" in cfg.only:
+                out += fig6_claims(cfg, agg)[0]
+            if {"fig5", "fig6"} & set(cfg.only):
+                out.append(good_priority_claim(cfg, agg))
+        if t1 is not None:
+            agg = mode_view(t1["agg"], m)
+            out += table1_claims(t1, agg)
+            if "fig78" in cfg.only:
+                out += fig78_claims(t1, agg)
+        if p3 is not None:
+            out += prop3_claims(p3)
+    return by_mode
+
+
+def command_of(cfg: Config) -> str:
+    """The command line of `cfg`'s sizes, grids and seeds (``--only`` left out)."""
+    parts = ["resilsched reproduce rigid", f"--sets {cfg.sets}", f"--scenarios {cfg.scenarios}",
+             f"--qbars {','.join(map(str, cfg.qbars))}", f"--Ps {','.join(map(str, cfg.Ps))}",
+             f"--mira-days {cfg.mira_days}", f"--mira-scenarios {cfg.mira_scenarios}",
+             f"--reservations {','.join(cfg.reservations)}"]
+    if cfg.seed != Config.seed:
+        parts.append(f"--seed {cfg.seed}")
+    if cfg.mira_seed != Config.mira_seed:
+        parts.append(f"--mira-seed {cfg.mira_seed}")
+    if cfg.swf:
+        parts.append(f"--swf {cfg.swf} --cores-per-node {cfg.cores_per_node}")
+    return " ".join(parts)
+
+
 def run(cfg: Config) -> dict[str, Any]:
     """Run the requested experiments, write the outputs, return everything computed."""
     cfg.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    result: dict[str, Any] = {"claims": []}
+    result: dict[str, Any] = {}
     sections = [f"# Rigid jobs (spec 002): scaled-down reproduction\n\nsets={cfg.sets}, "
                 f"scenarios={cfg.scenarios}, q-bar grid={list(cfg.qbars)}, P grid="
-                f"{list(cfg.Ps)}, seed={cfg.seed}"]
+                f"{list(cfg.Ps)}, Mira days={cfg.mira_days} x {cfg.mira_scenarios} scenarios, "
+                f"reservations of R-LIST-1/Q: {', '.join(cfg.reservations)}, seed={cfg.seed}"]
     res = None
     if {"fig4", "fig5", "fig6"} & set(cfg.only):
         res = synthetic(cfg, _runner(cfg))
@@ -102,29 +166,33 @@ def run(cfg: Config) -> dict[str, Any]:
         write_csv(cfg.out / "synthetic_per_set.csv", res["rows"])
         write_csv(cfg.out / "synthetic.csv",
                   agg_rows(res["agg"], ("heuristic", "priority", "qbar", "P")))
-        best5: dict[str, str] = {}
-        if "fig4" in cfg.only:
-            result["claims"] += fig4_claims(cfg, res["agg"])
-        if "fig5" in cfg.only:
-            c, best5 = fig5_claims(cfg, res["agg"])
-            result["claims"] += c
-        if "fig6" in cfg.only:
-            c, _ = fig6_claims(cfg, res["agg"])
-            result["claims"] += c
-        if {"fig5", "fig6"} & set(cfg.only):
-            result["claims"].append(good_priority_claim(cfg, res["agg"]))
+        best5 = fig5_claims(cfg, mode_view(res["agg"], cfg.reservations[0]))[1] \
+            if "fig5" in cfg.only else {}
         sections.append(synthetic_tables(cfg, res, best5))
         sections.append("Expected failures per synthetic set: " + ", ".join(
             f"q-bar {q}: {v:.1f}" for q, v in res["expected_failures"].items()))
     t1 = None
-    if "table1" in cfg.only:
+    if {"table1", "fig78"} & set(cfg.only):
         t1 = table1(cfg, _runner(cfg))
         result["table1"] = t1
         write_csv(cfg.out / "table1_per_day.csv", t1["rows"])
-        write_csv(cfg.out / "table1.csv", agg_rows(t1["agg"], ("heuristic", "qbar")))
-        result["claims"] += table1_claims(t1)
+        write_csv(cfg.out / "table1.csv", agg_rows(t1["agg"], ("heuristic", "priority", "qbar")))
         sections.append(table1_markdown(t1))
-    sections.append("Claims (spec §9)\n\n" + claims_markdown(result["claims"]))
+        if "fig78" in cfg.only:
+            sections.append(fig78_markdown(t1))
+    p3 = None
+    if "prop3" in cfg.only:
+        p3 = prop3_rows(samples=cfg.prop3_samples, seed=cfg.seed)
+        result["prop3"] = p3
+        write_csv(cfg.out / "prop3.csv", p3)
+        sections.append(prop3_markdown(p3))
+    by_mode = _claims(cfg, res, t1, p3)
+    result["claims_by_mode"] = by_mode
+    result["claims"] = by_mode[cfg.reservations[0]]
+    sections.append("Claims (spec §9); \"undetermined\" when the decision lies within two "
+                    "standard errors (± is two standard errors across sets); verdicts: "
+                    f"{verdict_counts(by_mode)}\n\n"
+                    + claims_by_mode_markdown(by_mode, command_of(cfg)))
     if cfg.plots:
         from resilsched.reproduce.rigid.plots import plots
 
@@ -202,6 +270,11 @@ def _platforms(text: str) -> tuple[int, ...]:
                  f"must be >= {widest} (the widest synthetic job)")
 
 
+def _modes(text: str) -> tuple[str, ...]:
+    return _grid(text, str, lambda m: None if m in RESERVATION_MODES else
+                 f"is not a reservation mode ({', '.join(RESERVATION_MODES)})")
+
+
 def _file(text: str) -> str:
     if not Path(text).is_file():
         raise argparse.ArgumentTypeError(f"{text}: no such file")
@@ -231,7 +304,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help=f"comma-separated P grid, values >= {PAPER_P_RANGE[1]} (default "
                          f"{','.join(map(str, d.Ps))}; 5000,6000,...,20000 with --full)")
     ap.add_argument("--full", action="store_true",
-                    help="paper sizes: 30 sets, 1000 scenarios, full grids (hours; default off)")
+                    help="paper sizes: 30 sets, 1000 scenarios, full grids (hundreds of CPU-hours "
+                         "with both reservation modes; resumable; default off)")
     ap.add_argument("--seed", type=_seed, default=d.seed,
                     help=f"seed of the synthetic sets and of every scenario (default {d.seed})")
     ap.add_argument("--mira-days", type=_count, default=d.mira_days,
@@ -249,8 +323,16 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                          f"(default {d.cores_per_node})")
     ap.add_argument("--swf-P", type=_count, default=None,
                     help="--swf: platform size override (default: from the log's header)")
-    ap.add_argument("--only", type=str, default=",".join(EXPERIMENTS),
-                    help=f"subset of {','.join(EXPERIMENTS)} (default all)")
+    ap.add_argument("--only", type=str, default=",".join(DEFAULT_EXPERIMENTS),
+                    help=f"subset of {','.join(EXPERIMENTS)}; fig78 runs all seven priorities "
+                         f"on the Mira days (default {','.join(DEFAULT_EXPERIMENTS)})")
+    ap.add_argument("--reservations", type=_modes, default=d.reservations,
+                    help="comma-separated reservation modes of R-LIST-1/Q to run side by side, "
+                         f"from {','.join(RESERVATION_MODES)}; fixed is the authors' simulator "
+                         f"(default {','.join(d.reservations)})")
+    ap.add_argument("--prop3-samples", type=_count, default=d.prop3_samples,
+                    help="Monte Carlo scenarios of the per-scenario mean ratio of Proposition 3 "
+                         f"(default {d.prop3_samples})")
     ap.add_argument("--jobs", type=_count, default=min(2, os.cpu_count() or 1),
                     help="worker processes, 1 runs inline (default 2)")
     ap.add_argument("--out", type=Path, default=d.out,
@@ -278,7 +360,8 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = PROG) -> Config:
     if bad or not only:
         ap.error(f"--only: unknown {sorted(bad)}" if bad else "--only: nothing to run")
     cfg = Config(seed=a.seed, mira_days=a.mira_days, mira_seed=a.mira_seed, swf=a.swf,
-                 cores_per_node=a.cores_per_node, swf_P=a.swf_P, only=only, jobs=a.jobs,
+                 cores_per_node=a.cores_per_node, swf_P=a.swf_P, only=only,
+                 reservations=a.reservations, prop3_samples=a.prop3_samples, jobs=a.jobs,
                  out=a.out, plots=not a.no_plots, reuse=a.reuse, store=a.store, fresh=a.fresh,
                  dask=a.dask)
     if a.full:

@@ -24,7 +24,19 @@ PS_FULL = tuple(range(5000, 20001, 1000))
 QBARS_QUICK = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7)
 PS_QUICK = (5000, 7500, 10000, 12500, 15000, 17500, 20000)
 MIRA_QBARS = (0.0, 0.05, 0.1)
-EXPERIMENTS = ("fig4", "fig5", "fig6", "table1")
+#: What ``--only`` selects: Figs. 4-6 (synthetic), Table 1 (LPT on the Mira days), Figs. 7-8
+#: (every priority on the Mira days) and the numerics of Proposition 3 (§4.4).
+EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "fig78", "prop3")
+#: The experiments run by default (Figs. 7-8 multiply the Mira work by seven).
+DEFAULT_EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "prop3")
+#: Reservation modes of R-LIST-1/Q (A3, ``--reservations``); "fresh" is the default one.
+RESERVATION_MODES = ("fresh", "persistent", "fixed")
+#: Heuristics whose results depend on the reservation mode.
+RESERVING = ("R-LIST-1", "R-LIST-Q")
+#: A Mira day whose drawn scenarios would expect more attempts than this at some q-bar is left
+#: out at that q-bar (the command line's cap, `resilsched.instances.failures.MAX_ATTEMPTS`), and
+#: one whose largest job's expected chain is this many times its failure-free L is flagged.
+DOMINANCE = 10.0
 
 #: Table 1 of the paper (LPT, 30 Mira days): q-bar -> (avg failures, {heuristic: (avg, std, max)}).
 PAPER_TABLE1: dict[float, tuple[float, dict[str, tuple[float, float, float]]]] = {
@@ -44,6 +56,24 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def label(heuristic: str, mode: str) -> str:
+    """The name of `heuristic` run with reservation mode `mode` in the rows: the plain name for
+    "fresh" (and for heuristics without reservations), ``R-LIST-1/fixed`` otherwise."""
+    return heuristic if mode == "fresh" or heuristic not in RESERVING else f"{heuristic}/{mode}"
+
+
+def unlabel(name: str) -> tuple[str, str]:
+    """(heuristic, reservation mode) of a row's heuristic label (inverse of `label`)."""
+    base, _, mode = name.partition("/")
+    return base, mode or "fresh"
+
+
+def short(name: str) -> str:
+    """Short name of a labelled heuristic for table headers (``L1/fixed``)."""
+    base, mode = unlabel(name)
+    return SHORT[base] + ("" if mode == "fresh" else f"/{mode}")
+
+
 @dataclass
 class Config:
     """What to run; the defaults are the scaled-down reproduction."""
@@ -61,7 +91,9 @@ class Config:
     swf: str | None = None
     cores_per_node: int = 1
     swf_P: int | None = None
-    only: tuple[str, ...] = EXPERIMENTS
+    only: tuple[str, ...] = DEFAULT_EXPERIMENTS
+    reservations: tuple[str, ...] = ("fresh", "fixed")  # modes of R-LIST-1/Q to run (A3, R21)
+    prop3_samples: int = 100_000  # Monte Carlo draws of the per-scenario mean ratio (§4.4)
     jobs: int = 2
     out: Path = field(default_factory=lambda: Path("results/rigid"))
     plots: bool = True

@@ -1,5 +1,13 @@
-"""The experiments of the rigid reproduction: Figs. 4-6 on the synthetic sets and Table 1 on
-Mira-like (or SWF) days (spec 002 §8-§9), and the aggregation of their per-set rows (A11)."""
+"""The experiments of the rigid reproduction: Figs. 4-6 on the synthetic sets, Table 1 and
+Figs. 7-8 on Mira-like (or SWF) days (spec 002 §8-§9), and the aggregation of their per-set rows
+(A11).
+
+R-LIST-1/Q run once per reservation mode of ``cfg.reservations`` (A3), labelled by
+`config.label`. On the Mira days a (day, q-bar) whose calibrated failure probabilities ask for
+more expected attempts than the scenario sampler's cap (`instances.failures.MAX_ATTEMPTS`) is
+left out and reported, and one whose largest job alone expects a chain of attempts longer than
+`config.DOMINANCE` times the day's failure-free L is flagged: there every ratio tends to 1 by
+construction (issue 14)."""
 
 from __future__ import annotations
 
@@ -11,17 +19,26 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.bounds.rigid import lower_bound
 from resilsched.errors import InvalidInstance
+from resilsched.instances.failures import MAX_ATTEMPTS, check_expected_attempts
+from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.mira_like import mira_like_days
-from resilsched.instances.rigid.scenarios import expected_total_failures, scenario_matrices
+from resilsched.instances.rigid.scenarios import (
+    expected_total_failures,
+    scenario_matrices,
+    scenario_matrix,
+)
 from resilsched.instances.rigid.swf import read_swf
 from resilsched.instances.rigid.synthetic import paper_sets
 from resilsched.reproduce.rigid.config import (
+    DOMINANCE,
     FIVE,
     MIRA_QBARS,
     PRIORITIES7,
     SHELVES4,
     Config,
+    label,
     log,
 )
 from resilsched.reproduce.rigid.tasks import file_sha256
@@ -31,7 +48,9 @@ Runner = Callable[[str, Mapping[str, Any], list[dict[str, Any]], str], list[dict
 
 
 def aggregate(rows: list[dict[str, Any]], keys: Sequence[str]) -> dict[tuple, dict[str, float]]:
-    """Mean, std and max across job sets of the per-set mean ratio (A11), plus the pooled max."""
+    """Mean, std and max across job sets of the per-set mean ratio (A11), plus the pooled max;
+    ``per_set`` keeps each set's mean (set index -> value) for the noise estimates of the
+    claims (not written to the CSV)."""
     groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[tuple(r[k] for k in keys)].append(r)
@@ -41,7 +60,18 @@ def aggregate(rows: list[dict[str, Any]], keys: Sequence[str]) -> dict[tuple, di
         out[key] = {"mean": float(means.mean()), "std": float(means.std(ddof=0)),
                     "max": float(means.max()), "pooled_max": max(r["max_ratio"] for r in rs),
                     "sets": len(rs), "mean_failures": float(np.mean([r["mean_failures"]
-                                                                       for r in rs]))}
+                                                                       for r in rs])),
+                    "per_set": {int(r["set"]): float(r["mean_ratio"]) for r in rs}}
+    return out
+
+
+def labelled(cfg: Config, heuristics: Sequence[str]) -> list[str]:
+    """`heuristics` with R-LIST-1/Q once per reservation mode of ``cfg.reservations``."""
+    out: list[str] = []
+    for h in heuristics:
+        for mode in cfg.reservations:
+            if label(h, mode) not in out:
+                out.append(label(h, mode))
     return out
 
 
@@ -62,8 +92,9 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         return [{k: types.get(k, str)(v) for k, v in r.items()} for r in csv.DictReader(fh)]
 
 
-def agg_rows(agg: dict[tuple, dict[str, float]], keys: Sequence[str]) -> list[dict[str, Any]]:
-    return [{**dict(zip(keys, k, strict=True)), **v} for k, v in sorted(agg.items())]
+def agg_rows(agg: dict[tuple, dict[str, Any]], keys: Sequence[str]) -> list[dict[str, Any]]:
+    return [{**dict(zip(keys, k, strict=True)), **{a: b for a, b in v.items() if a != "per_set"}}
+            for k, v in sorted(agg.items())]
 
 
 def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
@@ -80,11 +111,11 @@ def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
             want[h, "LPT"] |= {(q, cfg.P_default) for q in cfg.qbars}
             want[h, "LPT"] |= {(cfg.qbar_P_sweep, P) for P in cfg.Ps}
     if "fig5" in cfg.only:
-        for h in FIVE:
+        for h in labelled(cfg, FIVE):
             for pr in PRIORITIES7:
                 want[h, pr] |= {(q, cfg.P_default) for q in cfg.qbars}
     if "fig6" in cfg.only:
-        for h in FIVE:
+        for h in labelled(cfg, FIVE):
             for pr in PRIORITIES7:
                 want[h, pr] |= {(cfg.qbar_P_sweep, P) for P in cfg.Ps}
     tasks = []
@@ -104,8 +135,71 @@ def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
     return {"rows": rows, "agg": agg, "expected_failures": expected}
 
 
+def degenerate_days(days: Sequence[RigidInstance], qbars: Sequence[float]
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The (day, q-bar) pairs left out, and those flagged as dominated by one job.
+
+    Left out: the scenario sampler's check (`check_expected_attempts`) refuses the day's
+    calibrated q_j because the expected attempts exceed `MAX_ATTEMPTS`; its one-line reason
+    names the job. Flagged: the largest expected chain t_j / (1 - q_j) of one job exceeds
+    `DOMINANCE` times the day's failure-free L, so T/L(f) is close to 1 whatever the heuristic.
+    """
+    skipped, dominated = [], []
+    for k, d in enumerate(days):
+        base = float(lower_bound(d, [0] * d.n))
+        for q in qbars:
+            if q == 0:
+                continue
+            qj = d.q(q)
+            try:
+                check_expected_attempts(qj, MAX_ATTEMPTS)
+            except InvalidInstance as e:
+                with np.errstate(divide="ignore"):
+                    attempts = 1.0 / (1.0 - np.asarray(qj, dtype=float))
+                skipped.append({"day": k, "name": d.name or f"day {k}", "qbar": q,
+                                "reason": str(e), "job": int(np.argmax(attempts)),
+                                "one_minus_q": float(1.0 - max(qj)),
+                                "attempts": float(attempts.sum())})
+                continue
+            chain = np.array([float(t) for t in d.t]) / (1.0 - np.asarray(qj, dtype=float))
+            j = int(np.argmax(chain))
+            if chain[j] > DOMINANCE * base:
+                dominated.append({"day": k, "name": d.name or f"day {k}", "qbar": q, "job": j,
+                                  "chain_over_L": float(chain[j] / base)})
+    return skipped, dominated
+
+
+def degenerate_warning(skipped: list[dict[str, Any]], dominated: list[dict[str, Any]],
+                       days: int) -> str | None:
+    """One line saying, per q-bar, how many days `degenerate_days` left out or flagged, with
+    the worst case of each kind (None when no day is degenerate)."""
+    parts = []
+    for q in MIRA_QBARS:
+        out = [s for s in skipped if s["qbar"] == q]
+        dom = [s for s in dominated if s["qbar"] == q]
+        if not out and not dom:
+            continue
+        text = []
+        if out:
+            worst = max(out, key=lambda s: s["attempts"])
+            text.append(f"{len(out)}/{days} days left out (up to {worst['attempts']:.3g} "
+                        f"expected attempts: {worst['name']}, job {worst['job']}, q_j = 1 - "
+                        f"{worst['one_minus_q']:.2g})")
+        if dom:
+            worst = max(dom, key=lambda s: s["chain_over_L"])
+            text.append(f"{len(dom)}/{days} days dominated by one job (up to "
+                        f"{worst['chain_over_L']:.3g} x L, {worst['name']})")
+        parts.append(f"q-bar {q}: " + ", ".join(text))
+    if not parts:
+        return None
+    return ("warning: degenerate calibrated failure probabilities (q_j near 1: ratios tend to 1 "
+            "whatever the heuristic; details in summary.md): " + "; ".join(parts))
+
+
 def table1(cfg: Config, runner: Runner) -> dict[str, Any]:
-    """The five heuristics with LPT on Mira-like days (or SWF days), q-bar in {0, 0.05, 0.1}."""
+    """The five heuristics with LPT (Table 1) and, with ``fig78``, every priority (Figs. 7-8)
+    on Mira-like days (or SWF days), q-bar in {0, 0.05, 0.1}; degenerate (day, q-bar) pairs
+    are left out and reported (`degenerate_days`)."""
     # day k depends neither on cfg.mira_days nor on the days after it
     config: dict[str, Any] = {"seed": cfg.seed, "scenarios": cfg.mira_scenarios}
     if cfg.swf:
@@ -120,19 +214,39 @@ def table1(cfg: Config, runner: Runner) -> dict[str, Any]:
         days = mira_like_days(cfg.mira_seed, cfg.mira_days)
         source = f"Mira-like stand-in, seed {cfg.mira_seed}, {len(days)} days"
         config |= {"mira_seed": cfg.mira_seed}
-    mats = {q: scenario_matrices(days, q, cfg.mira_scenarios, [cfg.seed, 7, int(round(q * 1000))])
-            for q in MIRA_QBARS}
-    tasks = [{"instance": d, "heuristic": h, "priority": "LPT", "set": k,
-              "points": [(q, d.P, mats[q][k]) for q in MIRA_QBARS]}
-             for h in FIVE for k, d in enumerate(days)]
+    skipped, dominated = degenerate_days(days, MIRA_QBARS)
+    out = {(s["day"], s["qbar"]) for s in skipped}
+    warning = degenerate_warning(skipped, dominated, len(days))
+    if warning:
+        log(f"[table1] {warning}")
+    # the draws of scenario_matrices (child k of the q-bar's seed for day k), day by day
+    mats: dict[float, list[np.ndarray | None]] = {}
+    for q in MIRA_QBARS:
+        children = np.random.SeedSequence([cfg.seed, 7, int(round(q * 1000))]).spawn(len(days))
+        mats[q] = [None if (k, q) in out else scenario_matrix(d, q, cfg.mira_scenarios, child)
+                   for k, (d, child) in enumerate(zip(days, children, strict=True))]
+    priorities = PRIORITIES7 if "fig78" in cfg.only else ("LPT",)
+    tasks = []
+    for h in labelled(cfg, FIVE):
+        for pr in priorities:
+            for k, d in enumerate(days):
+                points = [(q, d.P, mats[q][k]) for q in MIRA_QBARS if mats[q][k] is not None]
+                if points:
+                    tasks.append({"instance": d, "heuristic": h, "priority": pr, "set": k,
+                                  "points": points})
     tasks.sort(key=lambda t: -sum(m.sum() + m.shape[0] for _, _, m in t["points"]))
     log(f"[table1] {source}: {len(days)} days x {cfg.mira_scenarios} scenarios, "
-        f"{len(tasks)} tasks")
+        f"{len(priorities)} priorities, {len(tasks)} tasks")
     rows = (read_rows(cfg.reuse / "table1_per_day.csv") if cfg.reuse
             else runner("rigid-table1", config, tasks, "table1"))
-    agg = aggregate(rows, ("heuristic", "qbar"))
-    failures = {q: float(np.mean([m.sum(axis=1).mean() for m in mats[q]])) for q in MIRA_QBARS}
-    expected = {q: float(np.mean([expected_total_failures(d, q) for d in days]))
-                for q in MIRA_QBARS}
+    agg = aggregate(rows, ("heuristic", "priority", "qbar"))
+    kept = {q: [k for k in range(len(days)) if mats[q][k] is not None] for q in MIRA_QBARS}
+    failures = {q: float(np.mean([mats[q][k].sum(axis=1).mean() for k in kept[q]]))
+                if kept[q] else float("nan") for q in MIRA_QBARS}
+    expected = {q: float(np.mean([expected_total_failures(days[k], q) for k in kept[q]]))
+                if kept[q] else float("nan") for q in MIRA_QBARS}
     return {"rows": rows, "agg": agg, "failures": failures, "expected": expected,
-            "source": source, "jobs_per_day": float(np.mean([d.n for d in days]))}
+            "source": source, "jobs_per_day": float(np.mean([d.n for d in days])),
+            "days": len(days), "kept": {q: len(v) for q, v in kept.items()},
+            "skipped": skipped, "dominated": dominated, "priorities": priorities,
+            "warning": warning}

@@ -1,5 +1,5 @@
-"""The markdown tables of the rigid reproduction's ``summary.md``: Figs. 4-6, Table 1 and the
-claims, each beside the paper's numbers."""
+"""The markdown tables of the rigid reproduction's ``summary.md``: Figs. 4-8, Table 1, the
+Mira days left out, and the claims per reservation mode, each beside the paper's numbers."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from resilsched.reproduce.rigid.config import (
     SHELVES4,
     SHORT,
     Config,
+    short,
+    unlabel,
 )
 
 
@@ -37,47 +39,161 @@ def synthetic_tables(cfg: Config, res: dict[str, Any], best5: dict[str, str]) ->
                 for P in cfg.Ps]
         parts.append(f"Fig. 4(b) (LPT, q-bar = {cfg.qbar_P_sweep}): mean T/L(f)\n\n"
                      + md_table(["P"] + head[1:], rows))
+    names = [h for h in dict.fromkeys(k[0] for k in agg) if unlabel(h)[0] in FIVE]
+    names.sort(key=lambda h: (FIVE.index(unlabel(h)[0]), h))
+
+    def best(h: str) -> str:
+        return PAPER_BEST[unlabel(h)[0]]
+
     if "fig5" in cfg.only:
-        head = ["q-bar"] + [f"{SHORT[h]}-{PAPER_BEST[h]}" for h in FIVE] + \
-               [f"best prio (ours) {SHORT[h]}" for h in FIVE]
+        head = ["q-bar"] + [f"{short(h)}-{best(h)}" for h in names] + \
+               [f"best prio (ours) {short(h)}" for h in names]
         rows = []
         for q in cfg.qbars:
-            r = [q] + [f"{agg[h, PAPER_BEST[h], q, cfg.P_default]['mean']:.3f}" for h in FIVE]
+            r = [q] + [f"{agg[h, best(h), q, cfg.P_default]['mean']:.3f}" for h in names]
             r += [min(PRIORITIES7, key=lambda pr, h=h: agg[h, pr, q, cfg.P_default]["mean"])
-                  for h in FIVE]
+                  for h in names]
             rows.append(r)
         parts.append(f"Fig. 5(f) (P = {cfg.P_default}): mean T/L(f) with the paper's best "
                      "priority (A20), and the best priority we measure at each q-bar\n\n"
                      + md_table(head, rows))
     if "fig6" in cfg.only:
         q0 = cfg.qbar_P_sweep
-        head = ["P"] + [f"{SHORT[h]}-{PAPER_BEST[h]}" for h in FIVE] + \
-               [f"best prio (ours) {SHORT[h]}" for h in FIVE]
+        head = ["P"] + [f"{short(h)}-{best(h)}" for h in names] + \
+               [f"best prio (ours) {short(h)}" for h in names]
         rows = []
         for P in cfg.Ps:
-            r = [P] + [f"{agg[h, PAPER_BEST[h], q0, P]['mean']:.3f}" for h in FIVE]
-            r += [min(PRIORITIES7, key=lambda pr, h=h: agg[h, pr, q0, P]["mean"]) for h in FIVE]
+            r = [P] + [f"{agg[h, best(h), q0, P]['mean']:.3f}" for h in names]
+            r += [min(PRIORITIES7, key=lambda pr, h=h: agg[h, pr, q0, P]["mean"]) for h in names]
             rows.append(r)
         parts.append(f"Fig. 6(f) (q-bar = {q0}): mean T/L(f)\n\n" + md_table(head, rows))
     return "\n\n".join(parts)
 
 
+def _mira_names(agg: dict[tuple, Any]) -> list[str]:
+    names = [h for h in dict.fromkeys(k[0] for k in agg)]
+    return sorted(names, key=lambda h: (FIVE.index(unlabel(h)[0]), h))
+
+
 def table1_markdown(t1: dict[str, Any]) -> str:
+    """Table 1 (LPT): mean, std and max across the per-day means, paper values in parentheses
+    (R-LIST-1/Q once per reservation mode)."""
     agg = t1["agg"]
-    head = ["q-bar", "avg #failures (ours / expected / paper)"] + \
-           [f"{SHORT[h]} avg (paper)" for h in FIVE]
+    names = _mira_names(agg)
+    qs = [q for q in MIRA_QBARS if t1["kept"][q]]
+    head = ["q-bar", "days", "avg #failures (ours / expected / paper)"] + \
+           [f"{short(h)} avg (paper)" for h in names]
     rows, rows2 = [], []
-    for q in MIRA_QBARS:
+    for q in qs:
         paper_f, paper = PAPER_TABLE1[q]
-        rows.append([q, f"{t1['failures'][q]:.2f} / {t1['expected'][q]:.2f} / {paper_f}"] +
-                    [f"{agg[h, q]['mean']:.3f} ({paper[h][0]:.3f})" for h in FIVE])
-        rows2.append([q] + [f"{agg[h, q]['std']:.2e} ({paper[h][1]:.2e})" for h in FIVE] +
-                     [f"{agg[h, q]['max']:.3f} ({paper[h][2]:.3f})" for h in FIVE])
-    head2 = ["q-bar"] + [f"{SHORT[h]} std" for h in FIVE] + [f"{SHORT[h]} max" for h in FIVE]
-    return (f"Table 1 analogue: {t1['source']}, {t1['jobs_per_day']:.1f} jobs/day, LPT; "
+        dom = sum(d["qbar"] == q for d in t1["dominated"])
+        days = f"{t1['kept'][q]} ({dom} dominated)" if dom else t1["kept"][q]
+        rows.append([q, days, f"{t1['failures'][q]:.2f} / {t1['expected'][q]:.2f} / "
+                     f"{paper_f}"] +
+                    [f"{agg[h, 'LPT', q]['mean']:.3f} ({paper[unlabel(h)[0]][0]:.3f})"
+                     for h in names])
+        rows2.append([q] + [f"{agg[h, 'LPT', q]['std']:.2e} ({paper[unlabel(h)[0]][1]:.2e})"
+                            for h in names] +
+                     [f"{agg[h, 'LPT', q]['max']:.3f} ({paper[unlabel(h)[0]][2]:.3f})"
+                      for h in names])
+    head2 = ["q-bar"] + [f"{short(h)} std" for h in names] + [f"{short(h)} max" for h in names]
+    text = (f"Table 1 analogue: {t1['source']}, {t1['jobs_per_day']:.1f} jobs/day, LPT; "
             "statistics across the per-day means (A11); paper values in parentheses\n\n"
             + md_table(head, rows) + "\n\n" + md_table(head2, rows2))
+    warning = f"\n\n**{t1['warning']}**" if t1.get("warning") else ""
+    return text + warning + degenerate_markdown(t1)
+
+
+def degenerate_markdown(t1: dict[str, Any]) -> str:
+    """The (day, q-bar) pairs left out or flagged by `experiments.degenerate_days`."""
+    parts = []
+    if t1["skipped"]:
+        parts.append("**Left out** (the scenario sampler refuses the calibrated q_j: more "
+                     "expected attempts than its cap):\n\n" + "\n".join(
+                         f"- {s['name']}, q-bar {s['qbar']}: {s['reason']}"
+                         for s in t1["skipped"]))
+    if t1["dominated"]:
+        parts.append("**Warning**, one job dominates (its expected chain of attempts exceeds "
+                     "10 x the day's failure-free L, so every T/L(f) is close to 1 by "
+                     "construction):\n\n" + "\n".join(
+                         f"- {s['name']}, q-bar {s['qbar']}: job {s['job']}, chain "
+                         f"{s['chain_over_L']:.3g} x L" for s in t1["dominated"]))
+    return "".join("\n\n" + p for p in parts)
+
+
+def fig78_markdown(t1: dict[str, Any]) -> str:
+    """Figs. 7-8 in numbers: per heuristic and q-bar, the mean over days of each priority and
+    the number of days where it is the best one."""
+    agg = t1["agg"]
+    rows = []
+    for h in _mira_names(agg):
+        for q in (q for q in MIRA_QBARS if t1["kept"][q]):
+            days = agg[h, "LPT", q]["per_set"]
+            wins = dict.fromkeys(PRIORITIES7, 0)
+            for k in days:
+                vals = {pr: agg[h, pr, q]["per_set"].get(k, float("inf")) for pr in PRIORITIES7}
+                low = min(vals.values())
+                for pr in PRIORITIES7:
+                    wins[pr] += vals[pr] <= low + 1e-12
+            rows.append([short(h), q] + [f"{agg[h, pr, q]['mean']:.3f} ({wins[pr]})"
+                                         for pr in PRIORITIES7])
+    return ("Figs. 7-8 analogue (every priority on every day): mean over days of the per-day "
+            "mean T/L(f), and in parentheses the number of days where the priority is the best "
+            "(ties counted for each)\n\n" + md_table(["heuristic", "q-bar", *PRIORITIES7], rows))
 
 
 def claims_markdown(claims: list[tuple[str, str, str, str]]) -> str:
     return md_table(["claim", "paper", "ours", "verdict"], claims)
+
+
+#: the ``--only`` experiment each claim comes from, by the prefix of its name
+CLAIM_SOURCES = (("Fig4", "fig4"), ("Fig5", "fig5"), ("Fig6", "fig6"), ("§5.3", "fig5,fig6"),
+                 ("Table1", "table1"), ("Fig7-8", "fig78"), ("Prop3", "prop3"))
+
+
+def claim_source(claim: str) -> str:
+    return next(only for prefix, only in CLAIM_SOURCES if claim.startswith(prefix))
+
+
+def mode_verdict(verdict: str, others: dict[str, str]) -> str:
+    """A "differs" verdict says when another reservation mode reproduces the claim."""
+    if not verdict.startswith("differs"):
+        return verdict
+    fixes = [m for m, v in others.items() if v == "reproduced"]
+    return verdict + (f"; reproduced with {', '.join(fixes)} reservations" if fixes else "")
+
+
+def claims_by_mode_markdown(by_mode: dict[str, list[tuple[str, str, str, str]]],
+                            command: str | None = None) -> str:
+    """One table: claim, paper, then ours and the verdict under each reservation mode (the
+    claims of every mode come from the same functions, in the same order) and, given the
+    `command` of the run, the command that regenerates the claim (``RUN --only X``, RUN
+    spelled out above the table)."""
+    modes = list(by_mode)
+    head = ["claim", "paper"]
+    for m in modes:
+        head += [f"ours ({m})", f"verdict ({m})"] if len(modes) > 1 else ["ours", "verdict"]
+    if command:
+        head.append("command")
+    rows = []
+    for parts in zip(*(by_mode[m] for m in modes), strict=True):
+        row = [parts[0][0], parts[0][1]]
+        verdicts = {m: c[3] for m, c in zip(modes, parts, strict=True)}
+        for m, c in zip(modes, parts, strict=True):
+            row += [c[2], mode_verdict(c[3], {k: v for k, v in verdicts.items() if k != m})]
+        if command:
+            row.append(f"`RUN --only {claim_source(parts[0][0])}`")
+        rows.append(row)
+    text = md_table(head, rows)
+    return f"RUN = `{command}`\n\n{text}" if command else text
+
+
+def verdict_counts(by_mode: dict[str, list[tuple[str, str, str, str]]]) -> str:
+    """``fresh: 20 reproduced, 5 differ, 3 within noise; fixed: ...``."""
+    out = []
+    for m, claims in by_mode.items():
+        v = [c[3] for c in claims]
+        yes = sum(x == "reproduced" for x in v)
+        no = sum(x.startswith("differs") for x in v)
+        out.append(f"{m}: {yes} reproduced, {no} differ, {len(v) - yes - no} undetermined")
+    return "; ".join(out)
