@@ -5,7 +5,9 @@ docs/architecture.md, "Layout") and install as `resilsched.models`, ... . Subpac
 automatically, so adding `heuristics/foo/` needs no edit here. Everything else is in pyproject.toml.
 """
 
-from setuptools import find_packages, setup
+import os
+
+from setuptools import Extension, find_packages, setup
 
 ROLES = ("models", "heuristics", "bounds", "instances")
 
@@ -15,7 +17,14 @@ packages.append("resilsched.library.data")
 for role in ROLES:
     packages += [f"resilsched.{name}" for name in find_packages(include=[role, f"{role}.*"])]
 
+# the desktop heuristics' C kernels, built at install time (issue 15, decision D-19); optional:
+# without a compiler the pure-Python engine runs (heuristics/desktop/_ckernel.py)
+DESKTOP_KERNELS = Extension("resilsched.heuristics.desktop._ckernels",
+                            ["heuristics/desktop/_ckernels.c"], optional=True,
+                            extra_compile_args=["-O3"] if os.name != "nt" else [])
+
 setup(
+    ext_modules=[DESKTOP_KERNELS],
     packages=packages,
     package_dir={"resilsched": "resilsched", **{f"resilsched.{role}": role for role in ROLES}},
 )

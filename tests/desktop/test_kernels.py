@@ -1,6 +1,12 @@
 """The C twins of the LPT/SPT loop, of the FFI/FFD/DPslack bin loop and of the DPslack bitset
-DP (decision D-16) give exactly the Python versions' results (placements, order, traces,
-selections)."""
+DP (decisions D-16, D-19: a build-time extension) give exactly the Python versions' results
+(placements, order, traces, selections); ``RESILSCHED_NO_CORE=1`` forces the Python engine, a
+missing extension warns in one line, and nothing is compiled at run time."""
+
+import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -13,7 +19,7 @@ from resilsched.heuristics.desktop.state import CutData, cut_view, greedy_view
 from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
 from resilsched.instances.desktop.presets import tiny_instance
 
-pytestmark = pytest.mark.skipif(_ckernel.lib() is None, reason="no C compiler")
+pytestmark = pytest.mark.skipif(_ckernel.lib() is None, reason="extension not built")
 
 
 @pytest.fixture
@@ -87,3 +93,74 @@ def test_batched_executor_equals_run(python_only):
             expect = [run(inst, sched, periods=p).makespan for p in traces]
             assert makespans(inst, sched, traces) == expect
             assert python_only(lambda: makespans(inst, sched, traces)) == expect  # noqa: B023
+
+
+_VARIANTS_SCRIPT = """
+import json
+from resilsched.errors import InvalidInstance
+from resilsched.heuristics.desktop import _ckernel, build
+from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
+from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
+out = {"core": _ckernel.lib() is not None}
+for seed in range(2):
+    inst = synthetic_instance(12, 150, seed, 100 + seed, model=AvailabilityModel(span=12 * 86400))
+    for name in VARIANTS:
+        try:
+            sched, _ = build(inst, *parse_variant(name))
+        except InvalidInstance as exc:  # the trace is too short for this variant
+            out[f"{seed}/{name}"] = str(exc)
+            continue
+        out[f"{seed}/{name}"] = [sched.horizon, sorted((f"{i},{k}", list(js))
+                                                      for (i, k), js in sched.intervals.items())]
+print(json.dumps(out))
+"""
+
+
+def _variants(no_core: bool) -> dict:
+    env = dict(os.environ)
+    env.pop("RESILSCHED_NO_CORE", None)
+    if no_core:
+        env["RESILSCHED_NO_CORE"] = "1"
+    done = subprocess.run([sys.executable, "-c", _VARIANTS_SCRIPT], env=env, check=True,
+                          capture_output=True, text=True, timeout=600)
+    return json.loads(done.stdout)
+
+
+def test_no_core_variable_gives_the_same_schedules():
+    fast, slow = _variants(False), _variants(True)
+    assert fast.pop("core") is True and slow.pop("core") is False
+    assert fast == slow and len(fast) == 40
+    assert sum(isinstance(v, list) for v in fast.values()) >= 36  # most variants schedule
+
+
+def test_missing_extension_warns_once_in_one_line(monkeypatch):
+    import importlib
+
+    real = importlib.import_module
+
+    def missing(name, *a, **k):
+        if name == _ckernel.EXTENSION:
+            raise ImportError("no module named _ckernels")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    _ckernel.set_enabled(True)
+    try:
+        with pytest.warns(RuntimeWarning, match="pure-Python engine") as rec:
+            assert _ckernel.lib() is None
+            assert _ckernel.lib() is None
+        assert len(rec) == 1 and "\n" not in str(rec[0].message)
+    finally:
+        monkeypatch.undo()
+        _ckernel.set_enabled(True)
+    assert _ckernel.lib() is not None
+
+
+def test_loading_never_runs_a_compiler(monkeypatch):
+    def refuse(*a, **k):
+        raise AssertionError("a process was started at run time")
+
+    monkeypatch.setattr(subprocess, "run", refuse)
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    _ckernel.set_enabled(True)
+    assert _ckernel.lib() is not None
