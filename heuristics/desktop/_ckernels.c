@@ -120,49 +120,76 @@ static int64_t top(const uint64_t* row, int64_t l) {      /* highest set bit <= 
     }
 }
 
-static void shift_or(const uint64_t* src, uint64_t* dst, int64_t W, int64_t c, int64_t width) {
-    int64_t qw = c >> 6; int r = (int)(c & 63);
-    for (int64_t w = W - 1; w >= 0; w--) {
-        uint64_t v = src[w];
-        int64_t j = w - qw;
-        if (j >= 0) { v |= src[j] << r; if (r && j - 1 >= 0) v |= src[j - 1] >> (64 - r); }
-        dst[w] = v;
-    }
+/* dst = (src | src << c) on words 0..W-1, bits above `width` cleared (src != dst). */
+static void shift_or(const uint64_t* restrict src, uint64_t* restrict dst, int64_t W, int64_t c,
+                     int64_t width) {
+    int64_t qw = c >> 6, w = 0; int r = (int)(c & 63);
+    for (; w < W && w < qw; w++) dst[w] = src[w];
+    if (w < W) { dst[w] = src[w] | (src[0] << r); w++; }
+    if (r) for (; w < W; w++) dst[w] = src[w] | (src[w - qw] << r) | (src[w - qw - 1] >> (64 - r));
+    else for (; w < W; w++) dst[w] = src[w] | src[w - qw];
     int b = (int)(width & 63);                          /* keep bits 0..width */
     if (b < 63) dst[W - 1] &= (((uint64_t)1) << (b + 1)) - 1;
 }
 
-static int64_t backtrack(uint64_t* rows, int64_t W, const int64_t* c, int64_t topr, int64_t l,
-                         int64_t* out, int64_t n) {
-    int64_t below = top(rows + topr * W, l);
+/* Rows top..1 of the table (row j at rows + phys[j] * W): j is selected when
+ * P(j, l) != P(j - 1, l), then l -= c_j. Rows sharing a physical row are equal. */
+static int64_t backtrack(const uint64_t* rows, const int64_t* phys, int64_t W, const int64_t* c,
+                         int64_t topr, int64_t l, int64_t* out, int64_t n) {
+    int64_t below = top(rows + phys[topr] * W, l);
     for (int64_t j = topr; j >= 1; j--) {
         if (l < 0) break;
+        if (phys[j - 1] == phys[j]) continue;              /* equal rows: P unchanged */
         int64_t here = below;
-        below = top(rows + (j - 1) * W, l);
+        below = top(rows + phys[j - 1] * W, l);
         if (here != below) {
             out[n++] = j - 1; l -= c[j - 1];
-            if (j - 1 >= 1 && l >= 0) below = top(rows + (j - 1) * W, l);
+            if (j - 1 >= 1 && l >= 0) below = top(rows + phys[j - 1] * W, l);
         }
     }
     return n;
 }
 
+/* Row r = row r-1 | row r-1 << c, words 0..(limit >> 6). A row equal to the previous one on
+ * that range shares its physical row; a row computed from a row that was itself unchanged by
+ * the same value is unchanged too (closed under + c on the range, which only shrinks), so runs
+ * of equal durations (the clipped p_max, rounding) cost no word operation once saturated.
+ * Returns 0, or -1 when the buffer is full. */
+typedef struct { uint64_t* rows; int64_t* phys; int64_t W, cap, nphys; int stable; } Rows;
+
+static int next_row(Rows* t, int64_t r, const int64_t* c, int64_t limit) {
+    if (t->stable && r >= 2 && c[r - 1] == c[r - 2]) { t->phys[r] = t->phys[r - 1]; return 0; }
+    if ((t->nphys + 1) * t->W > t->cap) return -1;
+    const uint64_t* src = t->rows + t->phys[r - 1] * t->W;
+    uint64_t* dst = t->rows + t->nphys * t->W;
+    int64_t nw = (limit >> 6) + 1;
+    shift_or(src, dst, nw, c[r - 1], limit);
+    int b = (int)(limit & 63);
+    uint64_t topmask = b < 63 ? (((uint64_t)1) << (b + 1)) - 1 : ~(uint64_t)0;
+    t->stable = memcmp(src, dst, (nw - 1) * sizeof(uint64_t)) == 0
+                && (src[nw - 1] & topmask) == dst[nw - 1];
+    if (t->stable) t->phys[r] = t->phys[r - 1];
+    else t->phys[r] = t->nphys++;
+    return 0;
+}
+
 API int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_t m2, int slack,
-                  int64_t* out, uint64_t* rows, int64_t cap) {
+                      int64_t* out, uint64_t* buf, int64_t cap) {
     if (N == 0) return 0;
+    Rows t = {buf + N + 1, (int64_t*)buf, 0, cap - N - 1, 1, 0};
     if (!slack) {
-        int64_t sum = 0;
+        int64_t sum = 0, r;
         for (int64_t j = 0; j < N; j++) sum += c[j];
         if (sum <= A) { for (int64_t j = 0; j < N; j++) out[j] = N - 1 - j; return N; }
-        int64_t W = (A >> 6) + 1, r;
-        if ((N + 1) * W > cap) return -1;
-        memset(rows, 0, W * sizeof(uint64_t)); rows[0] = 1;
+        t.W = (A >> 6) + 1;
+        if (t.cap < t.W) return -1;
+        memset(t.rows, 0, t.W * sizeof(uint64_t)); t.rows[0] = 1; t.phys[0] = 0;
         for (r = 1; r <= N; r++) {
-            shift_or(rows + (r - 1) * W, rows + r * W, W, c[r - 1], A);
-            if ((rows[r * W + (A >> 6)] >> (A & 63)) & 1) break;
+            if (next_row(&t, r, c, A) < 0) return -1;
+            if ((t.rows[t.phys[r] * t.W + (A >> 6)] >> (A & 63)) & 1) break;
         }
         if (r > N) r = N;
-        return backtrack(rows, W, c, r, A, out, 0);
+        return backtrack(t.rows, t.phys, t.W, c, r, A, out, 0);
     }
     int64_t d0 = c[0]; if (m1 > d0) d0 = m1; if (m2 > d0) d0 = m2;
     int64_t width = A - 2 * c[0];
@@ -171,15 +198,16 @@ API int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_
     for (int64_t j = 0; j < N; j++) sum += c[j];
     if (m1 > dn) dn = m1; if (m2 > dn) dn = m2;
     if (sum + dn <= A) { for (int64_t j = 0; j < N; j++) out[j] = N - 1 - j; return N; }
-    int64_t W = (width >> 6) + 1, best = 0, rstar = 0, r;
-    if (W > cap) return -1;
-    memset(rows, 0, W * sizeof(uint64_t)); rows[0] = 1;
+    int64_t best = 0, rstar = 0, r;
+    t.W = (width >> 6) + 1;
+    if (t.cap < t.W) return -1;
+    memset(t.rows, 0, t.W * sizeof(uint64_t)); t.rows[0] = 1; t.phys[0] = 0;
     for (r = 1; r <= N; r++) {
         int64_t cr = c[r - 1], dr = cr;
         if (m1 > dr) dr = m1; if (m2 > dr) dr = m2;
         int64_t lr = A - cr - dr;
         if (lr < 0 || A - dr <= best) break;
-        int64_t val = cr + top(rows + (r - 1) * W, lr);
+        int64_t val = cr + top(t.rows + t.phys[r - 1] * t.W, lr);
         if (val > best) { best = val; rstar = r; }
         if (r == N) break;
         /* row r is read at l_{r+1} and below only (the queries never go up again) */
@@ -187,14 +215,13 @@ API int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_
         if (m1 > dn1) dn1 = m1; if (m2 > dn1) dn1 = m2;
         int64_t ln = A - cn - dn1;
         if (ln < 0 || A - dn1 <= best) break;
-        if ((r + 1) * W > cap) return -1;
-        shift_or(rows + (r - 1) * W, rows + r * W, (ln >> 6) + 1, cr, ln);
+        if (next_row(&t, r, c, ln) < 0) return -1;
     }
     if (rstar == 0) return 0;
     int64_t cr = c[rstar - 1], dr = cr;
     if (m1 > dr) dr = m1; if (m2 > dr) dr = m2;
     out[0] = rstar - 1;
-    return backtrack(rows, W, c, rstar - 1, A - cr - dr, out, 1);
+    return backtrack(t.rows, t.phys, t.W, c, rstar - 1, A - cr - dr, out, 1);
 }
 
 static int64_t lower_le(const int64_t* row, int64_t n, int64_t x) {  /* #{r : row[r] <= x} */

@@ -41,9 +41,21 @@ def test_dp_select_c_equals_python():
         A, m1, m2 = int(rng.integers(0, 4000)), int(rng.integers(0, 150)), int(rng.integers(0, 150))
         for slack in (True, False):
             assert f(c, A, m1, m2, slack) == select(c.tolist(), A, m1, m2, slack)
+    for _ in range(1500):  # runs of equal durations (clipped p_max): rows shared once saturated
+        values = rng.integers(1, 60, int(rng.integers(1, 5)))
+        c = np.sort(rng.choice(values, int(rng.integers(1, 120)))).astype(np.int64)
+        A, m1, m2 = int(rng.integers(0, 3000)), int(rng.integers(0, 80)), int(rng.integers(0, 80))
+        for slack in (True, False):
+            assert f(c, A, m1, m2, slack) == select(c.tolist(), A, m1, m2, slack)
     tiny = _select_c(_ckernel.lib(), np.empty(4, dtype=np.uint64))  # buffer too small: Python
     c = np.arange(1, 30, dtype=np.int64)
     assert tiny(c, 400, 0, 0, True) == select(c.tolist(), 400, 0, 0, True)
+    small = _select_c(_ckernel.lib(), np.empty(300, dtype=np.uint64))  # full midway: Python
+    for _ in range(300):
+        c = np.sort(rng.integers(1, 300, 40)).astype(np.int64)
+        A = int(rng.integers(1000, 6000))
+        for slack in (True, False):
+            assert small(c, A, 0, 0, slack) == select(c.tolist(), A, 0, 0, slack)
 
 
 def _same(a, b):
