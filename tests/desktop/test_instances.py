@@ -166,3 +166,17 @@ def test_presets_regenerate():
     _, tiny = PRESETS["tiny"]
     assert tiny(3, 4) == tiny(3, 4) and tiny(3, 4)[:2] == tiny(3, 2)
     assert PRESETS["x1"][1](0)[0] == x1()
+
+
+def test_library_generator_alternates_rules_and_stores_a_disturbance():
+    from resilsched.families.desktop import FAMILY, _every_variant_schedules
+
+    insts = FAMILY.generators["library"].generate(1, 6)
+    assert [i.slack_rule for i in insts] == [True, False] * 3
+    for inst in insts:
+        assert 3 <= inst.n <= 8 and 1 <= inst.m <= 3 and _every_variant_schedules(inst)
+        dist = FAMILY.scenario(inst, None)  # the stored "failures", checked
+        assert dist is not None and any(any(row) for row in dist.to_list())
+    # instance k does not depend on the count
+    assert [i.to_dict() for i in FAMILY.generators["library"].generate(1, 3)] == \
+        [i.to_dict() for i in insts[:3]]
