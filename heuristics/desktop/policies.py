@@ -37,7 +37,14 @@ from resilsched.heuristics.desktop.binpack import ffd, ffi
 from resilsched.heuristics.desktop.dpslack import dpslack
 from resilsched.heuristics.desktop.lpt import lpt, spt
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
-from resilsched.heuristics.desktop.state import CutData, State, View, cut_view, greedy_view
+from resilsched.heuristics.desktop.state import (
+    CutData,
+    State,
+    View,
+    cached,
+    cut_view,
+    greedy_view,
+)
 from resilsched.instances.desktop import DesktopInstance
 
 
@@ -125,8 +132,8 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     """Algorithm 6 (branch fixed, A-5): binary search on lambda from (lower, max e_i(K_i));
     ``shortcuts=False`` runs the local policy at every probe (the reference)."""
     name = variant_name("DAslack", local.name, slack)
-    data = CutData(instance)
-    cap = _Capacity(instance, slack)
+    data = cached(instance, "cut_data", CutData)
+    cap = cached(instance, f"capacity_{slack}", lambda inst: _Capacity(inst, slack))
     u, lo = instance.horizon_end, lower
     runs = skipped = refuted = replayed = 0
     best: State | None = None

@@ -102,20 +102,19 @@ class View:
 
 
 def greedy_view(instance: DesktopInstance) -> View:
-    """GreedySlack's shifted intervals and bin order (Algorithm 5)."""
-    start, avail, ends = [], [], []
-    for mach in instance.machines:
-        K = mach.K - 1
-        start.append(list(mach.q[:K]))
-        avail.append(list(mach.a[:K]))
-        ends.extend(mach.e[1:K + 1])
-    sizes = [len(a) for a in avail]
-    owner = np.repeat(np.arange(len(avail)), sizes)
-    first = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-    perm = np.argsort(np.asarray(ends, dtype=np.int64), kind="stable")  # ties: (i, k)
-    own = owner[perm]
-    order = list(zip(own.tolist(), (perm - first[own]).tolist(), strict=True))
-    return View("GreedySlack", start, avail, start, order)
+    """GreedySlack's shifted intervals and bin order (Algorithm 5), as flat arrays: per machine
+    availabilities k = 1..K_i - 1 at q(k) with length a(k); bins by e(k), ties (i, k)."""
+    flat = instance.flat
+    K = np.diff(flat["off"]) - 1
+    off = np.zeros(instance.m + 1, dtype=np.int64)
+    np.cumsum(K, out=off[1:])
+    own = np.repeat(np.arange(instance.m, dtype=np.int64), K)
+    kk = np.arange(int(off[-1]), dtype=np.int64) - np.repeat(off[:-1], K)
+    idx = flat["off"][own] + kk
+    start = flat["q"][idx]
+    perm = np.argsort(flat["e"][idx], kind="stable")  # ties: (i, k)
+    return View("GreedySlack", flat=(off, start, flat["a"][idx], start),
+                order_arrays=(np.ascontiguousarray(own[perm]), np.ascontiguousarray(kk[perm])))
 
 
 class CutData:
@@ -123,24 +122,26 @@ class CutData:
     k = 1..K_i of every machine as flat arrays (machine i at koff[i]:koff[i+1])."""
 
     def __init__(self, instance: DesktopInstance):
-        K = [mach.K for mach in instance.machines]
-        self.m = len(K)
-        self.koff = np.zeros(self.m + 1, dtype=np.int64)
-        self.koff[1:] = np.cumsum(K)
-
-        def flat(get) -> np.ndarray:
-            return np.fromiter((x for mach in instance.machines for x in get(mach)),
-                               dtype=np.int64, count=int(self.koff[-1]))
-
-        self.start = flat(lambda mach: mach.e[:mach.K])  # e(k-1)
-        self.end = flat(lambda mach: mach.e[1:])  # e(k)
-        self.a = flat(lambda mach: mach.a)
-        self.u = flat(lambda mach: mach.u)
-        self.q = flat(lambda mach: mach.q[:mach.K])
+        flat = instance.flat
+        self.m = instance.m
+        self.koff = flat["off"]
+        K = np.diff(self.koff)
+        self.start, self.end, self.a = flat["e_prev"], flat["e"], flat["a"]
+        self.u, self.q = flat["u"], flat["q"]
         self.span = int(self.end.max()) + 2 if len(self.end) else 2  # > every e(k) + 1
         owner = np.repeat(np.arange(self.m, dtype=np.int64), K)
         self.key = owner * self.span + self.end  # sorted: machines, then e(k)
         self.base = np.arange(self.m, dtype=np.int64) * self.span
+
+
+def cached(instance: DesktopInstance, key: str, make):
+    """`make(instance)`, computed once per instance and kept in its ``__dict__`` beside its
+    cached properties (the instance is immutable; DAslack's 10 variants share the result)."""
+    store = instance.__dict__
+    name = f"_heuristics_{key}"
+    if name not in store:
+        store[name] = make(instance)
+    return store[name]
 
 
 def cut_view(data: CutData, lam: int, need_order: bool = True) -> View:

@@ -222,7 +222,7 @@ def _cut_view_literal(inst, lam):
     return start, avail, q, [(i, k) for _, i, k in sorted(bins)]
 
 
-def test_cut_view_equals_the_literal_cut():
+def test_cut_and_greedy_views_equal_the_literal_ones():
     from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
 
     insts = [tiny_instance(s, max_machines=3, max_intervals=5) for s in range(30)]
@@ -234,3 +234,9 @@ def test_cut_view_equals_the_literal_cut():
                     inst.horizon_end, inst.horizon_end + 5}:
             view = cut_view(data, lam)
             assert (view.start, view.avail, view.q, view.order) == _cut_view_literal(inst, lam)
+        view = greedy_view(inst)  # Algorithm 5: shifted to q(k), last interval dropped
+        bins = sorted((mach.e[k + 1], i, k) for i, mach in enumerate(inst.machines)
+                      for k in range(mach.K - 1))
+        assert view.start == view.q == [list(mach.q[:mach.K - 1]) for mach in inst.machines]
+        assert view.avail == [list(mach.a[:mach.K - 1]) for mach in inst.machines]
+        assert view.order == [(i, k) for _, i, k in bins]
