@@ -62,7 +62,8 @@ def _same(a, b):
     if a is None or b is None:
         return a is b
     steps = (a.trace.steps, a.trace.h) == (b.trace.steps, b.trace.h) if a.trace else True
-    return a.jobs == b.jobs and a.S == b.S and a.M == b.M and steps
+    return a.jobs == b.jobs and a.S == b.S and a.M == b.M and steps and \
+        a.horizon() == b.horizon()
 
 
 def test_policies_c_equal_python(python_only):
