@@ -132,6 +132,15 @@ static void shift_or(const uint64_t* restrict src, uint64_t* restrict dst, int64
     if (b < 63) dst[W - 1] &= (((uint64_t)1) << (b + 1)) - 1;
 }
 
+static int64_t lower_le(const int64_t* row, int64_t n, int64_t x) {  /* #{r : row[r] <= x} */
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) >> 1;
+        if (row[mid] <= x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
 /* Rows top..1 of the table (row j at rows + phys[j] * W): j is selected when
  * P(j, l) != P(j - 1, l), then l -= c_j. Rows sharing a physical row are equal. */
 static int64_t backtrack(const uint64_t* rows, const int64_t* phys, int64_t W, const int64_t* c,
@@ -181,6 +190,17 @@ API int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_
         int64_t sum = 0, r;
         for (int64_t j = 0; j < N; j++) sum += c[j];
         if (sum <= A) { for (int64_t j = 0; j < N; j++) out[j] = N - 1 - j; return N; }
+        if (N >= 2 && c[0] + c[1] > A) {
+            /* no two jobs fit together: every row is {0} and the single durations <= A, and
+             * the backtrack selects the first job of the largest duration <= A (none if none) */
+            int64_t p = lower_le(c, N, A);
+            if (p == 0) return 0;
+            int64_t lo = 0, hi = p - 1;                 /* first index of c[p - 1] */
+            while (lo < hi) { int64_t mid = (lo + hi) >> 1;
+                if (c[mid] < c[p - 1]) lo = mid + 1; else hi = mid; }
+            out[0] = lo;
+            return 1;
+        }
         t.W = (A >> 6) + 1;
         if (t.cap < t.W) return -1;
         memset(t.rows, 0, t.W * sizeof(uint64_t)); t.rows[0] = 1; t.phys[0] = 0;
@@ -222,15 +242,6 @@ API int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_
     if (m1 > dr) dr = m1; if (m2 > dr) dr = m2;
     out[0] = rstar - 1;
     return backtrack(t.rows, t.phys, t.W, c, rstar - 1, A - cr - dr, out, 1);
-}
-
-static int64_t lower_le(const int64_t* row, int64_t n, int64_t x) {  /* #{r : row[r] <= x} */
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = (lo + hi) >> 1;
-        if (row[mid] <= x) lo = mid + 1; else hi = mid;
-    }
-    return lo;
 }
 
 static int64_t find(int64_t* parent, int64_t x) {

@@ -47,6 +47,10 @@ def test_dp_select_c_equals_python():
         A, m1, m2 = int(rng.integers(0, 3000)), int(rng.integers(0, 80)), int(rng.integers(0, 80))
         for slack in (True, False):
             assert f(c, A, m1, m2, slack) == select(c.tolist(), A, m1, m2, slack)
+    for _ in range(1500):  # at most one job fits (the C shortcut), durations above A included
+        c = np.sort(rng.integers(1, 400, int(rng.integers(1, 12)))).astype(np.int64)
+        A = int(rng.integers(1, 500))
+        assert f(c, A, 0, 0, False) == select(c.tolist(), A, 0, 0, False)
     tiny = _select_c(_ckernel.lib(), np.empty(4, dtype=np.uint64))  # buffer too small: Python
     c = np.arange(1, 30, dtype=np.int64)
     assert tiny(c, 400, 0, 0, True) == select(c.tolist(), 400, 0, 0, True)
