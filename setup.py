@@ -18,9 +18,8 @@ for role in ROLES:
     packages += [f"resilsched.{name}" for name in find_packages(include=[role, f"{role}.*"])]
 
 # the desktop heuristics' C kernels, built at install time (issue 15, decision D-19); optional:
-# without a compiler the pure-Python engine runs (heuristics/desktop/_ckernel.py)
-DESKTOP_KERNELS = Extension("resilsched.heuristics.desktop._ckernels",
-                            ["heuristics/desktop/_ckernels.c"], optional=True,
+# without a compiler the pure-Python engine runs (heuristics/desktop/_ckernel.py loads it)
+DESKTOP_KERNELS = Extension("resilsched._desktop", ["csrc/desktop/kernels.c"], optional=True,
                             extra_compile_args=["-O3"] if os.name != "nt" else [])
 
 setup(

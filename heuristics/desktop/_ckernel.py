@@ -1,13 +1,14 @@
 """Loader of the desktop family's C kernels (decisions D-16, D-19), with the pure-Python/numpy
 versions as the fallback and the oracle.
 
-The kernels (`_ckernels.c` beside this module: `list_run` for LPT/SPT, `bin_run` for FFI, FFD
-and DPslack, `dp_select` for one DPslack bin, `exec_rows` for the executor of spec 1.5) are
-built when the package is installed, as the optional setuptools extension
-`resilsched.heuristics.desktop._ckernels` (setup.py); nothing is compiled at run time (issue
-15). The extension module is empty: its shared object is loaded with ctypes. `lib()` is None,
-and the identical Python code runs, when the extension was not built (one-line warning) or when
-``RESILSCHED_NO_CORE=1`` asks for the fallback (tests compare both).
+The kernels (``csrc/desktop/kernels.c``: `list_run` for LPT/SPT, `bin_run` for FFI, FFD and
+DPslack, `dp_select` for one DPslack bin, `exec_rows` for the executor of spec 1.5) are built
+when the package is installed, as the optional setuptools extension `resilsched._desktop`
+(setup.py); nothing is compiled at run time (issue 15). The extension module is empty: its
+shared object is loaded with ctypes. `lib()` is None, and the identical Python code runs, when
+the extension was not built or when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``)
+asks for the fallback; either way one line on standard error says so, once per process, as for
+the rigid/moldable core. Tests compare both engines.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from __future__ import annotations
 import ctypes
 import importlib
 import os
-import warnings
+import sys
 
 #: largest DP row buffer, in 64-bit words (32 MB)
 DP_WORDS = 1 << 22
-#: set to 1 to run the pure-Python engines (the same variable as the rigid/moldable core)
-DISABLE_VARIABLE = "RESILSCHED_NO_CORE"
-EXTENSION = "resilsched.heuristics.desktop._ckernels"
+#: set one of these to run the pure-Python engines (the variables of the rigid/moldable core)
+DISABLE_VARIABLES = ("RESILSCHED_NO_CORE", "RESILSCHED_NO_C")
+EXTENSION = "resilsched._desktop"
 
 _LIB: ctypes.CDLL | None = None
 _TRIED = False
@@ -47,17 +48,19 @@ def lib() -> ctypes.CDLL | None:
     if _TRIED:
         return _LIB
     _TRIED = True
-    if os.environ.get(DISABLE_VARIABLE, "") not in ("", "0"):
-        return None
-    try:
-        module = importlib.import_module(EXTENSION)
-        _LIB = _declare(ctypes.CDLL(module.__file__))
-    except (ImportError, OSError, AttributeError) as exc:
-        # warn_explicit without a source line: the warning prints as a single line
-        warnings.warn_explicit(f"resilsched: the desktop C kernels are unavailable ({exc}); "
-                               "using the pure-Python engine (reinstall with a C compiler to "
-                               "build them)", RuntimeWarning, "resilsched", 0)
-        _LIB = None
+    off = next((v for v in DISABLE_VARIABLES if os.environ.get(v, "") not in ("", "0")), None)
+    if off is not None:
+        reason = f"disabled by {off}"
+    else:
+        try:
+            module = importlib.import_module(EXTENSION)
+            _LIB = _declare(ctypes.CDLL(module.__file__))
+            return _LIB
+        except (ImportError, OSError, AttributeError) as exc:
+            reason = f"not built ({exc}); reinstall with a C compiler: pip install -e ."
+    print(f"resilsched: desktop kernels {EXTENSION} {reason}; using the pure-Python engine "
+          "(same results, slower)", file=sys.stderr)
+    _LIB = None
     return _LIB
 
 

@@ -136,10 +136,15 @@ print(json.dumps(out))
 def _variants(no_core: bool) -> dict:
     env = dict(os.environ)
     env.pop("RESILSCHED_NO_CORE", None)
+    env.pop("RESILSCHED_NO_C", None)
     if no_core:
         env["RESILSCHED_NO_CORE"] = "1"
     done = subprocess.run([sys.executable, "-c", _VARIANTS_SCRIPT], env=env, check=True,
                           capture_output=True, text=True, timeout=600)
+    said = [line for line in done.stderr.splitlines() if "desktop kernels" in line]
+    assert said == (["resilsched: desktop kernels resilsched._desktop disabled by "
+                     "RESILSCHED_NO_CORE; using the pure-Python engine (same results, slower)"]
+                    if no_core else [])
     return json.loads(done.stdout)
 
 
@@ -150,23 +155,26 @@ def test_no_core_variable_gives_the_same_schedules():
     assert sum(isinstance(v, list) for v in fast.values()) >= 36  # most variants schedule
 
 
-def test_missing_extension_warns_once_in_one_line(monkeypatch):
+def test_missing_extension_warns_once_in_one_line(monkeypatch, capsys):
     import importlib
 
     real = importlib.import_module
 
     def missing(name, *a, **k):
         if name == _ckernel.EXTENSION:
-            raise ImportError("no module named _ckernels")
+            raise ImportError("no module named _desktop")
         return real(name, *a, **k)
 
     monkeypatch.setattr(importlib, "import_module", missing)
+    monkeypatch.delenv("RESILSCHED_NO_CORE", raising=False)
+    monkeypatch.delenv("RESILSCHED_NO_C", raising=False)
     _ckernel.set_enabled(True)
     try:
-        with pytest.warns(RuntimeWarning, match="pure-Python engine") as rec:
-            assert _ckernel.lib() is None
-            assert _ckernel.lib() is None
-        assert len(rec) == 1 and "\n" not in str(rec[0].message)
+        capsys.readouterr()
+        assert _ckernel.lib() is None
+        assert _ckernel.lib() is None
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pure-Python engine" in err and "not built" in err
     finally:
         monkeypatch.undo()
         _ckernel.set_enabled(True)

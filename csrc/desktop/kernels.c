@@ -1,7 +1,6 @@
 /* The desktop family's kernels (spec 004), built at install time as the optional extension
- * `resilsched.heuristics.desktop._ckernels` (setup.py; decision D-19). The Python side loads
- * this shared object with ctypes (`resilsched.heuristics.desktop._ckernel`); the module itself
- * is empty. Each function is the twin of a pure-Python function that stays the oracle:
+ * `resilsched._desktop` (setup.py; decision D-19). The Python side loads this shared object
+ * with ctypes (`resilsched.heuristics.desktop._ckernel`); the module itself is empty. Each function is the twin of a pure-Python function that stays the oracle:
  *
  * - list_run:  one LPT/SPT run (lpt.list_policy), placements and H after each one;
  * - bin_run:   one FFI, FFD or DPslack run over the bins of a view (binpack.ffi / ffd,
@@ -141,6 +140,10 @@ static int64_t lower_le(const int64_t* row, int64_t n, int64_t x) {  /* #{r : ro
     return lo;
 }
 
+static int64_t dmax(int64_t c, int64_t m1, int64_t m2) {     /* max(c, M(k+1), M(k+2)) */
+    return c > m1 ? (c > m2 ? c : m2) : (m1 > m2 ? m1 : m2);
+}
+
 /* Rows top..1 of the table (row j at rows + phys[j] * W): j is selected when
  * P(j, l) != P(j - 1, l), then l -= c_j. Rows sharing a physical row are equal. */
 static int64_t backtrack(const uint64_t* rows, const int64_t* phys, int64_t W, const int64_t* c,
@@ -211,35 +214,32 @@ API int64_t dp_select(const int64_t* c, int64_t N, int64_t A, int64_t m1, int64_
         if (r > N) r = N;
         return backtrack(t.rows, t.phys, t.W, c, r, A, out, 0);
     }
-    int64_t d0 = c[0]; if (m1 > d0) d0 = m1; if (m2 > d0) d0 = m2;
+    int64_t d0 = dmax(c[0], m1, m2);
     int64_t width = A - 2 * c[0];
     if (width < 0 || c[0] + d0 > A) return 0;
     int64_t sum = 0, dn = c[N - 1];
     for (int64_t j = 0; j < N; j++) sum += c[j];
-    if (m1 > dn) dn = m1; if (m2 > dn) dn = m2;
+    dn = dmax(dn, m1, m2);
     if (sum + dn <= A) { for (int64_t j = 0; j < N; j++) out[j] = N - 1 - j; return N; }
     int64_t best = 0, rstar = 0, r;
     t.W = (width >> 6) + 1;
     if (t.cap < t.W) return -1;
     memset(t.rows, 0, t.W * sizeof(uint64_t)); t.rows[0] = 1; t.phys[0] = 0;
     for (r = 1; r <= N; r++) {
-        int64_t cr = c[r - 1], dr = cr;
-        if (m1 > dr) dr = m1; if (m2 > dr) dr = m2;
+        int64_t cr = c[r - 1], dr = dmax(cr, m1, m2);
         int64_t lr = A - cr - dr;
         if (lr < 0 || A - dr <= best) break;
         int64_t val = cr + top(t.rows + t.phys[r - 1] * t.W, lr);
         if (val > best) { best = val; rstar = r; }
         if (r == N) break;
         /* row r is read at l_{r+1} and below only (the queries never go up again) */
-        int64_t cn = c[r], dn1 = cn;
-        if (m1 > dn1) dn1 = m1; if (m2 > dn1) dn1 = m2;
+        int64_t cn = c[r], dn1 = dmax(cn, m1, m2);
         int64_t ln = A - cn - dn1;
         if (ln < 0 || A - dn1 <= best) break;
         if (next_row(&t, r, c, ln) < 0) return -1;
     }
     if (rstar == 0) return 0;
-    int64_t cr = c[rstar - 1], dr = cr;
-    if (m1 > dr) dr = m1; if (m2 > dr) dr = m2;
+    int64_t cr = c[rstar - 1], dr = dmax(cr, m1, m2);
     out[0] = rstar - 1;
     return backtrack(t.rows, t.phys, t.W, c, rstar - 1, A - cr - dr, out, 1);
 }
@@ -272,7 +272,7 @@ API int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avai
                 const int64_t* T, int64_t n, const int64_t* oi, const int64_t* ok, int64_t nb,
                 int slack, int64_t* S, int64_t* M, int64_t* work, uint64_t* rows, int64_t cap,
                 int64_t* o_pos, int64_t* o_i, int64_t* o_k, int64_t* o_t) {
-    St s = {m, off, 0, avail, 0, slack, S, M};
+    St s = {m, off, 0, avail, 0, slack, S, M, 0, 0, 0, 0, 0, 0};  /* win() only */
     int64_t placed = 0, nxt = 0, left = n;
     int64_t *parent = work, *alive = work + n + 1, *cval = work + 2 * n + 1,
             *sel = work + 3 * n + 1;
@@ -345,8 +345,8 @@ API int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avai
 }
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_ckernels",
+    PyModuleDef_HEAD_INIT, "_desktop",
     "C kernels of the desktop heuristics, called through ctypes (resilsched.heuristics.desktop."
     "_ckernel).", -1, NULL, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__ckernels(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__desktop(void) { return PyModule_Create(&module); }
