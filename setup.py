@@ -5,7 +5,7 @@ Layout: `models/`, `heuristics/`, `bounds/` and `instances/` sit at the top of t
 found automatically, so adding `heuristics/foo/` needs no edit here. Everything else is in
 pyproject.toml.
 
-Compiled core (issue 15, decision C1 in docs/decisions.md): `EXTENSIONS` lists the C extension
+Compiled core (issue 15, decision T13 in docs/decisions.md): `EXTENSIONS` lists the C extension
 modules built when the package is installed (`pip install .` or `pip install -e .`, which builds
 them in place); never at run time. Each entry is one module, `name -> C sources` (under
 `csrc/`); adding a second module is one more entry. Every extension is optional: without a C
@@ -28,7 +28,13 @@ EXTENSIONS = {
         "csrc/core/rigid_rlist.c",     # R-LIST-1 / R-LIST-Q (spec 002 §4.3)
         "csrc/core/rigid_shelf.c",     # R-SHELF(-FILL)-B/NB (spec 002 §5)
     ],
+    # the desktop heuristics' kernels (spec 004 §3; decision D-19), loaded with ctypes by
+    # heuristics/desktop/_ckernel.py
+    "resilsched._desktop": ["csrc/desktop/kernels.c"],
 }
+
+#: a module's own optimisation level (the desktop DP is 25-30% faster at -O3; integer code)
+OPTIMIZE = {"resilsched._desktop": "-O3"}
 
 #: same doubles as Python: no fused multiply-add (x + y * z rounded once) on any target
 COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]
@@ -37,8 +43,9 @@ COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]
 def extension(name: str, sources: list[str]) -> Extension:
     """One optional C extension: a failed build leaves the pure-Python engines in charge."""
     folders = sorted({src.rsplit("/", 1)[0] for src in sources})
+    args = [OPTIMIZE.get(name, a) if a.startswith("-O") else a for a in COMPILE_ARGS]
     return Extension(name, sources=sources, include_dirs=folders,
-                     extra_compile_args=COMPILE_ARGS, optional=True)
+                     extra_compile_args=args, optional=True)
 
 
 packages = find_packages(include=["resilsched", "resilsched.*"])

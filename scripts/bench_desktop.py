@@ -1,9 +1,12 @@
 """Build time of the 20 desktop variants (spec 004 §3.4) against the straightforward reference.
 
-The fast implementations (`resilsched.heuristics.desktop`) and the literal pseudocode
+The fast implementations (`resilsched.heuristics.desktop`: the C kernels of the build-time
+extension, D-19), with ``--python`` the same algorithms without the extension (the pure-Python
+fallback, as under RESILSCHED_NO_CORE=1), and the literal pseudocode
 (`resilsched.heuristics.desktop.reference`, DAslack without its shortcuts) build the same
-allocation; both are timed in the same run, on the same instance (the synthetic traces of spec
-4.1-4.2), wall clock and CPU time. A reference run that would take longer than ``--cap`` seconds
+allocation; all are timed in the same run, on the same instance (the synthetic traces of spec
+4.1-4.2), wall clock and CPU time; the table reports the median of ``--repeat`` runs of the
+fast version (one run of the others). A reference run that would take longer than ``--cap`` seconds
 is stopped and reported as "> cap". The instance data (durations t_ij, sorted orders, the dates
 of the trace) are computed once, before the timings.
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from resilsched.heuristics.desktop import _ckernel
 from resilsched.heuristics.desktop.policies import (
     GLOBAL,
     LOCAL,
@@ -39,6 +43,20 @@ def timed(fn) -> tuple[object, float, float]:
     return out, time.perf_counter() - t0, time.process_time() - c0
 
 
+def median_timed(fn, repeat: int) -> tuple[object, float, float]:
+    runs = [timed(fn) for _ in range(repeat)]
+    walls, cpus = sorted(r[1] for r in runs), sorted(r[2] for r in runs)
+    return runs[0][0], walls[len(walls) // 2], cpus[len(cpus) // 2]
+
+
+def python_only(fn):
+    _ckernel.set_enabled(False)
+    try:
+        return fn()
+    finally:
+        _ckernel.set_enabled(True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hosts", type=int, default=500)
@@ -50,6 +68,9 @@ def main() -> None:
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per reference run")
     ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--python", action="store_true",
+                    help="also time the pure-Python engine (no C extension)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of the fast version (median)")
     a = ap.parse_args()
     t0 = time.perf_counter()
     inst = synthetic_instance(a.hosts, a.job_count, a.machine_seed, a.job_seed,
@@ -59,13 +80,24 @@ def main() -> None:
         mach.e, mach.q  # noqa: B018
     print(f"instance: m={inst.m} n={inst.n} K={inst.K} (H1 {inst.assumption_h1}), "
           f"generated in {time.perf_counter() - t0:.1f} s")
-    print("| variant | horizon | fast wall s | fast CPU s | reference wall s | reference CPU s "
-          "| same allocation |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"C extension: {'yes' if _ckernel.lib() is not None else 'NO (pure Python)'}")
+    print("| variant | horizon | fast wall s | fast CPU s | Python CPU s | reference wall s "
+          "| reference CPU s | same allocation |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in a.variants.split(","):
         g, loc, slack = parse_variant(name)
-        fast, wall, cpu = timed(lambda: GLOBAL[g](inst, LOCAL[loc], slack))  # noqa: B023
-        ref_wall = ref_cpu = same = "-"
+        def build(g=g, loc=loc, slack=slack):
+            return GLOBAL[g](inst, LOCAL[loc], slack)
+
+        fast, wall, cpu = median_timed(build, a.repeat)
+        py_cpu = "-"
+        same_py = True
+        if a.python:
+            slow, _, pc = timed(lambda: python_only(build))  # noqa: B023
+            py_cpu = f"{pc:.2f}"
+            same_py = slow.intervals == fast.intervals and slow.horizon == fast.horizon
+        ref_wall = ref_cpu = "-"
+        same = "yes" if same_py else "NO (Python)"
         if not a.no_reference:
             pol = reference_policy(loc, time.perf_counter() + a.cap)
             run = (lambda: da_slack(inst, pol, slack, shortcuts=False)) if g == "DAslack" \
@@ -73,12 +105,12 @@ def main() -> None:
             try:
                 ref, rw, rc = timed(run)
                 ref_wall, ref_cpu = f"{rw:.2f}", f"{rc:.2f}"
-                same = "yes" if ref.intervals == fast.intervals and \
-                    ref.horizon == fast.horizon else "NO"
+                if ref.intervals != fast.intervals or ref.horizon != fast.horizon:
+                    same = "NO (reference)"
             except TimeoutError:
                 ref_wall = ref_cpu = f"> {a.cap:g}"
-        print(f"| {name} | {fast.horizon} | {wall:.2f} | {cpu:.2f} | {ref_wall} | {ref_cpu} | "
-              f"{same} |", flush=True)
+        print(f"| {name} | {fast.horizon} | {wall:.2f} | {cpu:.2f} | {py_cpu} | {ref_wall} | "
+              f"{ref_cpu} | {same} |", flush=True)
 
 
 if __name__ == "__main__":

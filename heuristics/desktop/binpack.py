@@ -37,8 +37,7 @@ def bin_policy_c(kind: str, view: View, sorted_durations: np.ndarray,
     off, _, avail, _ = flat_view(view)
     S = np.zeros(int(off[-1]), dtype=np.int64)
     M = np.zeros_like(S)
-    order = np.asarray(view.order, dtype=np.int64).reshape(-1, 2)
-    oi, ok = np.ascontiguousarray(order[:, 0]), np.ascontiguousarray(order[:, 1])
+    oi, ok = view.order_arrays()
     work = np.zeros(4 * n + 1, dtype=np.int64)
     rows = np.empty(_ckernel.DP_WORDS if kind == "DPslack" else 1, dtype=np.uint64)
     out = np.zeros((4, max(n, 1)), dtype=np.int64)
@@ -51,8 +50,7 @@ def bin_policy_c(kind: str, view: View, sorted_durations: np.ndarray,
         return False
     if done < n:
         return None
-    cols = [c[:n] for c in out.tolist()]
-    return state_from_arrays(view, slack, off, S, M, cols[0], cols[1], cols[2])
+    return state_from_arrays(view, slack, off, S, M, out[0, :n], out[1, :n], out[2, :n])
 
 
 def ffi(view: View, sorted_durations: np.ndarray, slack: bool) -> State | None:

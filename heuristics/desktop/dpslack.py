@@ -17,7 +17,9 @@ the slack rule the bin takes the plain subset-sum optimum P(N, a'(k)) with the s
 rows as bitsets (Python integers: bit x of R_j set iff some subset of c_1..c_j sums to x, so
 P(j, l) is the highest set bit <= l), row by row, and stops as soon as no later r can beat the
 best val(r) (val(r) <= A - d_r, non-increasing in r) or when A - c_r - d_r < 0; it returns the
-same set in the same order (r first, then the backtracked jobs in decreasing size).
+same set in the same order (r first, then the backtracked jobs in decreasing size). A row that
+the previous duration left unchanged is closed under adding it, so a run of equal durations
+(the clipped p_max) adds no work once saturated.
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
         if val > best:
             best, rstar = val, r
         prev = rows[r - 1]
+        if r >= 2 and prev is rows[r - 2] and cr == c[r - 2]:
+            rows.append(prev)  # unchanged by this duration already: closed under + cr
+            continue
         nxt = prev | (prev << cr)
         if nxt.bit_length() > width + 1:
             nxt &= mask
@@ -115,8 +120,11 @@ def _subset_sum(c: list[int], A: int) -> list[int]:
         return list(range(len(c) - 1, -1, -1))
     mask = (2 << A) - 1
     rows = [1]
-    for cj in c:
+    for j, cj in enumerate(c):
         prev = rows[-1]
+        if j >= 1 and len(rows) >= 2 and prev is rows[-2] and cj == c[j - 1]:
+            rows.append(prev)  # unchanged by this duration already: closed under + cj
+            continue
         nxt = prev | (prev << cj)
         if nxt.bit_length() > A + 1:
             nxt &= mask

@@ -114,14 +114,22 @@ def run(instance: DesktopInstance, schedule: DesktopSchedule,
     return Execution(int(per.max()), schedule.horizon, tuple(int(x) for x in per))
 
 
-def makespans(instance: DesktopInstance, schedule: DesktopSchedule,
-              traces: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
-    """The disturbed makespan of `schedule` on each trace (`periods_matrix` outputs), all
-    traces in one `execute` call (rows = traces x machines); the same values as `run`."""
-    if not traces:
-        return []
+@dataclass(frozen=True)
+class StackedTraces:
+    """Several disturbed traces of one instance stacked for `makespans`: row r * m + i is
+    machine i on trace r (starts, ends padded at FAR; e0 repeated)."""
+
+    count: int
+    starts: np.ndarray
+    ends: np.ndarray
+    e0: np.ndarray
+
+
+def stack_traces(instance: DesktopInstance,
+                 traces: Sequence[tuple[np.ndarray, np.ndarray]]) -> StackedTraces:
+    """Stack `periods_matrix` outputs once, for every schedule run on them."""
     R, m = len(traces), instance.m
-    width = max(t[0].shape[1] for t in traces)
+    width = max((t[0].shape[1] for t in traces), default=1)
     starts = np.full((R * m, width), np.iinfo(np.int64).max // 4, dtype=np.int64)
     ends = starts.copy()
     for r, (s, e) in enumerate(traces):
@@ -129,16 +137,30 @@ def makespans(instance: DesktopInstance, schedule: DesktopSchedule,
         ends[r * m:(r + 1) * m, :e.shape[1]] = e
     e0 = np.tile(np.fromiter((mach.e0 for mach in instance.machines), dtype=np.int64,
                              count=m), R)
+    return StackedTraces(R, starts, ends, e0)
+
+
+def makespans(instance: DesktopInstance, schedule: DesktopSchedule,
+              traces: Sequence[tuple[np.ndarray, np.ndarray]] | StackedTraces) -> list[int]:
+    """The disturbed makespan of `schedule` on each trace (`periods_matrix` outputs, or those
+    stacked once by `stack_traces`), all traces in one `execute` call (rows = traces x
+    machines); the same values as `run`."""
+    stacked = traces if isinstance(traces, StackedTraces) else stack_traces(instance, traces)
+    R, m = stacked.count, instance.m
+    if R == 0:
+        return []
     queues = machine_queues(instance, schedule)
     dll = _ckernel.lib()
     if dll is not None:  # the same loop in C (decision D-16)
         qoff = np.zeros(R * m + 1, dtype=np.int64)
         qoff[1:] = np.cumsum([len(q) for q in queues] * R)
-        qdur = np.asarray([x for q in queues for x in q] * R, dtype=np.int64)
+        qdur = np.tile(np.fromiter((x for q in queues for x in q), dtype=np.int64,
+                                   count=int(qoff[m])), R)
         per = np.zeros(R * m, dtype=np.int64)
-        dll.exec_rows(R * m, e0.ctypes.data, qoff.ctypes.data, qdur.ctypes.data,
-                      starts.ctypes.data, ends.ctypes.data, width, per.ctypes.data)
+        dll.exec_rows(R * m, stacked.e0.ctypes.data, qoff.ctypes.data, qdur.ctypes.data,
+                      stacked.starts.ctypes.data, stacked.ends.ctypes.data,
+                      stacked.starts.shape[1], per.ctypes.data)
     else:
-        done = execute(e0, queues * R, starts, ends)
+        done = execute(stacked.e0, queues * R, stacked.starts, stacked.ends)
         per = done.max(axis=1) if done.shape[1] else np.zeros(R * m, dtype=np.int64)
     return [int(x) for x in per.reshape(R, m).max(axis=1)]

@@ -196,7 +196,7 @@ def spt(view: View, durations_by_job: np.ndarray, slack: bool,
 def _list_policy_c(dll, view: View, D: np.ndarray, positions: np.ndarray, slack: bool,
                    decreasing: bool, replay) -> State | None:
     """`list_policy` through the C kernel: same placements, same trace."""
-    m, n = len(view.avail), len(positions)
+    m, n = view.m, len(positions)
     off, start, avail, q = flat_view(view)
     S = np.zeros(int(off[-1]), dtype=np.int64)
     M = np.zeros_like(S)
@@ -212,8 +212,8 @@ def _list_policy_c(dll, view: View, D: np.ndarray, positions: np.ndarray, slack:
                         *(out[x].ctypes.data for x in range(5)))
     if done < n:
         return None
+    state = state_from_arrays(view, slack, off, S, M, out[0, :n], out[1, :n], out[2, :n])
     cols = [c[:n] for c in out.tolist()]
-    state = state_from_arrays(view, slack, off, S, M, cols[0], cols[1], cols[2])
     trace = Trace()
     trace.steps = list(zip(cols[0], cols[1], cols[2], cols[3], strict=True))
     trace.h = cols[4]

@@ -37,7 +37,14 @@ from resilsched.heuristics.desktop.binpack import ffd, ffi
 from resilsched.heuristics.desktop.dpslack import dpslack
 from resilsched.heuristics.desktop.lpt import lpt, spt
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
-from resilsched.heuristics.desktop.state import CutData, State, View, cut_view, greedy_view
+from resilsched.heuristics.desktop.state import (
+    CutData,
+    State,
+    View,
+    cached,
+    cut_view,
+    greedy_view,
+)
 from resilsched.instances.desktop import DesktopInstance
 
 
@@ -103,18 +110,21 @@ class _Capacity:
         T = instance.durations
         b = np.asarray([float(x) for x in instance.b])
         self.demand = float((T / b[:, None]).min(axis=0).sum()) * (1 - 1e-9)
-        self.tmin = T.min(axis=1).tolist()
-        self.inv_b = (1.0 / b).tolist()
+        self.tmin = T.min(axis=1).astype(np.int64)
+        self.inv_b = 1.0 / b
         self.slack = slack
 
     def ok(self, view: View) -> bool:
-        total = 0.0
-        for i, avail in enumerate(view.avail):
-            tm = self.tmin[i]
-            need = 2 * tm if self.slack else tm
-            cut = tm if self.slack else 0
-            total += self.inv_b[i] * sum(a - cut for a in avail if a >= need)
-        return total >= self.demand
+        """sum_i (1 / b_i) sum_k (a'(k) - cut_i) over the intervals that can hold machine i's
+        shortest job (a' >= 2 t_min with the rule, cut_i = t_min; a' >= t_min, cut 0 without)
+        covers the demand."""
+        off, _, avail, _ = view.flat()
+        owner = np.repeat(np.arange(len(off) - 1), np.diff(off))
+        tm = self.tmin[owner]
+        need, cut = (2 * tm, tm) if self.slack else (tm, 0)
+        usable = np.where(avail >= need, avail - cut, 0)
+        per = np.bincount(owner, weights=usable.astype(np.float64), minlength=len(off) - 1)
+        return float(per @ self.inv_b) >= self.demand
 
 
 def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
@@ -122,8 +132,8 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     """Algorithm 6 (branch fixed, A-5): binary search on lambda from (lower, max e_i(K_i));
     ``shortcuts=False`` runs the local policy at every probe (the reference)."""
     name = variant_name("DAslack", local.name, slack)
-    data = CutData(instance)
-    cap = _Capacity(instance, slack)
+    data = cached(instance, "cut_data", CutData)
+    cap = cached(instance, f"capacity_{slack}", lambda inst: _Capacity(inst, slack))
     u, lo = instance.horizon_end, lower
     runs = skipped = refuted = replayed = 0
     best: State | None = None

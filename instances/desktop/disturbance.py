@@ -103,15 +103,20 @@ def sample_disturbance(instance: DesktopInstance, seed: int | np.random.SeedSequ
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
         raise InvalidInstance("alpha", f"{alpha!r} must be a number in [0, 1]")
     rng = np.random.default_rng(seed)
-    out = []
-    for mach in instance.machines:
-        a = np.asarray(mach.a, dtype=np.float64)
-        lo = -alpha * a
-        hi = np.append(alpha * a[1:], 0.0)
-        x = lo + (hi - lo) * rng.random(mach.K)
-        d = np.clip(np.floor(x + 0.5), np.ceil(lo), np.floor(hi)).astype(np.int64)
-        out.append(tuple(int(v) for v in d))
-    return Disturbance(tuple(out))
+    # one draw per unavailability, machine after machine (the same stream as K_i draws per
+    # machine in turn); every value computed elementwise as in the per-machine form
+    flat = instance.flat
+    a = flat["a"].astype(np.float64)
+    last = flat["off"][1:] - 1
+    lo = -alpha * a
+    hi = np.empty_like(a)
+    hi[:-1] = alpha * a[1:]
+    hi[last] = 0.0
+    x = lo + (hi - lo) * rng.random(len(a))
+    d = np.clip(np.floor(x + 0.5), np.ceil(lo), np.floor(hi)).astype(np.int64).tolist()
+    bounds = flat["off"].tolist()
+    return Disturbance(tuple(tuple(d[bounds[i]:bounds[i + 1]])
+                             for i in range(len(bounds) - 1)))
 
 
 def unavailability_periods(instance: DesktopInstance, disturbance: Disturbance | None,
@@ -162,14 +167,20 @@ def periods_matrix(instance: DesktopInstance,
                    disturbance: Disturbance | None) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends): every machine's merged disturbed unavailabilities as (m, L) int64 arrays
     padded with periods at FAR (the vectorised executor's input)."""
-    width = max(mach.K for mach in instance.machines)
+    flat = instance.flat
+    K = np.diff(flat["off"])
+    rows = np.repeat(np.arange(instance.m), K)
+    cols = np.arange(len(rows)) - np.repeat(flat["off"][:-1], K)
+    s, e = flat["s"], flat["e"]
+    if disturbance is not None:
+        d = np.fromiter((x for row in disturbance.deltas for x in row), dtype=np.int64,
+                        count=len(rows))
+        s, e = s + d, e + d
+    width = int(K.max())
     starts = np.full((instance.m, width), FAR, dtype=np.int64)
     ends = np.full((instance.m, width), FAR, dtype=np.int64)
-    for i, mach in enumerate(instance.machines):
-        d = np.asarray(disturbance.deltas[i] if disturbance is not None else (0,) * mach.K,
-                       dtype=np.int64)
-        starts[i, :mach.K] = np.asarray(mach.s, dtype=np.int64) + d
-        ends[i, :mach.K] = np.asarray(mach.e[1:], dtype=np.int64) + d
+    starts[rows, cols] = s
+    ends[rows, cols] = e
     return merge_periods(starts, ends)
 
 

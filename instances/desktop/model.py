@@ -256,6 +256,28 @@ class DesktopInstance:
         return out
 
     @cached_property
+    def flat(self) -> dict[str, np.ndarray]:
+        """Every interval k = 1..K_i of every machine as flat read-only int64 arrays, machine i
+        at ``off[i]:off[i+1]``: ``a``, ``u``, ``s`` (s(k)), ``e`` (e(k)), ``e_prev``
+        (e(k-1)), ``q`` (q(k)); ``off`` has m + 1 entries (for the vectorised heuristics,
+        disturbances and executor)."""
+        K = [mach.K for mach in self.machines]
+        off = np.zeros(self.m + 1, dtype=np.int64)
+        np.cumsum(K, out=off[1:])
+        n = int(off[-1])
+
+        def flat(get) -> np.ndarray:
+            return np.fromiter((x for mach in self.machines for x in get(mach)), dtype=np.int64,
+                               count=n)
+
+        out = {"off": off, "a": flat(lambda m: m.a), "u": flat(lambda m: m.u),
+               "s": flat(lambda m: m.s), "e": flat(lambda m: m.e[1:]),
+               "e_prev": flat(lambda m: m.e[:m.K]), "q": flat(lambda m: m.q)}
+        for arr in out.values():
+            arr.flags.writeable = False
+        return out
+
+    @cached_property
     def longest_job(self) -> int:
         """A job of largest p (the last of `order`)."""
         return int(self.order[-1])

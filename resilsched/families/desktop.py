@@ -55,14 +55,58 @@ def smoke_instances(seed: int = 0, count: int | None = None) -> list[DesktopInst
     return out[:count] if count else out
 
 
+def _every_variant_schedules(inst: DesktopInstance) -> bool:
+    """The 10 variants of the instance's rule all place every job (none raises)."""
+    from resilsched.heuristics.desktop import build
+
+    try:
+        for g in ("GreedySlack", "DAslack"):
+            for local in LOCAL:
+                build(inst, g, local, inst.slack_rule)
+    except InvalidInstance:
+        return False
+    return True
+
+
+def library_instances(seed: int = 1, count: int | None = None) -> list[DesktopInstance]:
+    """The shipped certified library ``desktop-small`` (issue 13): `count` (default 100) small
+    instances, even indices under the slack rule, odd ones without it (the gap report's two
+    groups), 1-3 machines of 2-5 availabilities, 3-8 jobs (`tiny_instance`), each kept only
+    when the 10 variants of its rule can schedule it, and each carrying a disturbance at
+    alpha = 1 (spec 4.3) in ``"failures"`` so that the gap report measures stability (and checks
+    Proposition 1 where H1 holds). Instance k draws from child k of ``SeedSequence(seed)``
+    (retried with that child's own children), so it does not depend on `count`."""
+    from dataclasses import replace
+
+    from resilsched.instances.desktop.presets import tiny_instance
+    from resilsched.instances.fields import count_or_default
+
+    count = count_or_default(count, 100)
+    out = []
+    for k, child in enumerate(np.random.SeedSequence(seed).spawn(count)):
+        rule = k % 2 == 0
+        for attempt in child.spawn(100):
+            inst = tiny_instance(attempt, slack_rule=rule, max_machines=3, max_intervals=5,
+                                 max_jobs=8, name=f"desktop-small-{seed}-{k}")
+            if len(inst.p) >= 3 and _every_variant_schedules(inst):
+                break
+        else:
+            raise InvalidInstance("seed", f"no schedulable instance for index {k} in 100 draws")
+        deltas = sample_disturbance(inst, attempt.spawn(1)[0], alpha=1.0).to_list()
+        out.append(replace(inst, metadata={"failures": deltas}))
+    return out
+
+
 def _smoke_suite() -> list[Case]:
     return [Case(inst.name, inst, sample_disturbance(inst, [2026, k]))
             for k, inst in enumerate(smoke_instances())]
 
 
 def _scenario(instance: DesktopInstance, failures: Any) -> Disturbance | None:
+    """``--failures`` or, without it, the instance's stored ``"failures"`` (the toolkit's name,
+    docs/architecture.md; ``"deltas"`` is read too): one list of shifts per machine."""
     if failures is None:
-        stored = instance.metadata.get("deltas")
+        stored = instance.metadata.get("failures", instance.metadata.get("deltas"))
         return None if stored is None else Disturbance.parse(stored, instance)
     return Disturbance.parse(failures, instance)
 
@@ -178,6 +222,10 @@ def _build() -> Family:
     presets = dict(PRESETS)
     presets["smoke"] = ("the gap-report suite: X1 and 3 tiny instances every variant can "
                         "schedule, each with and without the slack rule", smoke_instances)
+    presets["library"] = ("the shipped certified library desktop-small: 100 instances of 1-3 "
+                          "machines, 2-5 availabilities and 3-8 jobs, half without the slack "
+                          "rule, each with a sampled disturbance (resilsched library list)",
+                          library_instances)
     for name, (description, make) in presets.items():
         fam.add(Generator(name, make, description))
     return fam

@@ -62,7 +62,7 @@ def task_instance(task: dict[str, Any]):
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:
     """All variants of one instance: horizon, H, build times and the disturbed makespans."""
-    from resilsched.heuristics.desktop.executor import makespans
+    from resilsched.heuristics.desktop.executor import makespans, stack_traces
     from resilsched.heuristics.desktop.policies import GLOBAL, LOCAL
     from resilsched.instances.desktop import sample_disturbance
     from resilsched.instances.desktop.disturbance import periods_matrix
@@ -71,6 +71,7 @@ def run_task(task: dict[str, Any]) -> dict[str, Any]:
     traces = [periods_matrix(inst, sample_disturbance(inst, [task["seed"], task["machine_set"],
                                                              r], task["alpha"]))
               for r in range(task["runs"])]
+    traces = stack_traces(inst, traces)  # once for the 20 variants
     inst.sorted_durations, inst.durations_by_position  # noqa: B018  (instance data, untimed)
     for mach in inst.machines:
         mach.e, mach.q  # noqa: B018

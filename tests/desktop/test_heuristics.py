@@ -204,3 +204,39 @@ def test_da_shortcuts_change_nothing():
                 assert (fast.intervals, fast.horizon) == (plain.intervals, plain.horizon)
                 replayed += fast.info["replayed_steps"]
     assert replayed > 0
+
+
+def _cut_view_literal(inst, lam):
+    """Algorithm 6's cut, machine by machine (what the flat `cut_view` must equal)."""
+    start, avail, q, bins = [], [], [], []
+    for i, mach in enumerate(inst.machines):
+        ends = list(mach.e[1:])
+        K = min(next((k for k, e in enumerate(ends) if e >= lam), len(ends)) + 1, len(ends))
+        a = list(mach.a[:K])
+        if mach.e[K] > lam:
+            a[K - 1] = max(0, lam - mach.u[K - 1] - mach.e[K - 1])
+        start.append(list(mach.e[:K]))
+        avail.append(a)
+        q.append(list(mach.q[:K]))
+        bins += [(a[k], i, k) for k in range(K) if a[k] > 0]
+    return start, avail, q, [(i, k) for _, i, k in sorted(bins)]
+
+
+def test_cut_and_greedy_views_equal_the_literal_ones():
+    from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
+
+    insts = [tiny_instance(s, max_machines=3, max_intervals=5) for s in range(30)]
+    insts.append(synthetic_instance(6, 40, 1, 101, model=AvailabilityModel(span=4 * 86400)))
+    for inst in insts:
+        data = CutData(inst)
+        ends = sorted({e for mach in inst.machines for e in mach.e})
+        for lam in {0, 1, *ends, *(e + 1 for e in ends), *(e - 1 for e in ends),
+                    inst.horizon_end, inst.horizon_end + 5}:
+            view = cut_view(data, lam)
+            assert (view.start, view.avail, view.q, view.order) == _cut_view_literal(inst, lam)
+        view = greedy_view(inst)  # Algorithm 5: shifted to q(k), last interval dropped
+        bins = sorted((mach.e[k + 1], i, k) for i, mach in enumerate(inst.machines)
+                      for k in range(mach.K - 1))
+        assert view.start == view.q == [list(mach.q[:mach.K - 1]) for mach in inst.machines]
+        assert view.avail == [list(mach.a[:mach.K - 1]) for mach in inst.machines]
+        assert view.order == [(i, k) for _, i, k in bins]

@@ -166,3 +166,38 @@ def test_presets_regenerate():
     _, tiny = PRESETS["tiny"]
     assert tiny(3, 4) == tiny(3, 4) and tiny(3, 4)[:2] == tiny(3, 2)
     assert PRESETS["x1"][1](0)[0] == x1()
+
+
+def test_library_generator_alternates_rules_and_stores_a_disturbance():
+    from resilsched.families.desktop import FAMILY, _every_variant_schedules
+
+    insts = FAMILY.generators["library"].generate(1, 6)
+    assert [i.slack_rule for i in insts] == [True, False] * 3
+    for inst in insts:
+        assert 3 <= inst.n <= 8 and 1 <= inst.m <= 3 and _every_variant_schedules(inst)
+        dist = FAMILY.scenario(inst, None)  # the stored "failures", checked
+        assert dist is not None and any(any(row) for row in dist.to_list())
+    # instance k does not depend on the count
+    assert [i.to_dict() for i in FAMILY.generators["library"].generate(1, 3)] == \
+        [i.to_dict() for i in insts[:3]]
+
+
+def test_sampled_disturbance_and_periods_equal_the_per_machine_forms():
+    from resilsched.instances.desktop.disturbance import FAR
+
+    inst = synthetic_instance(7, 20, 3, 103, model=AvailabilityModel(span=3 * 86400))
+    for seed, alpha in ((0, 1.0), ([4, 2], 0.3), (9, 0.0)):
+        rng = np.random.default_rng(seed)
+        literal = []
+        for mach in inst.machines:  # spec 4.3 machine by machine
+            a = np.asarray(mach.a, dtype=np.float64)
+            lo, hi = -alpha * a, np.append(alpha * a[1:], 0.0)
+            x = lo + (hi - lo) * rng.random(mach.K)
+            literal.append(tuple(int(v) for v in np.clip(np.floor(x + 0.5), np.ceil(lo),
+                                                         np.floor(hi))))
+        dist = sample_disturbance(inst, seed, alpha)
+        assert dist.deltas == tuple(literal)
+        starts, ends = periods_matrix(inst, dist)
+        for i in range(inst.m):
+            got = [(int(s), int(e)) for s, e in zip(starts[i], ends[i], strict=True) if s < FAR]
+            assert got == unavailability_periods(inst, dist, i)
