@@ -33,6 +33,8 @@ from resilsched.instances.coschedule import CoscheduleInstance
 
 #: a depth-first search (conflicts) gives up after this many nodes per threshold
 DFS_NODES = 20_000
+#: the enumeration checks its deadline every this many search nodes
+CHECK_NODES = 8192
 
 Branch = tuple[int, int, bool]  # (i, j, together)
 
@@ -254,7 +256,8 @@ class PackOracle:
             w = self.q[row].tolist()
             wp = self.q[row - 1].tolist() if row > 0 else [p + 1] * n
             bound = [table[r][t].tolist() for r in range(n + 1)]
-            found = _packs_at(w, wp, bound, prof, need, p, cards, step, limit - len(out))
+            found = _packs_at(w, wp, bound, prof, need, p, cards, step, limit - len(out),
+                              deadline)
             if found is None:
                 return None
             out += [tuple(sorted(b)) for b, _ in found]
@@ -264,16 +267,22 @@ class PackOracle:
 
 
 def _packs_at(w: list[int], wp: list[int], bound: list, prof: list[float], need: float, p: int,
-              cards: int, step: int, room: int) -> list[tuple[tuple, float]] | None:
+              cards: int, step: int, room: int, deadline=None
+              ) -> list[tuple[tuple, float]] | None:
     """(pack, pi(B)) of every B with sum w <= p < sum wp, |B| <= cards (when `step`) and
     pi(B) >= need, for one threshold of `PackOracle.enumerate_below`; `bound[r][a][c]` is the
-    suffix DP (best profit of tasks r.. within a tasks and weight c). None beyond `room`."""
+    suffix DP (best profit of tasks r.. within a tasks and weight c). None beyond `room` packs
+    or when `deadline` expires (checked every `CHECK_NODES` nodes)."""
     n = len(w)
     crit = [i for i in range(n) if wp[i] != w[i]]
     found: list[tuple[tuple, float]] = []
+    nodes = [0]
 
     def grow(r: int, a: int, c: int, gain: float, chosen: tuple, heavy: int,
              skip: set) -> bool:
+        nodes[0] += 1
+        if nodes[0] % CHECK_NODES == 0 and deadline is not None and deadline.expired():
+            return False
         if gain >= need and heavy > p:
             found.append((chosen, gain))
             if len(found) > room:
