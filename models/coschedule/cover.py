@@ -30,6 +30,8 @@ CLOSURE_LIMIT = 2_000_000
 FIRST_DELTA_SHARE = 1 / 16
 #: delta grows by this factor per round (the number of packs listed grows ~5x per round)
 DELTA_GROWTH = 1.4
+#: node budget of the search for a better incumbent among the packs of a closure round
+UPPER_BOUND_NODES = 50_000
 
 
 def cheapest_cover(n: int, packs: Sequence[tuple[int, ...]], rcs: Sequence[float],
@@ -140,4 +142,11 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
         if delta >= full:
             return best, True, lb, False  # no partition beats the incumbent
         lb = dual + delta
+        # a heuristic: the listed packs may still combine into a partition better than the
+        # incumbent (sum rc up to the full gap); a bounded search looks for one
+        chosen, _ = cheapest_cover(n, packs, rcs, full + tol, deadline, UPPER_BOUND_NODES)
+        if chosen is not None:
+            found = make_packs(inst, [packs[c] for c in chosen])
+            if found.makespan < best.makespan:
+                best = found
         delta *= DELTA_GROWTH
