@@ -15,6 +15,7 @@ feasible point in two minutes; in p-in-p a partition has few packs and the budge
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,6 +25,8 @@ from resilsched.options import Deadline
 
 #: the deadline is checked every this many search nodes
 CHECK_EVERY = 4096
+#: candidate lists longer than this are filtered with numpy (masks as int64) at each node
+NUMPY_SCAN = 64
 #: the closure is searched only when it holds at most this many packs
 CLOSURE_LIMIT = 2_000_000
 #: the first closure round lists packs of rc up to this share of the gap to the incumbent
@@ -56,8 +59,14 @@ def cheapest_cover(n: int, packs: Sequence[tuple[int, ...]], rcs: Sequence[float
     for lst in lists:
         lst.sort()
     full = (1 << n) - 1
+    # for n < 63 the masks fit int64: the compatible candidates of a node are found by numpy
+    arrays = None
+    if n < 63:
+        arrays = [(np.array([e[0] for e in lst], dtype=float),
+                   np.array([e[1] for e in lst], dtype=np.int64)) for lst in lists]
     best: list = [budget, None]
     chosen: list[int] = []
+    seen: dict[int, float] = {}
     nodes = 0
 
     def search(covered: int, spent: float) -> bool:
@@ -70,8 +79,18 @@ def cheapest_cover(n: int, packs: Sequence[tuple[int, ...]], rcs: Sequence[float
         if covered == full:
             best[0], best[1] = spent - 1e-12 * max(1.0, abs(spent)), list(chosen)
             return True
-        low = ~covered & (covered + 1)
-        for rc, mask, c in lists[low.bit_length() - 1]:
+        if seen.get(covered, math.inf) <= spent:
+            return True  # this set of tasks was covered as cheaply before: nothing new below
+        seen[covered] = spent
+        first = (~covered & (covered + 1)).bit_length() - 1
+        lst = lists[first]
+        if arrays is not None and len(lst) > NUMPY_SCAN:
+            rc_arr, mask_arr = arrays[first]
+            end = int(np.searchsorted(rc_arr, best[0] - spent, side="right"))
+            candidates = [lst[q] for q in np.flatnonzero((mask_arr[:end] & covered) == 0)]
+        else:
+            candidates = lst
+        for rc, mask, c in candidates:
             if spent + rc > best[0]:
                 break
             if mask & covered:
