@@ -5,15 +5,21 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
 - master LP: rows sum_{B ni i} z_B = 1, columns = packs generated so far, plus one artificial
   column per row of cost M > any co-schedule (so every node LP is feasible; a node whose
   converged LP still uses an artificial column is infeasible);
-- pricing: reduced costs c_B - sum_{i in B} pi_i over the explicit pool of all packs
-  (`build_pool`, costs by vectorised Algorithm 1), restricted to the packs the node allows; the
-  Lagrangian bound sum pi + n min(0, min rc) is valid at every pricing round;
+- pricing (``pricing`` option): reduced costs c_B - sum_{i in B} pi_i over the explicit pool
+  of all packs (`build_pool`, costs by vectorised Algorithm 1), or by the threshold-knapsack
+  oracle (`oracle.PackOracle`, decision C22) when the pool would be too large (p-in-p);
+  restricted to the packs the node allows; the Lagrangian bound sum pi + n min(0, min rc) is
+  valid at every pricing round;
 - branching (Ryan-Foster): for the pair (i, j) whose LP co-occurrence sum_{B ni i,j} z_B is
   closest to 1/2, one child forces i and j into the same pack (packs holding exactly one of
   them are forbidden), the other separates them (packs holding both are forbidden);
 - search: best bound first; a node is pruned when its bound reaches UB (UB - 1 + eps when all
-  times are integers, since the optimum is then an integer); UB from PACK-APPROX, from integral
-  node LPs and from a short MIP over the root columns.
+  times are integers, since the optimum is then an integer); UB from PACK-APPROX, from
+  price-and-dive runs at the root (`dive`), from integral node LPs and (pool pricing) from a
+  short MIP over the root columns;
+- with the oracle, the root is closed first by rounds of reduced-cost closures solved as exact
+  covers (`cover.close_by_cover`): proven optimal, or a bound sum pi + delta; the tree search
+  follows only when a closure outgrows its limit of packs.
 
 Exact: the root bound plus the branching partition the feasible co-schedules; the search ends
 with status ``optimal`` only when every node was pruned or closed. A time limit gives
