@@ -64,7 +64,7 @@ TOL = 1e-9
 #: ``pricing=auto`` prices over the explicit pool up to this many packs, with the oracle above
 AUTO_POOL = 1_000_000
 #: price-and-dive runs at the root (upper bounds; `dive`), and their share of the time left
-DIVES = 4
+DIVES = 2
 DIVE_SHARE = 0.1
 #: the MIP over the root's columns gets min(ROOT_MIP_SECONDS, ROOT_MIP_SHARE * time left)
 ROOT_MIP_SECONDS = 15.0

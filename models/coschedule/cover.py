@@ -28,13 +28,13 @@ CHECK_EVERY = 4096
 #: candidate lists longer than this are filtered with numpy (masks as int64) at each node
 NUMPY_SCAN = 64
 #: the closure is searched only when it holds at most this many packs
-CLOSURE_LIMIT = 2_000_000
+CLOSURE_LIMIT = 1_000_000
 #: the first closure round lists packs of rc up to this share of the gap to the incumbent
 FIRST_DELTA_SHARE = 1 / 16
 #: delta grows by this factor per round (the number of packs listed grows ~5x per round)
 DELTA_GROWTH = 1.4
 #: node budget of the search for a better incumbent among the packs of a closure round
-UPPER_BOUND_NODES = 50_000
+UPPER_BOUND_NODES = 10_000
 
 
 def cheapest_cover(n: int, packs: Sequence[tuple[int, ...]], rcs: Sequence[float],
@@ -51,6 +51,8 @@ def cheapest_cover(n: int, packs: Sequence[tuple[int, ...]], rcs: Sequence[float
     bit = {task: pos for pos, task in enumerate(order)}
     lists: list[list[tuple[float, int, int]]] = [[] for _ in range(n)]
     for c, b in enumerate(packs):
+        if c % 65536 == 0 and deadline is not None and deadline.expired():
+            return None, False
         mask = 0
         for i in b:
             mask |= 1 << bit[i]
@@ -142,6 +144,9 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
             rounds.append({"delta": delta, "packs": None})
             return best, False, lb, not deadline.expired()
         packs, costs, gains = listed
+        if deadline.expired():
+            rounds.append({"delta": delta, "packs": len(packs), "complete": False})
+            return best, False, lb, False
         rcs = [c - g for c, g in zip(costs, gains, strict=True)]
         packs += [b.tasks for b in best]  # the incumbent's packs (a safety net)
         rcs += [float(b.time) - float(pi[list(b.tasks)].sum()) for b in best]
