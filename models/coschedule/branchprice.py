@@ -125,28 +125,28 @@ def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
     ``max_pool`` and the common ones)."""
     opts = SetpartBPOptions.of(time_limit, options, "setpart-bp")
     inst = instance
-    oracle = opts.pricing == "oracle" or (
+    use_oracle = opts.pricing == "oracle" or (
         opts.pricing == "auto" and pool_size(inst.n, inst.k) > min(opts.max_pool, AUTO_POOL))
-    if not oracle:
+    if not use_oracle:
         check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
     best, lb = fallback(inst)
     stats: dict[str, Any] = {"nodes": 0, "lp_solves": 0, "heuristic_ub": best.makespan,
-                             "pricing": "oracle" if oracle else "pool"}
+                             "pricing": "oracle" if use_oracle else "pool"}
     proven = False
     try:
-        oracle_ = None
-        if oracle:
+        oracle = None
+        if use_oracle:
             opts.say("pricing oracle: thresholds and processor counts")
-            oracle_ = PackOracle(inst)
-            pricer = oracle_.price
+            oracle = PackOracle(inst)
+            pricer = oracle.price
         else:
             opts.say("building the pool of packs")
             pool = build_pool(inst, opts.deadline, opts.max_pool)
             stats["pool"] = pool.size
             pricer = pool_pricer(pool, inst.k)
         opts.say("branch-and-price")
-        best, proven, lb = _branch_and_price(inst, opts, pricer, oracle_, best, lb, unit,
+        best, proven, lb = _branch_and_price(inst, opts, pricer, oracle, best, lb, unit,
                                               stats)
     except PhaseTimeout:
         opts.say("time limit: answering with the best packs and bound known")
