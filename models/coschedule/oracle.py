@@ -288,6 +288,8 @@ def _packs_at(w: list[int], wp: list[int], bound: list, prof: list[float], need:
             if len(found) > room:
                 return False
         for j in range(r, n):
+            if gain + bound[j][a][c] < need:
+                break  # the suffix DP from j bounds every later choice as well
             wj = w[j]
             if wj > c or step > a or j in skip:
                 continue
