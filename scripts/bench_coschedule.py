@@ -8,9 +8,11 @@
    backend, with the objectives of all backends cross-checked on every size both solve.
 3. ``--limits``: the time-limit cases of issue 10, run as ``resilsched solve ... --time-limit``
    (real time of the process, the command's ``wall_time``, status, gap to the bound).
+4. ``--pinp``: p-in-p (k = p = 16, n = 40) on ``--seeds`` instance seeds with ``setpart-bp``
+   and the pricing oracle, and PACK-APPROX's ratio to the optimum (issue 15).
 
-Run: ``python3 scripts/bench_coschedule.py [--quick] [--write docs/performance.md]`` or
-``python3 scripts/bench_coschedule.py --limits``.
+Run: ``python3 scripts/bench_coschedule.py [--quick] [--write docs/performance.md]``, or
+``--limits`` / ``--pinp`` alone.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from resilsched.heuristics.coschedule import run_pack_approx
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule.branchprice import solve_setpart_bp
 from resilsched.models.coschedule.enumeration import solve_enumeration
@@ -177,6 +180,49 @@ def limit_cases(timeout: float) -> list[dict]:
     return rows
 
 
+PINP_HEADING = "### p-in-p co-scheduling"
+
+
+def pinp(time_limit: float, seeds: int, n: int = 40, p: int = 16) -> list[dict]:
+    """`setpart-bp` with the pricing oracle on p-in-p instances, and PACK-APPROX on each."""
+    rows = []
+    for seed in range(seeds):
+        inst = random_instance(seed, n, p, p, kind="amdahl")
+        heur = float(run_pack_approx(inst).objective)
+        sol = solve_setpart_bp(inst, None, time_limit=time_limit, pricing="oracle")
+        rows.append({"seed": seed, "status": sol.status.value, "wall": sol.wall_time,
+                     "objective": float(sol.objective), "bound": float(sol.bound),
+                     "lp": sol.info.get("lp_bound"), "heuristic": heur,
+                     "closure": [r.get("packs") for r in sol.info.get("closure_rounds", [])]})
+        print(f"  p-in-p n={n} seed={seed} {sol.status.value:9s} {sol.wall_time:6.1f}s "
+              f"obj={sol.objective} bound={sol.bound} PACK-APPROX={heur}", flush=True)
+    return rows
+
+
+def render_pinp(rows: list[dict], time_limit: float, n: int = 40, p: int = 16) -> list[str]:
+    ok = [r for r in rows if r["status"] == "optimal"]
+    out = ["", f"{PINP_HEADING}: n = {n}, k = p = {p}, Amdahl, `setpart-bp` with "
+           f"`pricing=oracle`, {time_limit:.0f} s each", "",
+           f"Proven optimal: {len(ok)}/{len(rows)} (median "
+           f"{statistics.median(r['wall'] for r in rows):.1f} s, max "
+           f"{max(r['wall'] for r in rows):.1f} s).", "",
+           "| seed | status | s | makespan | bound | LP bound | PACK-APPROX | PACK-APPROX / "
+           "optimum (or / bound) |", "|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        ref = r["objective"] if r["status"] == "optimal" else r["bound"]
+        mark = "" if r["status"] == "optimal" else " (<= vs bound)"
+        lp = f"{r['lp']:.2f}" if r["lp"] is not None else "-"
+        out.append(f"| {r['seed']} | {r['status']} | {r['wall']:.1f} | {r['objective']:.3f} | "
+                   f"{r['bound']:.3f} | {lp} | {r['heuristic']:.3f} | "
+                   f"{r['heuristic'] / ref:.4f}{mark} |")
+    if ok:
+        ratios = [r["heuristic"] / r["objective"] for r in ok]
+        out += ["", f"PACK-APPROX on the proven instances: mean ratio "
+                f"{statistics.mean(ratios):.4f}, max {max(ratios):.4f} (Thm 1.6 guarantees "
+                "<= 3)."]
+    return out
+
+
 LIMITS_HEADING = "### Time limits (issue 10)"
 LIMITS_NOTE = """Each row is `resilsched solve FILE --method M --time-limit L --json` in a fresh
 process; `real` includes Python's start-up and imports, `wall_time` is the command's own clock (the
@@ -281,7 +327,16 @@ def main(argv=None) -> int:
                     help="instance seeds for the robustness run of the two goals (0: skip)")
     ap.add_argument("--limits", action="store_true",
                     help="only the time-limit cases of issue 10 (about 2 min)")
+    ap.add_argument("--pinp", action="store_true",
+                    help="only p-in-p at n = 40, k = p = 16 on --seeds seeds (issue 15)")
     args = ap.parse_args(argv)
+    if args.pinp:
+        print("p-in-p:", flush=True)
+        text = "\n".join(render_pinp(pinp(args.time_limit, args.seeds), args.time_limit))
+        print(text)
+        if args.write:
+            write_subsection(args.write, PINP_HEADING, text)
+        return 0
     if args.limits:
         print("time limits:", flush=True)
         text = "\n".join(render_limits(limit_cases(timeout=300.0)))

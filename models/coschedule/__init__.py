@@ -9,7 +9,9 @@ with its options class in `options`, and answers honestly when time runs out (`o
 - `setpart`: set partitioning over packs (full MIP; column generation + closure), highspy,
   built from `pool` (the explicit pool of packs), `master` (the highspy master problem),
   `colgen` (pricing, cuts, the LP bound) and `subset_rows` (the cuts);
-- `branchprice`: the same model by branch-and-price;
+- `branchprice`: the same model by branch-and-price, pricing over the pool or with `oracle`
+  (threshold knapsacks, any k), with `dive` (price-and-dive incumbents) and `cover` (the
+  reduced-cost closure as an exact cover);
 - `hardlimit`: solver phases in a forked child with a hard time limit; `exact`: exact integer
   times; `outcome`: the fallback answer and the honest `Solution`.
 

@@ -5,15 +5,21 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
 - master LP: rows sum_{B ni i} z_B = 1, columns = packs generated so far, plus one artificial
   column per row of cost M > any co-schedule (so every node LP is feasible; a node whose
   converged LP still uses an artificial column is infeasible);
-- pricing: reduced costs c_B - sum_{i in B} pi_i over the explicit pool of all packs
-  (`build_pool`, costs by vectorised Algorithm 1), restricted to the packs the node allows; the
-  Lagrangian bound sum pi + n min(0, min rc) is valid at every pricing round;
+- pricing (``pricing`` option): reduced costs c_B - sum_{i in B} pi_i over the explicit pool
+  of all packs (`build_pool`, costs by vectorised Algorithm 1), or by the threshold-knapsack
+  oracle (`oracle.PackOracle`, decision C22) when the pool would be too large (p-in-p);
+  restricted to the packs the node allows; the Lagrangian bound sum pi + n min(0, min rc) is
+  valid at every pricing round;
 - branching (Ryan-Foster): for the pair (i, j) whose LP co-occurrence sum_{B ni i,j} z_B is
   closest to 1/2, one child forces i and j into the same pack (packs holding exactly one of
   them are forbidden), the other separates them (packs holding both are forbidden);
 - search: best bound first; a node is pruned when its bound reaches UB (UB - 1 + eps when all
-  times are integers, since the optimum is then an integer); UB from PACK-APPROX, from integral
-  node LPs and from a short MIP over the root columns.
+  times are integers, since the optimum is then an integer); UB from PACK-APPROX, from
+  price-and-dive runs at the root (`dive`), from integral node LPs and (pool pricing) from a
+  short MIP over the root columns;
+- with the oracle, the root is closed first by rounds of reduced-cost closures solved as exact
+  covers (`cover.close_by_cover`): proven optimal, or a bound sum pi + delta; the tree search
+  follows only when a closure outgrows its limit of packs.
 
 Exact: the root bound plus the branching partition the feasible co-schedules; the search ends
 with status ``optimal`` only when every node was pruned or closed. A time limit gives
@@ -27,6 +33,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import highspy
@@ -35,6 +42,8 @@ import numpy as np
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.colgen import singletons
+from resilsched.models.coschedule.cover import close_by_cover
+from resilsched.models.coschedule.dive import price_and_dive
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.coschedule.master import (
     add_pack_columns,
@@ -43,13 +52,23 @@ from resilsched.models.coschedule.master import (
     quiet_stdout,
     set_time_limit,
 )
-from resilsched.models.coschedule.options import SetpartOptions
+from resilsched.models.coschedule.options import SetpartBPOptions
+from resilsched.models.coschedule.oracle import PackOracle, PricingResult
 from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
-from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_size
+from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_size, pool_size
 from resilsched.models.coschedule.setpart import pack_columns
+from resilsched.options import Deadline
 from resilsched.solution import Solution
 
 TOL = 1e-9
+#: ``pricing=auto`` prices over the explicit pool up to this many packs, with the oracle above
+AUTO_POOL = 1_000_000
+#: price-and-dive runs at the root (upper bounds; `dive`), and their share of the time left
+DIVES = 2
+DIVE_SHARE = 0.1
+#: the MIP over the root's columns gets min(ROOT_MIP_SECONDS, ROOT_MIP_SHARE * time left)
+ROOT_MIP_SECONDS = 15.0
+ROOT_MIP_SHARE = 0.25
 
 
 class _BPMaster:
@@ -102,33 +121,75 @@ def _allowed(members: np.ndarray, branches: list[tuple[int, int, bool]]) -> np.n
 
 def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
                      time_limit: float | None = None, **options: Any) -> Solution:
-    """Branch-and-price (module docstring). Options: `SetpartOptions`."""
-    opts = SetpartOptions.of(time_limit, options, "setpart-bp")
+    """Branch-and-price (module docstring). Options: `SetpartBPOptions` (``pricing``,
+    ``max_pool`` and the common ones)."""
+    opts = SetpartBPOptions.of(time_limit, options, "setpart-bp")
     inst = instance
-    check_pool_size(inst, opts.max_pool)
+    use_oracle = opts.pricing == "oracle" or (
+        opts.pricing == "auto" and pool_size(inst.n, inst.k) > min(opts.max_pool, AUTO_POOL))
+    if not use_oracle:
+        check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
     best, lb = fallback(inst)
-    stats: dict[str, Any] = {"nodes": 0, "lp_solves": 0, "heuristic_ub": best.makespan}
+    stats: dict[str, Any] = {"nodes": 0, "lp_solves": 0, "heuristic_ub": best.makespan,
+                             "pricing": "oracle" if use_oracle else "pool"}
     proven = False
     try:
-        opts.say("building the pool of packs")
-        pool = build_pool(inst, opts.deadline, opts.max_pool)
-        stats["pool"] = pool.size
+        oracle = None
+        if use_oracle:
+            opts.say("pricing oracle: thresholds and processor counts")
+            oracle = PackOracle(inst)
+            pricer = oracle.price
+        else:
+            opts.say("building the pool of packs")
+            pool = build_pool(inst, opts.deadline, opts.max_pool)
+            stats["pool"] = pool.size
+            pricer = pool_pricer(pool, inst.k)
         opts.say("branch-and-price")
-        best, proven, lb = _branch_and_price(inst, opts, pool, best, lb, unit, stats)
+        best, proven, lb = _branch_and_price(inst, opts, pricer, oracle, best, lb, unit,
+                                              stats)
     except PhaseTimeout:
         opts.say("time limit: answering with the best packs and bound known")
     return finish(inst, opts, "setpart-bp", "highs", best, lb, proven, stats, unit)
 
 
-def _branch_and_price(inst: CoscheduleInstance, opts: SetpartOptions, pool: PackPool,
-                      best: Packs, lb: Any, unit, stats: dict) -> tuple[Packs, bool, Any]:
-    """Best-first branch-and-price: (best packs, proven optimal, lower bound)."""
-    deadline = opts.deadline
-    n, k = inst.n, inst.k
+def pool_pricer(pool: PackPool, k: int) -> Callable[..., PricingResult]:
+    """Pricing over the explicit pool, restricted to the packs the branching allows: the same
+    interface as `PackOracle.price` (exact)."""
     sizes = sorted(pool.packs)
     padded = {s: np.hstack([pool.packs[s], np.full((len(pool.packs[s]), k - s), -1, np.int32)])
               for s in sizes}
+    allowed: dict[tuple, dict[int, np.ndarray]] = {}
+
+    def price(pi: np.ndarray, mu: float = 0.0, branches: list | None = None,
+              count: int = 50, tol: float = TOL) -> PricingResult:
+        key = tuple(branches or ())
+        if key not in allowed:
+            allowed.clear()
+            allowed[key] = {s: _allowed(padded[s], list(key)) for s in sizes}
+        rcs = []
+        for s in sizes:
+            rc = pool.costs[s] - pi[pool.packs[s]].sum(axis=1) - mu
+            rc[~allowed[key][s]] = np.inf
+            rcs.append(rc)
+        flat = np.concatenate(rcs)
+        min_rc = min(0.0, float(flat.min())) if len(flat) else 0.0
+        negative = int((flat < -tol).sum())
+        if negative == 0:
+            return PricingResult(min_rc, True, [], [])
+        packs, costs = pool.cheapest(dict(zip(sizes, rcs, strict=True)), min(count, negative))
+        return PricingResult(min_rc, True, packs, costs)
+
+    return price
+
+
+def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
+                      pricer: Callable[..., PricingResult], oracle: PackOracle | None,
+                      best: Packs, lb: Any, unit, stats: dict) -> tuple[Packs, bool, Any]:
+    """Best-first branch-and-price: (best packs, proven optimal, lower bound). With an
+    `oracle`, the root's reduced-cost closure is tried first (`cover`)."""
+    deadline = opts.deadline
+    n, k = inst.n, inst.k
     big_m = float(sum(inst.t(i, inst.pmin[i]) for i in range(n))) + 1.0
     master = _BPMaster(n, k, big_m, opts.highs_settings())
     master.add(*singletons(inst))
@@ -141,34 +202,28 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartOptions, pool: Pack
         # a node is useless once its bound reaches this value (u - 1/D for exact data)
         return u - step + 1e-6 if step else u - 1e-9 * max(1.0, abs(u))
 
+    last: dict[str, Any] = {}
+
     def process(branches):
         """CG at a node: (bound, x, converged, infeasible)."""
-        pool_ok = {s: _allowed(padded[s], branches) for s in sizes}
         while True:
             master.set_allowed(_allowed(master.members, branches))
             pi, x, obj = master.solve(deadline.remaining())
             stats["lp_solves"] += 1
             solved = master.h.getModelStatus() == highspy.HighsModelStatus.kOptimal
             pi = np.where(np.isfinite(pi), pi, 0.0)
-            rcs = []
-            for s in sizes:
-                rc = pool.costs[s] - pi[pool.packs[s]].sum(axis=1)
-                rc[~pool_ok[s]] = np.inf
-                rcs.append(rc)
-            flat = np.concatenate(rcs)
-            min_rc = float(flat.min()) if len(flat) else 0.0
-            lag = float(pi.sum()) + n * min(0.0, min_rc)
+            res = pricer(pi, 0.0, branches, batch)
+            last.update(pi=pi, min_rc=res.min_rc, exact=res.exact)
+            lag = float(pi.sum()) + n * res.min_rc
             lag = lag if math.isfinite(lag) else -math.inf
             if lag >= prune_level(ub):
                 return lag, x, False, False
             if not solved or deadline.expired():
                 return lag, x, False, False
-            if min_rc >= -TOL * max(1.0, abs(obj)):
+            if res.exact and res.min_rc >= -TOL * max(1.0, abs(obj)):
                 return obj, x, True, x[:n].max() > 1e-7
-            new_p, new_c = pool.cheapest(dict(zip(sizes, rcs, strict=True)),
-                                         min(batch, int((flat < -TOL).sum())))
-            if master.add(new_p, new_c) == 0:
-                return obj, x, True, x[:n].max() > 1e-7
+            if master.add(res.packs, res.costs) == 0:
+                return (obj if res.exact else lag), x, True, x[:n].max() > 1e-7
 
     counter = itertools.count()
     heap: list = []
@@ -179,8 +234,22 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartOptions, pool: Pack
     # a valid bound even when the root did not converge (Lagrangian)
     lb = best_bound(lb, root_bound)
     if conv and not deadline.expired():
-        best = _root_mip(inst, master, best, min(10.0, 0.25 * deadline.remaining()))
+        best = _dives(inst, master, pricer, best, deadline, batch, stats)
+        if oracle is None:  # with the oracle, the closure rounds below find better packs
+            best = _root_mip(inst, master, best, min(ROOT_MIP_SECONDS,
+                                                     ROOT_MIP_SHARE * deadline.remaining()))
         ub = float(best.makespan)
+        if oracle is not None and last["exact"] and not deadline.expired():
+            opts.say("reduced-cost closure at the root (exact cover)")
+            root_pi, root_rc = last["pi"], last["min_rc"]
+            best, closed, cover_lb, too_big = close_by_cover(inst, oracle, root_pi, root_rc,
+                                                             best, step, deadline, stats)
+            lb = best_bound(lb, cover_lb)
+            if closed:
+                return best, True, lb
+            if not too_big:
+                return best, False, lb
+            ub = float(best.makespan)
     heapq.heappush(heap, (root_bound, next(counter), [], x, conv, infeasible))
     while heap:
         bound, _, branches, x, conv, infeasible = heapq.heappop(heap)
@@ -214,6 +283,27 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartOptions, pool: Pack
         return best, True, lb
     open_bound = min(min(h[0] for h in heap), ub)
     return best, False, best_bound(lb, open_bound)
+
+
+def _dives(inst: CoscheduleInstance, master: _BPMaster, pricer: Callable[..., PricingResult],
+           best: Packs, deadline, batch: int, stats: dict) -> Packs:
+    """Up to `DIVES` price-and-dive runs from the root (`dive`), within `DIVE_SHARE` of the
+    time left; the better of their partitions and `best`. Their columns stay in the master
+    (the root MIP that follows uses them)."""
+    stop = Deadline(DIVE_SHARE * deadline.remaining())
+    found = []
+    for rank in range(DIVES):
+        if stop.expired():
+            break
+        packs = price_and_dive(master, pricer, inst.n, stop, max(batch, 80), rank)
+        if packs is None:
+            break
+        cand = make_packs(inst, packs)
+        found.append(float(cand.makespan))
+        if cand.makespan < best.makespan:
+            best = cand
+    stats["dives"] = found
+    return best
 
 
 def _ryan_foster_pair(members: np.ndarray, z: np.ndarray, n: int) -> tuple[int, int]:

@@ -40,6 +40,15 @@ class SetpartOptions(HighsOptions):
 
 
 @dataclass(frozen=True)
+class SetpartBPOptions(SetpartOptions):
+    """``setpart-bp``: branch-and-price, pricing over the explicit pool or by the oracle."""
+
+    pricing: Literal["auto", "pool", "oracle"] = field(default="auto", metadata={
+        "help": "pack pricing: pool = every pack listed (refused above max_pool), oracle = "
+                "threshold knapsacks (any k, decision C22), auto = pool up to 10^6 packs"})
+
+
+@dataclass(frozen=True)
 class SetpartCGOptions(SetpartOptions):
     """``setpart-cg``: column generation, cuts and reduced-cost closure."""
 

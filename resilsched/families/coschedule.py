@@ -115,8 +115,9 @@ FAMILY.add(ExactModel(
     options=O.SetpartOptions))
 FAMILY.add(ExactModel(
     "setpart-bp", solve_setpart_bp,
-    "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs",
-    options=O.SetpartOptions))
+    "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs; packs priced "
+    "over the explicit pool or by threshold knapsacks (any k, e.g. p-in-p)",
+    options=O.SetpartBPOptions))
 FAMILY.add(ExactModel(
     "kinp-ilp", solve_ilp, "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS",
     options=O.HighsOptions))

@@ -66,6 +66,10 @@ from resilsched.reproduce.worksharing.experiments import (
     run_config,
 )
 from resilsched.reproduce.worksharing.table4 import table4_statistics
+from resilsched.reproduce.worksharing.table4_exact import (
+    table4_exact_statistics,
+    write_table4_exact,
+)
 
 #: program name in the help and error lines (the script's name, as before the move)
 PROG = "reproduce_worksharing.py"
@@ -137,6 +141,7 @@ def run_table4(out: Path) -> None:
                                         for k in keys))
         print(f"{'  paper':10s} " + " ".join(f"{v:8.3f}" if i < 8 else f"{v:8.2f}"
                                              for i, v in enumerate(PAPER_T4[name])))
+    print("\n".join(write_table4_exact(out / "table4_exact.csv", table4_exact_statistics())))
 
 
 def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
