@@ -44,7 +44,9 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _integer(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
+def integer(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
+    """argparse type: an integer in [low, high]; anything else is a one-line error naming the
+    option (also used by the reproductions' own parsers)."""
     def parse(text: str) -> int:
         try:
             value = int(text.strip()) if len(text) <= 40 else None
@@ -58,6 +60,9 @@ def _integer(low: int, high: int, what: str = "an integer") -> Callable[[str], i
 
     parse.__name__ = what
     return parse
+
+
+_integer = integer
 
 
 def _qbar(text: str) -> float:

@@ -31,11 +31,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
+from resilsched.cli_parser import integer
 
 PROG = "reproduce_malleable.py"
 YEARS = (5, 10, 15, 25, 50, 75, 100, 125)
@@ -144,29 +145,40 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
             wr.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in row.items()})
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line ``prog: error: message`` (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the reproduction with command-line options `argv`; exit status 0, 2 or 130."""
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=10,
-                    help="repetitions per point (paper: 50; default 10)")
+    ap = _Parser(prog=prog, description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=integer(2, 1000), default=10,
+                    help="repetitions per point, in [2, 1000] (paper: 50; default 10)")
     ap.add_argument("--figures", default="1.4,1.5,1.6,1.7,f",
                     help="subset of 1.4,1.5,1.6,1.7,f (default all)")
-    ap.add_argument("--seed", type=int, default=2016)
-    ap.add_argument("--scale", type=int, default=1,
-                    help="divide n and p by this factor (smoke runs; default 1 = paper size)")
+    ap.add_argument("--seed", type=integer(0, 2**32 - 1), default=2016,
+                    help="root seed of instances and failure traces (default 2016)")
+    ap.add_argument("--scale", type=integer(1, 50), default=1,
+                    help="divide n and p by this factor, in [1, 50] (smoke runs; default 1 = "
+                         "paper size)")
     ap.add_argument("--no-sanity", action="store_true", help="skip the failure-count table")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    ap.add_argument("--jobs", type=integer(1, 256), default=min(2, os.cpu_count() or 1),
                     help="worker processes (default 2; 1 runs inline)")
     ap.add_argument("--out", type=Path, default=Path("results/malleable"))
     add_cli_options(ap, "<out>/campaign.sqlite")
-    args = ap.parse_args(argv)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a one-line error (2)
+        return int(exc.code or 0)
     figs = [f.strip() for f in args.figures.split(",") if f.strip()]
     bad = [f for f in figs if f not in FIGURES]
-    if bad or args.reps < 2 or args.scale < 1:
-        what = (f"--figures: {bad[0]!r} is unknown (choose from {', '.join(FIGURES)})" if bad
-                else "--reps must be >= 2" if args.reps < 2 else "--scale must be >= 1")
-        print(f"{prog}: error: {what}", file=sys.stderr)
+    if bad or not figs:
+        what = (f"--figures: {bad[0]!r} is unknown" if bad else "--figures: is empty")
+        print(f"{prog}: error: {what} (choose from {', '.join(FIGURES)})", file=sys.stderr)
         return 2
 
     def body() -> int:

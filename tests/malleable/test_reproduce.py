@@ -26,7 +26,9 @@ def test_small_reproduction_writes_and_resumes(tmp_path, capsys):
     assert again.splitlines()[1:] == first.splitlines()[1:]
 
 
-@pytest.mark.parametrize("argv", [["--figures", "1.9"], ["--reps", "1"], ["--scale", "0"]])
+@pytest.mark.parametrize("argv", [["--figures", "1.9"], ["--reps", "1"], ["--scale", "0"],
+                                  ["--reps", "99999999999"], ["--scale", "1e9"],
+                                  ["--seed", "-1"], ["--jobs", "0"], ["--figures", ","]])
 def test_bad_options_exit_2(argv, tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
