@@ -56,6 +56,7 @@ from typing import Any
 
 from resilsched.campaign import add_cli_options, run_script
 from resilsched.errors import InvalidInstance
+from resilsched.instances.fields import MAX_PROCESSORS
 from resilsched.instances.rigid.synthetic import PAPER_P_RANGE
 from resilsched.reproduce.rigid.claims import (  # noqa: F401  (re-exported)
     best_priority,
@@ -218,15 +219,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _count(text: str) -> int:
-    """A positive integer (counts: sets, scenarios, days, jobs, cores)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be >= 1")
-    return value
+def _count(high: int) -> Callable[[str], int]:
+    """argparse type: a positive integer up to `high` (counts: sets, scenarios, days, jobs,
+    cores); a larger one is refused up front, before anything runs."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 40 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer")
+        if not 1 <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} must be in [1, {high}]")
+        return value
+
+    return parse
 
 
 def _seed(text: str) -> int:
@@ -292,9 +300,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     d = Config()
     ap = _Parser(prog=prog, description=__doc__.split("\n\n")[0],
                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", type=_count, default=None,
+    ap.add_argument("--sets", type=_count(1000), default=None,
                     help=f"synthetic job sets (default {d.sets}; 30 with --full)")
-    ap.add_argument("--scenarios", type=_count, default=None,
+    ap.add_argument("--scenarios", type=_count(100_000), default=None,
                     help=f"failure scenarios per set and q-bar (default {d.scenarios}; 1000 "
                          "with --full)")
     ap.add_argument("--qbars", type=_qbars, default=None,
@@ -308,20 +316,20 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                          "with both reservation modes; resumable; default off)")
     ap.add_argument("--seed", type=_seed, default=d.seed,
                     help=f"seed of the synthetic sets and of every scenario (default {d.seed})")
-    ap.add_argument("--mira-days", type=_count, default=d.mira_days,
+    ap.add_argument("--mira-days", type=_count(3650), default=d.mira_days,
                     help=f"Table 1: days of the Mira-like stand-in or of --swf "
                          f"(default {d.mira_days})")
-    ap.add_argument("--mira-scenarios", type=_count, default=None,
+    ap.add_argument("--mira-scenarios", type=_count(100_000), default=None,
                     help=f"scenarios per Mira day and q-bar (default {d.mira_scenarios}; 1000 "
                          "with --full)")
     ap.add_argument("--mira-seed", type=_seed, default=d.mira_seed,
                     help=f"seed of the Mira-like days (default {d.mira_seed})")
     ap.add_argument("--swf", type=_file, default=None,
                     help="SWF log for Table 1 instead of the Mira-like stand-in (default none)")
-    ap.add_argument("--cores-per-node", type=_count, default=d.cores_per_node,
+    ap.add_argument("--cores-per-node", type=_count(1_000_000), default=None,
                     help=f"--swf: cores per node, to convert cores into nodes "
                          f"(default {d.cores_per_node})")
-    ap.add_argument("--swf-P", type=_count, default=None,
+    ap.add_argument("--swf-P", type=_count(MAX_PROCESSORS), default=None,
                     help="--swf: platform size override (default: from the log's header)")
     ap.add_argument("--only", type=str, default=",".join(DEFAULT_EXPERIMENTS),
                     help=f"subset of {','.join(EXPERIMENTS)}; fig78 runs all seven priorities "
@@ -330,10 +338,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="comma-separated reservation modes of R-LIST-1/Q to run side by side, "
                          f"from {','.join(RESERVATION_MODES)}; fixed is the authors' simulator "
                          f"(default {','.join(d.reservations)})")
-    ap.add_argument("--prop3-samples", type=_count, default=d.prop3_samples,
+    ap.add_argument("--prop3-samples", type=_count(10_000_000), default=d.prop3_samples,
                     help="Monte Carlo scenarios of the per-scenario mean ratio of Proposition 3 "
                          f"(default {d.prop3_samples})")
-    ap.add_argument("--jobs", type=_count, default=min(2, os.cpu_count() or 1),
+    ap.add_argument("--jobs", type=_count(256), default=min(2, os.cpu_count() or 1),
                     help="worker processes, 1 runs inline (default 2)")
     ap.add_argument("--out", type=Path, default=d.out,
                     help=f"output folder for CSV, PNG and summary.md (default {d.out})")
@@ -359,8 +367,11 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = PROG) -> Config:
     bad = set(only) - set(EXPERIMENTS)
     if bad or not only:
         ap.error(f"--only: unknown {sorted(bad)}" if bad else "--only: nothing to run")
+    if a.swf is None and (a.cores_per_node is not None or a.swf_P is not None):
+        ap.error("--cores-per-node and --swf-P apply only with --swf")
+    cores = Config().cores_per_node if a.cores_per_node is None else a.cores_per_node
     cfg = Config(seed=a.seed, mira_days=a.mira_days, mira_seed=a.mira_seed, swf=a.swf,
-                 cores_per_node=a.cores_per_node, swf_P=a.swf_P, only=only,
+                 cores_per_node=cores, swf_P=a.swf_P, only=only,
                  reservations=a.reservations, prop3_samples=a.prop3_samples, jobs=a.jobs,
                  out=a.out, plots=not a.no_plots, reuse=a.reuse, store=a.store, fresh=a.fresh,
                  dask=a.dask)
