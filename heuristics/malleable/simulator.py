@@ -45,13 +45,11 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
     st.start(initial_allocation(st))
     cursor = trace.cursor() if not inst.fault_free else None
     held: list[tuple[float, np.ndarray, int]] = []  # A-14 'at_end': (free at, ids, count)
-    n = inst.n
     while True:
-        live = np.flatnonzero(st.running)
-        if live.size == 0:
+        nxt = st.next_end()
+        if nxt is None:
             break
-        ic = int(live[np.argmin(st.E[live])])
-        tc = float(st.E[ic])
+        ic, tc = nxt
         if cursor is not None and cursor.time < tc:
             tf, proc = cursor.time, cursor.proc
             cursor.advance()
@@ -70,7 +68,7 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
                 st.counts["end_calls"] += 1
                 end_policy(st, tc, elig)
     _release_held(st, held, math.inf)
-    assert n == 0 or not st.running.any()
+    assert not st.running.any()
     return st, ([] if cursor is None else cursor.consumed())
 
 

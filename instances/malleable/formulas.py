@@ -18,12 +18,15 @@ For application i on j processors (every argument broadcasts; `idx` holds 0-base
   alpha t + N^ff(alpha) C (A-6), alpha t in the fault-free context.
 
 `Formulas(instance)` binds the instance's constants; `formulas_of(instance)` caches one per
-instance object (and with it j_max, computed once per instance).
+instance object (and with it j_max and the per-count tables of `tables.Tables`, computed once
+per instance).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from resilsched.instances.malleable.tables import Tables
 
 #: evaluations of t^R per chunk when computing j_max (bounds the memory to a few tens of MB)
 CHUNK = 1 << 21
@@ -50,6 +53,14 @@ class Formulas:
         self._plo = np.full(n, 2, dtype=np.int64)   # proven: j_max >= _plo
         self._pmin = np.full(n, np.inf)             # min of t^R(j, 1) over 2 <= j < _plo
         self._top: np.ndarray | None = None          # t^R(1) on the TOP largest even counts
+        self._tables: Tables | None = None
+
+    @property
+    def tables(self) -> Tables:
+        """The per-count constants of every application (`tables.Tables`), built on demand."""
+        if self._tables is None:
+            self._tables = Tables(self)
+        return self._tables
 
     # ---------------------------------------------------------------- costs and periods
     def t(self, idx, k) -> np.ndarray:

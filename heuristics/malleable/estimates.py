@@ -1,0 +1,109 @@
+"""The estimates est_nf and est_f of spec 001 §3.1 at one event, as `greedy.Estimator`s.
+
+- `NoRedist` (est_nf): for the applications `apps` (positions 0..len-1) at time t, the estimate
+  on k processors is `base` at k = sigma (the stale t^U by default, A-10), and otherwise the
+  redistributed estimate t + RC^{sigma->k} + C_{i,k} + t^R_{i,k}(alpha^t).
+- `Failed` (est_f): the struck application T_f, with lead = t + D + R_{f,sigma_f}: lead +
+  t^R_{f,k}(alpha_f) at k = sigma_f, else lead + RC + C_{f,k} + t^R_{f,k}(alpha_f).
+- `WithFailed`: est_nf for every position but the one of T_f, which uses est_f (ITERATEDGREEDY).
+
+alpha^t is given as an array, or computed on demand per application (`alpha=None`): ENDLOCAL
+reads the estimates of the few applications it serves only. Values come from `Tables` and are
+bit-identical to the vectorised `Formulas` (`vec` evaluates any (positions, counts) at once).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class NoRedist:
+    """est_nf over the applications `apps` at time t (see module doc)."""
+
+    def __init__(self, st, apps: np.ndarray, alpha: np.ndarray | None, base: np.ndarray,
+                 t: float) -> None:
+        self.st, self.apps, self.base, self.t = st, apps, base, t
+        self.T = st.T
+        self.sig = st.sigma[apps]
+        self._alpha = alpha
+        self._known: dict[int, float] = {}
+
+    def alpha(self, pos: int) -> float:
+        """alpha^t of the application at `pos`."""
+        if self._alpha is not None:
+            return float(self._alpha[pos])
+        a = self._known.get(pos)
+        if a is None:
+            a = self._known[pos] = self.st.alpha_one(int(self.apps[pos]), self.t)
+        return a
+
+    def alphas(self, pos: np.ndarray) -> np.ndarray:
+        """alpha^t at several positions."""
+        if self._alpha is not None:
+            return self._alpha[pos]
+        return np.array([self.alpha(p) for p in pos.tolist()])
+
+    def one(self, pos: int, k: int) -> float:
+        j = int(self.sig[pos])
+        if k == j:
+            return float(self.base[pos])
+        return self.t + self.T.move(int(self.apps[pos]), j, k, self.alpha(pos))
+
+    def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
+        j = int(self.sig[pos])
+        vals = self.t + self.T.move_range(int(self.apps[pos]), j, lo, hi, self.alpha(pos))
+        if lo <= j <= hi:
+            vals[(j - lo) // 2] = self.base[pos]
+        return vals
+
+    def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
+        i = self.apps[pos]
+        a = self.alphas(pos)
+        val = self.t + self.st.F.move_then_run(i, self.sig[pos], k, a)
+        same = k == self.sig[pos]
+        if same.any():
+            val[same] = self.base[pos[same]]
+        return val
+
+
+class Failed:
+    """est_f of the struck application f at time t (its alpha and t_lastR already updated)."""
+
+    def __init__(self, st, f: int, t: float) -> None:
+        self.T = st.T
+        self.f = f
+        self.j = int(st.sigma[f])
+        self.a = float(st.alpha[f])
+        self.lead = t + st.F.D + (self.T.M[f] / self.j + self.T.beta)  # + R_{f,j}
+
+    def one(self, pos: int, k: int) -> float:
+        if k == self.j:
+            return self.lead + self.T.t_r(self.f, k, self.a)
+        return self.lead + self.T.move(self.f, self.j, k, self.a)
+
+    def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
+        vals = self.lead + self.T.move_range(self.f, self.j, lo, hi, self.a)
+        if lo <= self.j <= hi:
+            vals[(self.j - lo) // 2] = self.lead + self.T.t_r(self.f, self.j, self.a)
+        return vals
+
+
+class WithFailed:
+    """est_nf everywhere but at `fpos`, where T_f's est_f applies (ITERATEDGREEDY, §3.7)."""
+
+    def __init__(self, nf: NoRedist, failed: Failed, fpos: int) -> None:
+        self.nf, self.failed, self.fpos = nf, failed, fpos
+        self.sig, self.base, self.alphas = nf.sig, nf.base, nf.alphas
+
+    def one(self, pos: int, k: int) -> float:
+        return self.failed.one(pos, k) if pos == self.fpos else self.nf.one(pos, k)
+
+    def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
+        return self.failed.range(pos, lo, hi) if pos == self.fpos else self.nf.range(pos, lo, hi)
+
+    def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
+        val = self.nf.vec(pos, k)
+        mine = pos == self.fpos
+        if mine.any():
+            val[mine] = [self.failed.one(self.fpos, kk) for kk in k[mine].tolist()]
+        return val
