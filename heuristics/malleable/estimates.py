@@ -27,6 +27,15 @@ class NoRedist:
         self.sig = st.sigma[apps]
         self._alpha = alpha
         self._known: dict[int, float] = {}
+        self._info: dict[int, tuple[int, int, float, float]] = {}
+
+    def info(self, pos: int) -> tuple[int, int, float, float]:
+        """(application, sigma, alpha^t, base) at `pos`, read once."""
+        got = self._info.get(pos)
+        if got is None:
+            got = self._info[pos] = (int(self.apps[pos]), int(self.sig[pos]), self.alpha(pos),
+                                     float(self.base[pos]))
+        return got
 
     def alpha(self, pos: int) -> float:
         """alpha^t of the application at `pos`."""
@@ -44,16 +53,16 @@ class NoRedist:
         return np.array([self.alpha(p) for p in pos.tolist()])
 
     def one(self, pos: int, k: int) -> float:
-        j = int(self.sig[pos])
+        i, j, a, base = self._info.get(pos) or self.info(pos)
         if k == j:
-            return float(self.base[pos])
-        return self.t + self.T.move(int(self.apps[pos]), j, k, self.alpha(pos))
+            return base
+        return self.t + self.T.move(i, j, k, a)
 
     def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
-        j = int(self.sig[pos])
-        vals = self.t + self.T.move_range(int(self.apps[pos]), j, lo, hi, self.alpha(pos))
+        i, j, a, base = self.info(pos)
+        vals = self.t + self.T.move_range(i, j, lo, hi, a)
         if lo <= j <= hi:
-            vals[(j - lo) // 2] = self.base[pos]
+            vals[(j - lo) // 2] = base
         return vals
 
     def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -96,7 +105,9 @@ class WithFailed:
         self.sig, self.base, self.alphas = nf.sig, nf.base, nf.alphas
 
     def one(self, pos: int, k: int) -> float:
-        return self.failed.one(pos, k) if pos == self.fpos else self.nf.one(pos, k)
+        if pos == self.fpos:
+            return self.failed.one(pos, k)
+        return self.nf.one(pos, k)
 
     def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
         return self.failed.range(pos, lo, hi) if pos == self.fpos else self.nf.range(pos, lo, hi)

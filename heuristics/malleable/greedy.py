@@ -86,26 +86,32 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
     if not hasattr(est, "one"):
         est = _Vectorised(est)
     strict = rule == "strict_step"
-    v0 = val.copy()
-    order = [int(np.argmax(v0))]  # the start order (value desc, position asc), built lazily
-    sorted_all = n == 1
+    first = int(np.argmax(val))
+    order, ovals = [first], [float(val[first])]  # start order (value desc, position asc)
+    sorted_all = n == 1           # order is built lazily: most calls stop at their first top
     ptr = 0                       # applications order[:ptr] have been served
     served: list[tuple[float, int]] = []  # heap of (-value, position) of served applications
+    now: dict[int, tuple[int, float]] = {}  # position -> (count, value) once served
     cache: dict[int, list] = {}
     while pool >= 2:
         if ptr == len(order) and not sorted_all:
-            order = np.lexsort((np.arange(n), -v0)).tolist()
-            sorted_all = True
-        s = order[ptr] if ptr < len(order) else -1
-        vs = float(v0[s]) if s >= 0 else 0.0
-        if served and (s < 0 or -served[0][0] > vs or (-served[0][0] == vs and served[0][1] < s)):
-            vl, top, fresh = -served[0][0], served[0][1], False
-        elif s >= 0:
-            vl, top, fresh = vs, s, True
+            o = np.lexsort((np.arange(n), -val))
+            order, ovals, sorted_all = o.tolist(), val[o].tolist(), True
+        if ptr < len(order):
+            s, vs = order[ptr], ovals[ptr]
+            fresh = not served or -served[0][0] < vs or (-served[0][0] == vs
+                                                          and served[0][1] > s)
+        elif served:
+            fresh = False
         else:
             break
-        kl = int(k[top])
-        nxt = _improvable(est, cache, top, kl, vl, min(int(cap[top]), kl + pool), strict)
+        if fresh:
+            top, vl, kl = s, vs, int(k[s])
+        else:
+            top = served[0][1]
+            kl, vl = now[top]
+        reach = min(int(cap[top]), kl + pool)
+        nxt = _improvable(est, cache, top, kl, vl, reach, strict)
         if nxt is None:
             if on_stuck == "stop":
                 break
@@ -116,12 +122,16 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
             continue
         kn, vn = nxt
         pool -= kn - kl
-        k[top], val[top] = kn, vn
+        now[top] = nxt
         if fresh:
             ptr += 1
             heapq.heappush(served, (-vn, top))
         else:
             heapq.heapreplace(served, (-vn, top))
+    if now:
+        pos = list(now)
+        k[pos] = [c for c, _ in now.values()]
+        val[pos] = [v for _, v in now.values()]
     return k, val, pool
 
 

@@ -95,7 +95,7 @@ class Tables:
 
     def move(self, i: int, j: int, k: int, alpha: float) -> float:
         """RC^{j->k} + C_{i,k} + t^R_{i,k}(alpha) (= `Formulas.move_then_run`)."""
-        t, c, _, w, x, a_, b_ = self.cell(i, k)
+        t, c, _, w, x, a_, b_ = self._one.get(i * self._stride + k) or self.cell(i, k)
         if j == k:
             rc = 0.0
         else:
