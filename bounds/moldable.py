@@ -113,16 +113,25 @@ def exact_extremes(instance) -> tuple[list[Any], list[Any]] | None:
     """
     if instance in _EXACT:
         return _EXACT[instance]
-    T = instance.T
-    A = T * np.arange(1, instance.P + 1)
-    near_t = [np.nonzero(row <= row.min() * (1 + EXTREME_RTOL))[0] + 1 for row in T]
-    near_a = [np.nonzero(row <= row.min() * (1 + EXTREME_RTOL))[0] + 1 for row in A]
     out = None
-    if sum(map(len, near_t)) + sum(map(len, near_a)) <= EXACT_EVALUATIONS:
-        tmin = [min(instance.time(j, int(p)) for p in ps) for j, ps in enumerate(near_t)]
-        amin = [min(int(p) * instance.time(j, int(p)) for p in ps) for j, ps in enumerate(near_a)]
-        if all(isinstance(x, (int, Fraction)) for x in tmin + amin):
-            out = (tmin, amin)
+    # float parameters give float times: no exact extremes (checked on p = 1 first, O(n))
+    if all(isinstance(instance.time(j, 1), (int, Fraction)) for j in range(instance.n)):
+        T = instance.T
+        A = T * np.arange(1, instance.P + 1)
+        # candidates of every job at once (one pass over the n x P table, not n passes)
+        near_t = np.nonzero(T <= T.min(axis=1, keepdims=True) * (1 + EXTREME_RTOL))
+        near_a = np.nonzero(A <= A.min(axis=1, keepdims=True) * (1 + EXTREME_RTOL))
+        if near_t[0].size + near_a[0].size <= EXACT_EVALUATIONS:
+            tmin: list[Any] = [None] * instance.n
+            amin: list[Any] = [None] * instance.n
+            for j, p in zip(*(x.tolist() for x in near_t), strict=True):
+                t = instance.time(j, p + 1)
+                tmin[j] = t if tmin[j] is None else min(tmin[j], t)
+            for j, p in zip(*(x.tolist() for x in near_a), strict=True):
+                a = (p + 1) * instance.time(j, p + 1)
+                amin[j] = a if amin[j] is None else min(amin[j], a)
+            if all(isinstance(x, (int, Fraction)) for x in tmin + amin):
+                out = (tmin, amin)
     _EXACT[instance] = out
     return out
 

@@ -6,7 +6,8 @@ the boundary, against a documented range (docs/decisions.md T8):
 
 - ``--seed``: an integer in [0, 2^63 - 1];
 - ``--count``: an integer in [1, `MAX_COUNT`] (10,000);
-- ``--qbar``: a number in [0, 1);
+- ``--qbar``: a number in [0, 1] (the family's hook checks its own range: q-bar < 1 for the
+  failure families);
 - ``--index``: an integer >= 0 (and below the file's instance count);
 - ``--P``, ``--cores-per-node``: integers in [1, `MAX_PROCESSORS`] (10^7);
 - ``--time-limit``: a finite number of seconds in [0.01, one week] (`options.check_time_limit`);
@@ -64,8 +65,8 @@ def _qbar(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
-    if not (math.isfinite(value) and 0 <= value < 1):
-        raise argparse.ArgumentTypeError(f"{value} must be in [0, 1)")
+    if not (math.isfinite(value) and 0 <= value <= 1):  # the family checks its own range
+        raise argparse.ArgumentTypeError(f"{value} must be in [0, 1]")
     return value
 
 
@@ -125,7 +126,7 @@ def _instance_args(p: argparse.ArgumentParser) -> None:
                    'attempts in all (default: the instance\'s "failures", else none)')
     p.add_argument("--qbar", type=_qbar,
                    help="draw the scenario at average failure probability q-bar in [0, 1) "
-                   "(default: no draw)")
+                   "(desktop: the disturbance level alpha in [0, 1]; default: no draw)")
     p.add_argument("--seed", type=SEED, default=0,
                    help=f"seed for --qbar draws and random priorities, in [0, {MAX_SEED}] "
                    "(default 0)")

@@ -55,26 +55,37 @@ def relative_gap(value: Any, reference: Any, sense: str) -> float:
 
 @dataclass
 class HeuristicStats:
-    """Gaps of one heuristic (with one priority rule) over the cases of a family."""
+    """Gaps of one heuristic (with one priority rule) over the cases of a family, or over the
+    cases of one group of it (`Family.group`), with the family's extra `metrics`."""
 
     family: str
     heuristic: str
     priority: str | None
+    group: str | None = None
     gaps: list[float] = field(default_factory=list)
     worst_case: str | None = None
     violations: list[str] = field(default_factory=list)
+    metrics: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
+        """``heuristic/priority``: the name thresholds use (a threshold covers every group)."""
         return self.heuristic if self.priority is None else f"{self.heuristic}/{self.priority}"
 
-    def add(self, case: str, gap: float) -> None:
+    @property
+    def row(self) -> str:
+        """The label with its group, as the report prints it."""
+        return self.label + (f" [{self.group}]" if self.group else "")
+
+    def add(self, case: str, gap: float, metrics: dict[str, float] | None = None) -> None:
         if not self.gaps or gap > max(self.gaps):
             self.worst_case = case
         self.gaps.append(gap)
+        for name, value in (metrics or {}).items():
+            self.metrics.setdefault(name, []).append(value)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "family": self.family,
             "heuristic": self.heuristic,
             "priority": self.priority,
@@ -85,6 +96,12 @@ class HeuristicStats:
             "violations": len(self.violations),
             "violation_details": self.violations,
         }
+        if self.group is not None:
+            d["group"] = self.group
+        for name, values in self.metrics.items():
+            d[f"mean_{name}"] = sum(values) / len(values)
+            d[f"max_{name}"] = max(values)
+        return d
 
 
 @dataclass
@@ -131,22 +148,26 @@ def _num(x: Any) -> Any:
 
 
 def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | None, seed: int,
-                    ref: Any, kind: str, incumbent: Any) -> tuple[Any, float | None, list[str]]:
+                    ref: Any, kind: str, incumbent: Any
+                    ) -> tuple[Any, float | None, list[str], dict[str, float]]:
     """Run one heuristic (with one priority rule) on a case and judge it against a reference.
 
     `ref` is the value gaps are measured against (the optimum, or a proven bound when `kind` is
     ``"bound"``; None: no gap), `incumbent` a feasible value >= OPT (<= OPT when maximising)
-    for the guarantee check. Returns the objective (None if the heuristic crashed), the gap and
+    for the guarantee check. Returns the objective (None if the heuristic crashed), the gap,
     the violations found (crash, invalid solution, a value beating the reference, a broken
-    guarantee), each as one line starting with the case name.
+    guarantee), each as one line starting with the case name, and the family's `metrics` found
+    in the result's ``extra``.
     """
     sense = family.sense
     violations: list[str] = []
     try:
         res = h.run(case.instance, case.scenario, priority, seed=seed)
     except Exception as exc:  # a crash is a finding of the report, not the end of it
-        return None, None, [f"{case.name}: crashed: {type(exc).__name__}: {exc}"]
+        return None, None, [f"{case.name}: crashed: {type(exc).__name__}: {exc}"], {}
     value = res.objective
+    metrics = {m: float(res.extra[m]) for m in family.metrics
+               if isinstance(res.extra.get(m), (int, float, Fraction))}
     if family.validate is not None:
         try:
             family.validate(case, res)
@@ -166,7 +187,7 @@ def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | No
                     f"{case.name}: objective {value} breaks the guarantee "
                     f"{c} x OPT ({incumbent})"
                 )
-    return value, gap, violations
+    return value, gap, violations, metrics
 
 
 def score_bound(family: Family, bound: Bound, case: Case, incumbent: Any) -> tuple[Any, str | None]:
@@ -179,13 +200,22 @@ def score_bound(family: Family, bound: Bound, case: Case, incumbent: Any) -> tup
     return value, None
 
 
-def new_stats(family: Family) -> dict[tuple[str, str | None], HeuristicStats]:
-    """One empty `HeuristicStats` per heuristic and priority rule of `family`."""
-    return {
-        (h.name, prio): HeuristicStats(family.name, h.name, prio)
-        for h in family.heuristics.values()
-        for prio in h.priorities or (None,)
-    }
+#: (heuristic, priority, group) -> its statistics
+StatsTable = dict[tuple[str, str | None, str | None], HeuristicStats]
+
+
+def group_of(family: Family, instance: Any) -> str | None:
+    """The report group of an instance (None when the family does not split its rows)."""
+    return family.group(instance) if family.group is not None else None
+
+
+def stats_for(table: StatsTable, family: Family, heuristic: str, priority: str | None,
+              group: str | None) -> HeuristicStats:
+    """The statistics of one row, created on first use (rows appear in the order met)."""
+    key = (heuristic, priority, group)
+    if key not in table:
+        table[key] = HeuristicStats(family.name, heuristic, priority, group)
+    return table[key]
 
 
 def new_bound_rows(family: Family) -> dict[str, dict[str, Any]]:
@@ -231,7 +261,7 @@ def run_family(
     """Score every heuristic of `family` on `cases` and append the results to `report`."""
     cases = list(cases)
     exact = family.exact[family.default_exact]
-    stats = new_stats(family)
+    stats: StatsTable = {}
     bound_rows = new_bound_rows(family)
     for index, case in enumerate(cases, 1):
         t0 = time.perf_counter()
@@ -253,13 +283,16 @@ def run_family(
         for name, bound in family.bounds.items():
             value, violation = score_bound(family, bound, case, incumbent)
             add_bound(bound_rows[name], value, ref, violation)
-        for (hname, prio), st in stats.items():
-            _, gap, violations = score_heuristic(
-                family, family.heuristics[hname], case, prio, index, ref, kind, incumbent
-            )
-            if gap is not None:
-                st.add(case.name, gap)
-            st.violations.extend(violations)
+        group = group_of(family, case.instance)
+        for h in family.heuristics.values():
+            for prio in h.priorities or (None,):
+                _, gap, violations, metrics = score_heuristic(
+                    family, h, case, prio, index, ref, kind, incumbent
+                )
+                st = stats_for(stats, family, h.name, prio, group)
+                if gap is not None:
+                    st.add(case.name, gap, metrics)
+                st.violations.extend(violations)
         if progress is not None:
             progress(
                 f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {_num(ref)} "
@@ -311,18 +344,23 @@ def format_report(report: GapReport) -> str:
             f"best bound on {len(cases) - n_opt}"
         )
         rows = [h for h in report.heuristics if h.family == fam]
-        width = max([len(h.label) for h in rows] + [9])
+        width = max([len(h.row) for h in rows] + [9])
+        metrics = list(dict.fromkeys(m for h in rows for m in h.metrics))
+        extra = "".join(f"  {'mean ' + m:>15}  {'max ' + m:>15}" for m in metrics)
         lines.append(
-            f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}  "
+            f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}{extra}  "
             f"{'violations':>10}  worst case"
         )
         for h in rows:
             d = h.to_dict()
             mean = "-" if d["mean_gap"] is None else f"{100 * d['mean_gap']:8.2f}%"
             mx = "-" if d["max_gap"] is None else f"{100 * d['max_gap']:8.2f}%"
+            nan = float("nan")
+            cols = "".join(f"  {d.get('mean_' + m, nan):>15.4f}  {d.get('max_' + m, nan):>15.4f}"
+                           for m in metrics)
             flag = f"{d['violations']:>10}" + ("  <-- VIOLATION" if d["violations"] else "")
             lines.append(
-                f"  {h.label:<{width}}  {mean:>9}  {mx:>9}  {flag}  {d['worst_case'] or ''}"
+                f"  {h.row:<{width}}  {mean:>9}  {mx:>9}{cols}  {flag}  {d['worst_case'] or ''}"
             )
         for b in (b for b in report.bounds if b["family"] == fam):
             lines.append(
@@ -331,7 +369,7 @@ def format_report(report: GapReport) -> str:
             )
         for h in rows:
             for v in h.violations:
-                lines.append(f"  VIOLATION {h.label}: {v}")
+                lines.append(f"  VIOLATION {h.row}: {v}")
         for b in (b for b in report.bounds if b["family"] == fam):
             for v in b["violation_details"]:
                 lines.append(f"  VIOLATION bound {b['bound']}: {v}")

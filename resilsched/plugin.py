@@ -107,7 +107,10 @@ class Family:
     `objective_unit` is printed after objective values (``"s"`` for makespans). `scenario` turns
     ``(instance, failures-or-None)`` into a checked scenario (None for families without one),
     `sample_scenario` draws one ``(instance, qbar, seed)``; `validate(case, result)` is the
-    independent checker of heuristic results.
+    independent checker of heuristic results. `group(instance)` splits the gap report's rows
+    (e.g. the desktop family's ``"slack"`` / ``"noslack"`` cases, two problems with their own
+    optima); `metrics` names entries of ``HeuristicResult.extra`` the report aggregates beside
+    the gap (mean and max; e.g. ``"stability"``).
     """
 
     name: str
@@ -128,6 +131,8 @@ class Family:
     sample_scenario: Callable[[Any, float, int], Any] | None = None
     validate: Callable[[Case, HeuristicResult], None] | None = None
     reproduction: Reproduction | None = None
+    group: Callable[[Any], str | None] | None = None
+    metrics: tuple[str, ...] = ()
 
     def add(self, item: Heuristic | ExactModel | Bound | Generator) -> None:
         table = {

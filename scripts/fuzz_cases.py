@@ -60,6 +60,8 @@ SCHEMA: dict[str, dict[str, str]] = {
                     "max_chunks": "int", "risk": "obj", "metadata": "obj", "risk.kind": "str"},
     "malleable": {"p": "int", "tasks.*.t.*": "num", "tasks.*.m": "num", "tasks.*.t": "list",
                   "tasks": "list", "downtime": "num0", "metadata": "obj"},
+    "desktop": {"machines": "list", "jobs": "list", "jobs.*.p": "num", "machines.*.b": "num",
+                "machines.*.a": "list", "machines.*.u": "list", "metadata": "obj"},
 }
 
 

@@ -39,8 +39,9 @@ from resilsched.solution import HeuristicResult
 
 ATTEMPT_ORDERS = ("desc_p", "asc_p", "dp_order", "first_only")
 AttemptOrder = Literal["desc_p", "asc_p", "dp_order", "first_only"]
-#: most DP grid cells (`grid_cells`) one BATCH-LIST run may need: about 400 MB of floats
-MAX_GRID_CELLS = 5 * 10**7
+#: most element operations (`dp_work`) of one BATCH-LIST run's MT-ALLOTMENT DPs per bisection
+#: call: 1.5-5e7 a second were measured on a loaded 2-core machine, so about 5 s at most
+MAX_DP_WORK = 1.5e8
 
 #: range and help of BATCH-LIST's numeric parameters (eps bounds the DP grid K ~ g/eps + g)
 _RANGES = {
@@ -153,7 +154,8 @@ class BatchPlanner:
                 p = int(_a[r, kk - 1])
                 return priority_key(priority, float(T[_pend[r], p - 1]), p)
 
-            policy = ListPolicy(alloc, key, list(range(m)), [g] * m)
+            policy = ListPolicy(alloc, key, list(range(m)), [g] * m,
+                                [f + 1 for f in sub_fail], inst.P)
             res = run_engine(inst.P, sub_fail, duration, policy, record=True, exact=False)
             assert res.attempts is not None
             for att in res.attempts:
@@ -193,35 +195,61 @@ def batch_list(instance, scenario=None, priority: str | None = None, *, seed: in
     priority = check_priority(priority)
     if scenario is None:
         scenario = instance.scenario()
-    cells = grid_cells(scenario.failures, values["eps"])
-    if cells > MAX_GRID_CELLS:
+    work = dp_work(instance, scenario.failures, values["eps"])
+    if work > MAX_DP_WORK:
         raise InvalidInstance("failures", f"f_max={max(scenario.failures)} needs MT-ALLOTMENT "
-                              f"grids of {cells:.3g} cells for BATCH-LIST, at most "
-                              f"{MAX_GRID_CELLS:.0e} (fewer failures or a larger --param eps)")
+                              f"DPs of {work:.3g} operations for BATCH-LIST, at most "
+                              f"{MAX_DP_WORK:.2g} (batches of g attempts square grids of g/eps "
+                              "quanta: fewer failures or a larger --param eps)")
     planner = BatchPlanner(instance, **values)
     makespan, log, batch_of = planner.simulate(scenario.failures, priority)
     return HeuristicResult(makespan, "BATCH-LIST", priority, Schedule(tuple(log), makespan),
                            {"batches": max(batch_of), "batch_of_job": batch_of})
 
 
-def grid_cells(failures: Sequence[int], eps: float) -> int:
-    """Cells sum_b m_b (K_b + 1)^2 of the DP grids of a BATCH-LIST run (an upper estimate).
+def area_steps(instance, jobs: Sequence[int]) -> np.ndarray:
+    """Distinct areas s_j on the time-Pareto front of each of `jobs` (suffix minima, as
+    MT-ALLOTMENT's h_j sees them): 1 for a roofline job (its area is w up to pbar)."""
+    fronts, T = instance.fronts, instance.T
+    out = []
+    for j in jobs:
+        area = T[j, fronts[j] - 1] * fronts[j]
+        suffix = np.minimum.accumulate(area[::-1])
+        out.append(1 + int(np.count_nonzero(suffix[1:] != suffix[:-1])))
+    return np.array(out, dtype=np.int64)
 
-    Batch b has chains of g = 2^(b-1) attempts for the m_b jobs with f_j >= g - 1, and a grid
-    of K_b = floor(g / eps) + g quanta (§3.7 step 2); the min-plus convolutions hold
-    m_b (K_b + 1)^2 numbers.
 
-    >>> grid_cells([0, 0, 3], 0.3)  # g = 1, 2, 4: 3 (4 + 1)^2 + (8 + 1)^2 + (17 + 1)^2
-    480
+def dp_work(instance, failures: Sequence[int], eps: float) -> float:
+    """Element operations of the MT-ALLOTMENT DPs of a BATCH-LIST run, per bisection call (an
+    upper estimate, the rule that refuses a scenario up front).
+
+    Batch b (g = 2^(b-1) attempts) builds, for each job j with f_j >= g - 1, h_j on a grid of
+    K = floor(g / eps) + g quanta and squares it for chains of c = 1, 2, ..., g/2 attempts; a
+    squaring costs (K + 1) x its step count (`mt_allotment._min_plus_square`), at most K/2
+    steps, c + 1 for a job with s_j = 2 distinct areas on its front and 1 for s_j = 1
+    (`area_steps`, computed for the jobs that fail only).
+
+    >>> from resilsched.instances.moldable import MoldableInstance, Roofline
+    >>> inst = MoldableInstance(4, (Roofline(8, 2), Roofline(8, 2)))
+    >>> dp_work(inst, [0, 3], 0.3)  # K = 4, 8, 17: 2 x 5 + 9 + 9 + 18 + 18 + 18
+    82.0
     """
     f = np.asarray(failures, dtype=np.int64)
-    total, g = 0, 1
+    s = np.zeros(f.size, dtype=np.int64)  # only the jobs that fail are squared
+    failing = np.flatnonzero(f >= 1)
+    s[failing] = area_steps(instance, failing.tolist())
+    total, g = 0.0, 1
     while True:
-        m = int((f >= g - 1).sum())
-        if m == 0:
+        pending = f >= g - 1
+        if not pending.any():
             return total
         K = int(g / eps) + g
-        total += m * (K + 1) ** 2
+        total += (K + 1) * int(pending.sum())
+        c = 1
+        while c < g:
+            steps = np.where(s[pending] == 1, 1, np.where(s[pending] == 2, c + 1, K // 2))
+            total += (K + 1) * float(np.minimum(steps, K // 2 + 1).sum())
+            c *= 2
         g *= 2
 
 

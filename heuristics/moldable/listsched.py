@@ -26,6 +26,7 @@ from typing import Any
 
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import EngineResult, EngineState, run_engine
+from resilsched.heuristics.rigid.fitindex import FitIndex
 
 PRIORITIES = ("LPT", "HPA", "LA")
 
@@ -60,23 +61,57 @@ class ListPolicy:
     jobs : jobs queued at time 0 (the others must be marked finished by the caller).
     cap : per-job maximum attempts in this run (None = unlimited); a job whose last allowed
         attempt fails is not re-queued (BATCH-LIST defers it to the next batch).
+    attempts, P : the attempts each job runs in this run (min(f_j + 1, cap_j)) and the
+        processors. Given, every attempt (j, k) gets its place in the order (-key, j) up front
+        and the queue is a `FitIndex` over those places: a pass starts, again and again, the
+        first queued attempt that fits (the same starts as the scan, a job skipped for want of
+        processors never fits later in the pass) in O(log A) each, instead of scanning the
+        whole queue at every event (O(A n): 18-56 s for 10^4 jobs).
     """
 
     def __init__(self, alloc: Callable[[int, int], int], key: Callable[[int, int], float],
-                 jobs: Sequence[int], cap: Sequence[int] | None = None):
+                 jobs: Sequence[int], cap: Sequence[int] | None = None,
+                 attempts: Sequence[int] | None = None, P: int | None = None):
         self.alloc = alloc
         self.key = key
         self.cap = cap
-        self.queue: list[tuple[float, int]] = sorted((-key(j, 1), j) for j in jobs)
-        self.p_min_busy: int | None = None
+        self.queue: list[tuple[float, int]] = []
+        self.fit: FitIndex | None = None
+        if attempts is None or P is None:
+            self.queue = sorted((-key(j, 1), j) for j in jobs)
+            return
+        items = sorted((-key(j, k), j, k) for j in jobs for k in range(1, attempts[j] + 1))
+        self.place: dict[tuple[int, int], int] = {(j, k): i for i, (_, j, k) in enumerate(items)}
+        self.item = [(j, k) for _, j, k in items]
+        self.never = P + 1
+        widths = [self.never] * len(items)
+        for j in jobs:
+            widths[self.place[(j, 1)]] = alloc(j, 1)
+        self.fit = FitIndex(widths, self.never)
 
     def on_completions(self, t: Any, completed: list[tuple[int, bool]], state: EngineState) -> None:
         for j, failed in completed:
             if failed and (self.cap is None or state.done[j] < self.cap[j]):
-                bisect.insort(self.queue, (-self.key(j, state.done[j] + 1), j))
+                k = state.done[j] + 1
+                if self.fit is not None:
+                    self.fit.set(self.place[(j, k)], self.alloc(j, k))
+                else:
+                    bisect.insort(self.queue, (-self.key(j, k), j))
 
     def decide(self, t: Any, state: EngineState) -> list[tuple[int, int]]:
         free = state.free
+        fit = self.fit
+        if fit is not None:
+            out = []
+            pos = fit.first_fitting(free)
+            while pos >= 0:
+                j, k = self.item[pos]
+                p = self.alloc(j, k)
+                out.append((j, p))
+                free -= p
+                fit.set(pos, self.never)
+                pos = fit.first_fitting(free)
+            return out
         out, keep = [], []
         for item in self.queue:
             j = item[1]
@@ -110,7 +145,10 @@ def run_list(instance, failures: Sequence[int], alloc: Callable[[int, int], int]
         return priority_key(priority, float(T[j, p - 1]), p)
 
     jobs = range(instance.n) if jobs is None else jobs
-    policy = ListPolicy(alloc, key, list(jobs), cap)
+    attempts = [f + 1 for f in failures]
+    if cap is not None:
+        attempts = [min(a, c) for a, c in zip(attempts, cap, strict=True)]
+    policy = ListPolicy(alloc, key, list(jobs), cap, attempts, instance.P)
     if exact:
         return run_engine(instance.P, failures, instance.time, policy, record=record, exact=None)
     return run_engine(instance.P, failures, duration, policy, record=record, exact=False)

@@ -14,7 +14,8 @@ until feasible, spec §3.7 step 6 edge case) and bisects until Xmax / Xmin <= 1 
 ``area_slack = 1`` the result satisfies L(p) <= (1 + eps)(1 + eps2) min_p L (proof: an
 infeasible X is < min_p L, and a feasible call at X returns an allocation with
 L <= kZ <= X (1 + eps)). ``area_slack = 1.1`` is [R]'s undocumented factor (spec §7 item 12).
-Cost: O(m K^2 log g) per DP call for chains of length g = 2^L (repeated squaring).
+Cost: O(m K S log g) per DP call for chains of length g = 2^L (repeated squaring of
+non-increasing step functions with S <= K/2 steps, `_min_plus_square`).
 """
 
 from __future__ import annotations
@@ -124,17 +125,14 @@ class MTAllotment:
         H = h
         args = []
         if g > 1:
-            D = _toeplitz(K)
             if g & (g - 1) == 0:
                 # g = 2^L (BATCH's chains): repeated squaring, H^(2s) = H^(s) (+) H^(s),
                 # O(K^2 log g) per job (spec §3.7 step 4); args[i] splits a 2^(i+1) chain
                 for _ in range(g.bit_length() - 1):
-                    Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
-                    cand = H[:, :, None] + Hpad[:, D]
-                    arg = cand.argmin(axis=1)
-                    H = np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :]
+                    H, arg = _min_plus_square(H)
                     args.append(arg)
             else:
+                D = _toeplitz(K)
                 hpad = np.concatenate([h, np.full((m, 1), np.inf)], axis=1)
                 hD = hpad[:, D]  # hD[:, l, k] = h[:, k - l] (inf when k - l < 1)
                 for _ in range(g - 1):
@@ -199,6 +197,49 @@ class MTAllotment:
         t = T[rows, best - 1]
         Lval = max(float(t.sum(axis=1).max()), float((t * best).sum()) / self.instance.P)
         return Allotment(best, Lval, xmax, calls)
+
+
+#: rows x (K + 1)^2 up to which `_min_plus_square` builds the whole table in one numpy
+#: expression (many jobs on a small grid: the per-row loop would cost more in Python)
+TABLE_CELLS = 1 << 21
+
+
+def _min_plus_square(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row by row, S[k] = min_{1 <= l <= k-1} H[l] + H[k-l] and its first argmin l (0 when
+    every term is inf), for non-increasing rows with H[0] = inf (the h_j of `feasible` and
+    their self-convolutions are: a larger budget never costs more area).
+
+    The same floats and the same l as the direct O(K^2) table (`cand.argmin`) of every (l, k),
+    at a fraction of its cost and with O(K) memory: the first argmin l* is at most k/2 (its
+    mirror k - l* gives the same sum, fl(a + b) = fl(b + a)), and it starts a step of H
+    (on a run of equal H[l], H[k - l] and so the rounded sum do not decrease as l grows). So
+    only the step starts l <= K/2 are tried, in increasing order, each against every k at once
+    and kept where strictly better. O(K x steps) per row; the steps of a chain of c attempts
+    grow about linearly in c (a few for the roofline's flat areas), at most K/2. Small grids
+    (`TABLE_CELLS`) still use the table, vectorised over the rows.
+    """
+    m, width = H.shape
+    K = width - 1
+    if m * width * width <= TABLE_CELLS:  # small grids: the table at once, vectorised over rows
+        Hpad = np.concatenate([H, np.full((m, 1), np.inf)], axis=1)
+        cand = H[:, :, None] + Hpad[:, _toeplitz(K)]
+        arg = cand.argmin(axis=1)
+        return np.take_along_axis(cand, arg[:, None, :], axis=1)[:, 0, :], arg
+    best = np.full((m, width), np.inf)
+    arg = np.zeros((m, width), dtype=np.int64)
+    half = K // 2
+    for r in range(m):
+        row, b, a = H[r], best[r], arg[r]
+        cand = np.empty(K)
+        better = np.empty(K, dtype=bool)
+        for l_ in (np.nonzero(row[1:half + 1] < row[:half])[0] + 1).tolist():
+            size = K - l_  # k = l + 1 .. K
+            c, up = cand[:size], better[:size]
+            np.add(row[l_], row[1:size + 1], out=c)
+            np.less(c, b[l_ + 1:], out=up)
+            np.copyto(b[l_ + 1:], c, where=up)
+            np.copyto(a[l_ + 1:], l_, where=up)
+    return best, arg
 
 
 _TOEPLITZ: dict[int, np.ndarray] = {}

@@ -11,12 +11,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from resilsched.heuristics.engine import same_time_function
+from resilsched.heuristics.rigid.fitindex import FitIndex
 from resilsched.heuristics.rigid.priorities import PriorityQueue
 
 
 def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int],
                     queue: PriorityQueue, exact: bool) -> Any:
-    """Makespan of GREEDY (R-LIST-0) with queue Q `queue` under failure counts `f`."""
+    """Makespan of GREEDY (R-LIST-0) with queue Q `queue` under failure counts `f` (by
+    `FitIndex` when the priorities are fixed: O(A log n) instead of O(A n))."""
+    ranks = queue.fixed_ranks()
+    if ranks is not None:
+        return _indexed_makespan(p, t, P, f, queue, ranks, exact)
     same = same_time_function(exact)
     push = queue.push
     minp = min(p)
@@ -58,4 +63,44 @@ def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int]
             failed_jobs.sort()
             for j in failed_jobs:
                 push(j)
+    return best
+
+
+def _indexed_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int],
+                      queue: PriorityQueue, ranks: list[int], exact: bool) -> Any:
+    """`greedy_makespan` with the queue in a `FitIndex` (module `fitindex`): the same passes."""
+    same = same_time_function(exact)
+    order = [0] * len(ranks)
+    for j, r in enumerate(ranks):
+        order[r] = j
+    widths = [P + 1] * len(ranks)
+    for j in queue.items:
+        widths[ranks[j]] = p[j]
+    fit = FitIndex(widths, P + 1)
+    minp = min(p)
+    done = [0] * len(p)
+    heap: list[tuple[Any, int]] = []
+    heappush, heappop = heapq.heappush, heapq.heappop
+    free = P
+    now: Any = 0
+    best: Any = 0
+    while True:
+        pos = fit.first_fitting(free) if free >= minp else -1
+        while pos >= 0:  # one greedy pass at time `now`
+            j = order[pos]
+            free -= p[j]
+            heappush(heap, (now + t[j], j))
+            fit.set(pos, P + 1)
+            pos = fit.first_fitting(free) if free >= minp else -1
+        if not heap:
+            break
+        now = heap[0][0]
+        while heap and same(heap[0][0], now):
+            end, j = heappop(heap)
+            free += p[j]
+            done[j] += 1
+            if done[j] <= f[j]:
+                fit.set(ranks[j], p[j])
+            elif end > best:
+                best = end
     return best

@@ -122,6 +122,11 @@ class PriorityQueue:
             self._key[j] = (*key[:-2], float(self._rng.random()), j)
         insort(self.items, j, key=self._key.__getitem__)
 
+    def fixed_ranks(self) -> list[int] | None:
+        """The rank of every job (0 = highest priority) when keys never change, i.e. unless
+        Random redraws them (`FitIndex` needs a fixed order); else None."""
+        return None if self._redraw is not None else list(self._key)
+
     def keep(self, started: set[int]) -> None:
         """Remove the jobs in `started` from the queue."""
         self.items = [j for j in self.items if j not in started]

@@ -72,13 +72,23 @@ def is_exact(instance) -> bool:
                for j in range(instance.n) for p in {1, instance.P})
 
 
-def exact_front(instance, j: int) -> list[int]:
-    """Exact time-Pareto front of job j (strict prefix minima of the exact t_j(p))."""
+def front_candidates(instance, j: int) -> np.ndarray:
+    """The p whose float time is within a relative `FRONT_RTOL` of a new prefix minimum: a
+    superset of job j's exact front (module docstring, "Fronts"). A plateau (a roofline beyond
+    pbar, a table's repeated entries) is all candidates: its exact times may differ below the
+    float resolution."""
     row = instance.T[j]
     prev = np.minimum.accumulate(row)
-    cand = np.nonzero(np.concatenate([[True], row[1:] <= prev[:-1] * (1 + FRONT_RTOL)]))[0] + 1
+    return np.nonzero(np.concatenate([[True], row[1:] <= prev[:-1] * (1 + FRONT_RTOL)]))[0] + 1
+
+
+def exact_front(instance, j: int, deadline: Deadline | None = None) -> list[int]:
+    """Exact time-Pareto front of job j (strict prefix minima of the exact t_j(p) over
+    `front_candidates`); raises `OutOfTime` at `deadline` (checked every 1024 candidates)."""
     out, best = [], None
-    for p in cand.tolist():
+    for i, p in enumerate(front_candidates(instance, j).tolist()):
+        if i % 1024 == 1023 and deadline is not None and deadline.expired():
+            raise OutOfTime("exact fronts")
         t = instance.time(j, p)
         if best is None or t < best:
             out.append(p)
@@ -100,9 +110,13 @@ def thin_front(front: np.ndarray, keep: set[int], k: int) -> list[int]:
 
 
 def candidate_fronts(instance, m: list[int], incumbent: list[int] | None, max_intervals: int,
-                     exact_times: bool, deadline: Deadline) -> tuple[list[list[int]], bool]:
+                     exact_times: bool, deadline: Deadline, max_exact: int | None = None
+                     ) -> tuple[list[list[int]], bool]:
     """Candidate allocations per job and whether they are the complete fronts (see above).
 
+    The exact fronts of an exact instance cost one exact t_j(p) per candidate (about 10 us):
+    when there are more than `max_exact` candidates in all (a plateau of 10^6 processors) the
+    complete model is not attempted, and the thinned float fronts make a restricted one.
     Returns ([] , False) when even one candidate per attempt exceeds `max_intervals`.
     """
     fronts = instance.fronts
@@ -110,12 +124,14 @@ def candidate_fronts(instance, m: list[int], incumbent: list[int] | None, max_in
     if sum(mj * len(f) for mj, f in zip(m, fronts, strict=True)) <= max_intervals:
         if not exact_times:
             return [f.tolist() for f in fronts], True
-        out = []
-        for j in range(instance.n):
-            if deadline.expired():
-                raise OutOfTime("exact fronts")
-            out.append(exact_front(instance, j))
-        return out, True
+        cands = [front_candidates(instance, j) for j in range(instance.n)]
+        if max_exact is None or sum(c.size for c in cands) <= max_exact:
+            out = []
+            for j in range(instance.n):
+                if deadline.expired():
+                    raise OutOfTime("exact fronts")
+                out.append(exact_front(instance, j, deadline))
+            return out, True
     k = max_intervals // attempts
     if k < 1:
         return [], False

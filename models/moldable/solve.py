@@ -30,6 +30,7 @@ reproducible as long as the wall-clock safety net (the deadline) does not fire; 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 import time
@@ -73,6 +74,20 @@ DTIME_PER_SECOND = 0.001
 PROBING_LIMIT, PRESOLVE_LIMIT = 1_000, 5_000
 #: seconds that must remain to import OR-Tools (it takes 1-2 s on a loaded machine)
 IMPORT_RESERVE = 1.0
+#: LPA-LIST incumbent cost estimate: the allocation scans the n x P table (2.4e-8 s per cell
+#: measured), the engine 9e-5 s per attempt on a loaded machine; it runs only when the
+#: estimate is at most half of the time left (of the limit with ``deterministic=True``), or
+#: 0.9 of it when no CP-SAT model can be built (more attempts than ``max_intervals``)
+LPA_SECONDS_PER_CELL, LIST_SECONDS_PER_ATTEMPT = 4e-8, 1e-4
+#: the time-Pareto fronts of the n x P table (`MoldableInstance.fronts`, 4e-8 s per cell
+#: measured): not started when they would not end before the deadline
+FRONT_SECONDS_PER_CELL = 5e-8
+#: seconds per attempt kept for the output from the start (the schedule's `to_dict` and
+#: printing, 3-5e-5 s each measured)
+OUTPUT_SECONDS_PER_ATTEMPT = 8e-5
+#: exact times t_j(p) evaluated per second when looking for the exact fronts (1.1e5 measured
+#: on a loaded machine); they may take a quarter of the time limit, else the model is restricted
+EXACT_TIMES_PER_SECOND = 5e4
 
 
 @dataclass(frozen=True)
@@ -125,14 +140,38 @@ def solve_scenario(instance, scenario: Scenario | None = None, *, time_limit: fl
     """
     opts = MoldableOptions.of(time_limit, options, "cpsat-scenario")
     scenario = instance.scenario() if scenario is None else scenario
-    return _solve(instance, scenario, "cpsat-scenario", opts)
+    return _solve(instance, scenario, "cpsat-scenario", _reserve_output(opts, scenario))
 
 
 def solve_failure_free(instance, scenario: Scenario | None = None, *,
                        time_limit: float | None = None, **options: Any) -> Solution:
     """Failure-free moldable optimum (one attempt per job, §8); `scenario` is ignored."""
     opts = MoldableOptions.of(time_limit, options, "cpsat-failure-free")
-    return _solve(instance, Scenario.failure_free(instance.n), "cpsat-failure-free", opts)
+    scenario = Scenario.failure_free(instance.n)
+    return _solve(instance, scenario, "cpsat-failure-free", _reserve_output(opts, scenario))
+
+
+def _reserve_output(opts: MoldableOptions, scenario: Scenario) -> MoldableOptions:
+    """The options with `OUTPUT_SECONDS_PER_ATTEMPT` per attempt taken off the time limit, so
+    that the phases end early enough for the caller to print the schedule."""
+    if opts.time_limit is None:
+        return opts
+    reserve = OUTPUT_SECONDS_PER_ATTEMPT * scenario.attempts
+    return dataclasses.replace(opts, time_limit=max(opts.time_limit - reserve, 0.01))
+
+
+def _incumbent_fits(instance, scenario: Scenario, opts: MoldableOptions) -> bool:
+    """Whether LPA-LIST's estimated cost fits its share of the time left (of the limit under
+    ``deterministic=True``, a rule that does not read the clock): half, or 0.9 when it is the
+    only possible answer (no model holds one interval per attempt)."""
+    if scenario.attempts > MAX_INCUMBENT_ATTEMPTS:
+        return False
+    if opts.time_limit is None:
+        return True
+    cost = (LPA_SECONDS_PER_CELL * instance.n * instance.P
+            + LIST_SECONDS_PER_ATTEMPT * scenario.attempts)
+    left = opts.time_limit if opts.deterministic else opts.deadline.remaining()
+    return cost <= (0.5 if scenario.attempts <= opts.max_intervals else 0.9) * left
 
 
 def _incumbent(instance, scenario: Scenario, exact: bool) -> tuple[list[int], Schedule]:
@@ -151,7 +190,7 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> 
         bound = L_prime(instance, scenario)
         exact_times = is_exact(instance)
     allocation, best, source = None, None, None
-    if opts.incumbent and scenario.attempts <= MAX_INCUMBENT_ATTEMPTS:
+    if opts.incumbent and _incumbent_fits(instance, scenario, opts):
         with run.phase("incumbent", "incumbent: LPA-LIST"):
             allocation, best = _incumbent(instance, scenario, exact_times)
             source = "LPA-LIST"
@@ -188,8 +227,10 @@ def _candidates(instance, scenario: Scenario, allocation: list[int] | None, exac
                 opts: MoldableOptions) -> ScaledMoldable:
     """Phase 3: the candidate allocations and their integer times."""
     m = [f + 1 for f in scenario.failures]
+    max_exact = (None if opts.time_limit is None  # from the limit: the same in every run
+                 else int(0.25 * opts.time_limit * EXACT_TIMES_PER_SECOND))
     cands, complete = candidate_fronts(instance, m, allocation, opts.max_intervals, exact_times,
-                                       opts.deadline)
+                                       opts.deadline, max_exact)
     if not cands:
         raise _NoModel(f"not built: {sum(m)} attempts exceed max_intervals")
     return scale_candidates(instance, cands, m, complete, exact_times, opts.max_scale,

@@ -6,6 +6,8 @@
 - `reductions`: the isolated-job reduction (decision R6);
 - `constraints`: the CP-SAT attempt model, one builder per constraint, and `build_model`;
 - `refute`: the branch and bound that refutes makespans after CP-SAT (decision R7);
+- `budget`: the shares of the time limit, the work rates of ``deterministic=True`` and the
+  sizing of the parts that cannot be interrupted (`model_fits`, decisions R15-R18);
 - `solve`: the entry points `solve_scenario`, `solve_failure_free`, `solve_scenario_merged`
   and their options `RigidSolveOptions`, with every phase under the deadline.
 
@@ -48,11 +50,13 @@ from resilsched.models.rigid.root_bounds import (
     conflict_cliques,
     dff_energy_bound,
     dff_screen,
+    iter_conflict_cliques,
     lower_bound_scaled,
     root_bound,
 )
 from resilsched.models.rigid.scaling import MAX_SCALE, ScaledScenario, scale_scenario
 from resilsched.models.rigid.solve import (
+    MAX_ATTEMPTS,
     REFUTE_SHARE,
     SOLVER,
     RigidSolveOptions,
@@ -64,15 +68,15 @@ from resilsched.models.rigid.solve import (
 )
 
 __all__ = [
-    "MAX_SCALE", "REFUTE_SHARE", "SOLVER", "AttemptVars", "BuiltModel", "ConfigurationLP",
-    "CutPool", "RefuteResult", "RigidSolveOptions", "ScaledResult", "ScaledScenario",
-    "add_attempt_chains", "add_attempt_intervals", "add_capacity",
+    "MAX_ATTEMPTS", "MAX_SCALE", "REFUTE_SHARE", "SOLVER", "AttemptVars", "BuiltModel",
+    "ConfigurationLP", "CutPool", "RefuteResult", "RigidSolveOptions", "ScaledResult",
+    "ScaledScenario", "add_attempt_chains", "add_attempt_intervals", "add_capacity",
     "add_conflict_cliques_no_overlap", "add_forbidden_set_clauses", "add_hint", "add_makespan",
     "add_symmetry_breaking", "add_wide_jobs_no_overlap", "build_model", "canonical_starts",
     "chain_area_bound", "clique_chain_bound", "compress_starts", "configuration_lp_bound",
     "conflict_cliques", "dff_energy_bound", "dff_screen", "greedy_upper_bound", "isolated_jobs",
-    "knapsack_max", "list_schedule", "lower_bound_scaled", "minimal_forbidden_sets",
-    "place_isolated", "refute_makespan", "root_bound", "scale_scenario", "solve_failure_free",
-    "solve_scaled", "solve_scenario", "solve_scenario_merged", "split_isolated",
-    "symmetry_classes",
+    "iter_conflict_cliques", "knapsack_max", "list_schedule", "lower_bound_scaled",
+    "minimal_forbidden_sets", "place_isolated", "refute_makespan", "root_bound",
+    "scale_scenario", "solve_failure_free", "solve_scaled", "solve_scenario",
+    "solve_scenario_merged", "split_isolated", "symmetry_classes",
 ]

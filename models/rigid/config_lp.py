@@ -29,6 +29,24 @@ from resilsched.options import Deadline
 
 #: Column-generation rounds at most (each: one LP re-solve and one knapsack).
 MAX_ROUNDS = 500
+#: Largest knapsack n (P + 1) attempted: its choice table takes that many bytes, and about a
+#: second on a loaded machine (docs/performance.md).
+MAX_KNAPSACK_CELLS = 50_000_000
+
+
+def knapsack_seconds(n: int, P: int) -> float:
+    """A generous estimate of one `knapsack_max` on n items and capacity P: 20 us per item
+    (the Python loop) plus 5e7 cells per second (numpy), both measured on a loaded 2-core
+    machine (400,000 cells/s at P = 4, 8e7-2e8 for P >= 1e5)."""
+    return 2e-5 * n + n * (P + 1) / 5e7
+
+
+def affordable(n: int, P: int, deadline: Deadline | None, knapsacks: int = 1) -> bool:
+    """Whether `knapsacks` knapsacks on n items and capacity P fit in memory and before
+    `deadline` (always, without a deadline, below `MAX_KNAPSACK_CELLS`)."""
+    if n * (P + 1) > MAX_KNAPSACK_CELLS:
+        return False
+    return deadline is None or deadline.remaining() > knapsacks * knapsack_seconds(n, P)
 
 
 def knapsack_max(weights: Sequence[int], values: Sequence[Any], capacity: int
@@ -98,9 +116,14 @@ class ConfigurationLP:
             h.changeRowBounds(j, float(wj), highspy.kHighsInf)
         pi = np.zeros(len(self.p))
         for _ in range(self.max_rounds):
+            if deadline is not None:
+                h.setOptionValue("time_limit", max(deadline.remaining(), 1e-3))
             h.run()
             pi = np.maximum(0.0, np.array(h.getSolution().row_dual))
-            if deadline is not None and deadline.expired():
+            if len(pi) != len(self.p):  # stopped before any solution: pi = 0 is valid
+                return np.zeros(len(self.p))
+            # a knapsack for the pricing, one for the certificate that follows
+            if not affordable(len(self.p), self.P, deadline, 2):
                 break
             z, config = knapsack_max(self.p, list(pi), self.P)
             self.cells += len(self.p) * (self.P + 1)
@@ -123,9 +146,10 @@ def configuration_lp_bound(data: ScaledScenario, max_rounds: int = MAX_ROUNDS,
                            deadline: Deadline | None = None) -> int:
     """ceil(sum_j w_j pi_j / z(pi)) for the configuration-LP duals pi (module docstring).
 
-    Valid whatever pi the column generation reached before `deadline`.
+    Valid whatever pi the column generation reached before `deadline`. 0 (a trivial bound)
+    when not even the certificate's knapsack is `affordable`.
     """
-    if data.n == 0:
+    if data.n == 0 or not affordable(data.n, data.P, deadline, 2):
         return 0
     w = data.work()
     lp = ConfigurationLP(data.p, data.P, max_rounds)

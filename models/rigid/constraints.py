@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
-from resilsched.models.rigid.root_bounds import conflict_cliques, lower_bound_scaled
+from resilsched.models.rigid.root_bounds import iter_conflict_cliques, lower_bound_scaled
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
 
@@ -83,18 +83,29 @@ def add_makespan(model: cp_model.CpModel, data: ScaledScenario, v: AttemptVars) 
 
 
 def add_conflict_cliques_no_overlap(
-    model: cp_model.CpModel, data: ScaledScenario, v: AttemptVars
+    model: cp_model.CpModel, data: ScaledScenario, v: AttemptVars,
+    deadline: Deadline | None = None, max_intervals: int | None = None,
 ) -> list[list[int]]:
     """Redundant NoOverlap over all attempts of each conflict clique (spec 002 §7, §11.2).
 
     Two attempts of jobs with p_i + p_j > P cannot overlap under the capacity (Eq. 2), and two
     attempts of the same job cannot overlap under the chain (Eq. 3); so the disjunction holds in
     every feasible schedule and removes none. Includes the wide jobs p_j > P/2 of §11.2
-    (`add_wide_jobs_no_overlap` is the special case). Returns the cliques used.
+    (`add_wide_jobs_no_overlap` is the special case). The cliques can hold a quadratic number
+    of intervals in all: they are added largest first (`iter_conflict_cliques`) until
+    `deadline` or `max_intervals` intervals (fewer redundant constraints: a weaker model, as
+    valid). Returns the cliques used.
     """
-    cliques = conflict_cliques(data.p, data.P)
-    for clique in cliques:
+    cliques = []
+    used = 0
+    for clique in iter_conflict_cliques(data.p, data.P):
+        size = sum(data.m[j] for j in clique)
+        if (deadline is not None and deadline.expired()
+                or max_intervals is not None and used + size > max_intervals):
+            break
         model.add_no_overlap([iv for j in clique for iv in v.interval[j]])
+        cliques.append(clique)
+        used += size
     return cliques
 
 
@@ -110,16 +121,16 @@ def add_wide_jobs_no_overlap(model: cp_model.CpModel, data: ScaledScenario, v: A
 
 
 def minimal_forbidden_sets(p: Sequence[int], P: int, max_size: int,
-                           deadline: Deadline | None = None, max_steps: int | None = None
-                           ) -> list[tuple[int, ...]]:
+                           deadline: Deadline | None = None, max_steps: int | None = None,
+                           max_sets: int | None = None) -> list[tuple[int, ...]]:
     """Sets S of jobs, 2 <= |S| <= max_size, with sum p > P but sum p - min p <= P (minimal),
     by size, then in lexicographic order of the job indices.
 
     Removing any member of a minimal set brings it within capacity; pairs are the conflict
     pairs of `conflict_cliques`. Enumerated widest job first: a prefix of sum s <= P is closed
     by any narrower job wider than P - s, and extended only while enough width is left to exceed
-    P. Stops at `deadline` or after `max_steps` steps (the sets found so far are still minimal
-    forbidden sets).
+    P. Stops at `deadline`, after `max_steps` steps or once `max_sets` sets are found (the sets
+    found so far are still minimal forbidden sets).
     """
     order = sorted(range(len(p)), key=lambda j: (-p[j], j))
     w = [p[j] for j in order]
@@ -139,6 +150,8 @@ def minimal_forbidden_sets(p: Sequence[int], P: int, max_size: int,
                 return False
             if s + w[i] > P:
                 found.append(tuple(sorted(order[q] for q in [*prefix, i])))
+                if max_sets is not None and len(found) >= max_sets:
+                    return False
             elif after and s + w[i] + sum(w[i + 1:i + 1 + after]) > P:
                 if not extend([*prefix, i], s + w[i]):
                     return False
@@ -183,7 +196,7 @@ def add_forbidden_set_clauses(
         return before[(a, b)]
 
     count = 0
-    for S in minimal_forbidden_sets(data.p, data.P, max_size, deadline, max_steps):
+    for S in minimal_forbidden_sets(data.p, data.P, max_size, deadline, max_steps, max_clauses):
         if deadline is not None and deadline.expired():
             return count
         for ks in itertools.product(*[range(data.m[j]) for j in S]):
@@ -271,13 +284,15 @@ def build_model(
     data: ScaledScenario, strengthen: bool = True, hint: list[list[int]] | None = None,
     forbidden_set_size: int = 3, lower: int | None = None, deadline: Deadline | None = None,
     max_steps: int | None = None, upper: tuple[int, list[list[int]]] | None = None,
+    max_clauses: int = 20000,
 ) -> BuiltModel:
     """Assemble the attempt model of §11.2 (plain) or with the redundant constraints.
 
     `lower` is a proven lower bound (default: `lower_bound_scaled`), `upper` a feasible
     schedule and its makespan (default: `greedy_upper_bound`), `hint` start times of a feasible
-    schedule used when better; the optional clauses stop at `deadline` or after `max_steps`
-    enumeration steps.
+    schedule used when better; the optional cliques and clauses stop at `deadline`, the clauses
+    also after `max_steps` enumeration steps and `max_clauses` clauses, the cliques after 10
+    intervals per attempt.
     """
     from ortools.sat.python import cp_model
 
@@ -294,11 +309,12 @@ def build_model(
     add_capacity(model, data, v)
     add_makespan(model, data, v)
     if strengthen:
-        add_conflict_cliques_no_overlap(model, data, v)
+        # at most 10 intervals per attempt in the cliques (the model's size stays linear)
+        add_conflict_cliques_no_overlap(model, data, v, deadline, 10 * sum(data.m) + 100)
         add_symmetry_breaking(model, data, v)
         if forbidden_set_size >= 2:
-            add_forbidden_set_clauses(model, data, v, forbidden_set_size, deadline=deadline,
-                                      max_steps=max_steps)
+            add_forbidden_set_clauses(model, data, v, forbidden_set_size, max_clauses,
+                                      deadline=deadline, max_steps=max_steps)
         greedy = canonical_starts(data, greedy)
     add_hint(model, data, v, greedy)
     return BuiltModel(model, v, lower, horizon, greedy)

@@ -33,14 +33,21 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from resilsched.models.rigid.config_lp import MAX_ROUNDS, ConfigurationLP, knapsack_max
-from resilsched.models.rigid.root_bounds import conflict_cliques, dff_screen
+from resilsched.models.rigid.config_lp import (
+    MAX_ROUNDS,
+    ConfigurationLP,
+    affordable,
+    knapsack_max,
+    knapsack_seconds,
+)
+from resilsched.models.rigid.root_bounds import dff_screen, iter_conflict_cliques
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
 
@@ -53,6 +60,10 @@ MAX_MEMO = 1_000_000
 
 #: Dual-feasible functions kept as cuts (all of them for small P).
 DFF_CUTS = 128
+
+#: Conflict cliques kept as cuts, largest first (each is a dense row of the cut matrix, which
+#: every node multiplies; a large instance can have thousands).
+CLIQUE_CUTS = 128
 
 #: Knapsack cells worth one search node, to count the configuration-LP nodes in `max_nodes`.
 CELLS_PER_NODE = 20_000
@@ -83,30 +94,41 @@ class CutPool:
 
     Building it (cliques, dual-feasible functions, the root configuration LP and the knapsacks
     that tighten each z) stops adding cuts at `deadline`: fewer cuts only prune less. `max_k`
-    and `max_rounds` are work limits (see `dff_screen`, `ConfigurationLP`).
+    and `max_rounds` are work limits (see `dff_screen`, `ConfigurationLP`), as is
+    `max_seconds` for the knapsacks that tighten z (counted by `knapsack_seconds`, not read
+    on the clock).
     """
 
     def __init__(self, data: ScaledScenario, deadline: Deadline | None = None,
-                 max_k: int | None = None, max_rounds: int = MAX_ROUNDS) -> None:
+                 max_k: int | None = None, max_rounds: int = MAX_ROUNDS,
+                 max_seconds: float | None = None) -> None:
         n, P, p = data.n, data.P, list(data.p)
-        self.lp = ConfigurationLP(p, P, max_rounds)
+        # the configuration LP only where its knapsacks fit in memory (`affordable`)
+        self.lp = ConfigurationLP(p, P, max_rounds) if affordable(n, P, None) else None
         exact_z = n * (P + 1) <= MAX_KNAPSACK_CELLS
         rows: list[tuple[list[int], int, bool]] = []  # (pi, z, tighten z by a knapsack)
-        for c in conflict_cliques(p, P):
-            members = set(c)
-            rows.append(([1 if j in members else 0 for j in range(n)], 1, False))
+        for c in itertools.islice(iter_conflict_cliques(p, P), CLIQUE_CUTS):
+            if deadline is not None and deadline.expired():
+                break
+            row = [0] * n
+            for j in c:
+                row[j] = 1
+            rows.append((row, 1, False))
         for u in dff_screen(data, DFF_CUTS, deadline, max_k).top:
             rows.append((u.row(p), u.den, exact_z))  # z <= u(P), by dual feasibility
-        if deadline is None or not deadline.expired():
+        if self.lp is not None and max_rounds > 0 and affordable(n, P, deadline, 2):
             row, z = self.lp.certificate(self.lp.duals(data.work(), deadline))
             rows.append((row, z, False))  # z is already the exact knapsack
         self.base: list[tuple[list[int], int]] = []
         seen: set[tuple[int, ...]] = set()
+        spent, cost = 0.0, knapsack_seconds(n, P)
         for row, z, tighten in rows:
             if tuple(row) in seen:
                 continue
-            if tighten and (deadline is None or not deadline.expired()):
+            if (tighten and affordable(n, P, deadline)
+                    and (max_seconds is None or spent + cost <= max_seconds)):
                 z = int(knapsack_max(p, row, P)[0])
+                spent += cost
             if z > 0:
                 seen.add(tuple(row))
                 self.base.append((row, z))
@@ -121,7 +143,8 @@ class _Search:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.work = 0  # nodes weighted by their cost (`node_cost`)
-        self.cells0 = pool.lp.cells  # the configuration LP's knapsack cells, in node units
+        # the configuration LP's knapsack cells, in node units
+        self.cells0 = 0 if pool.lp is None else pool.lp.cells
         self.lp_work = 0
         self.memo: dict[tuple, int] = {}
         self.starts: list[list[int]] = [[] for _ in range(self.n)]
@@ -152,8 +175,10 @@ class _Search:
         left = self.T - tau
         if len(self.z) and np.any(self.pi @ np.array(d, dtype=self.dtype) > self.z * left):
             return False
-        if self.nodes % self.lp_every:
+        if self.nodes % self.lp_every or self.lp is None:
             return True
+        if not affordable(self.n, self.P, self.clock, 2):
+            return True  # no time for the LP's knapsacks: the pool cuts only
         row, z = self.lp.certificate(self.lp.duals(d, self.clock))
         self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
         if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:

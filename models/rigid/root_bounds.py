@@ -16,17 +16,47 @@ non-optimal duals), only weaker.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import operator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from resilsched.models.rigid.config_lp import MAX_ROUNDS, configuration_lp_bound
+from resilsched.models.rigid.config_lp import MAX_ROUNDS, affordable, configuration_lp_bound
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
 
 #: Rows x widths of one numpy block when screening the dual-feasible functions.
 _BLOCK = 1 << 20
+
+
+def _by_width(p: Sequence[int]) -> tuple[list[int], Callable[[int], int]]:
+    """The jobs widest first, and x -> how many of them are wider than x (a prefix)."""
+    neg_p = -np.asarray(p, dtype=np.int64)
+    idx = np.argsort(neg_p, kind="stable")  # widest first, ties by index
+    order, neg = idx.tolist(), neg_p[idx].tolist()  # neg ascending
+    return order, lambda x: bisect_left(neg, -x)
+
+
+def iter_conflict_cliques(p: Sequence[int], P: int) -> Iterator[list[int]]:
+    """The cliques of `conflict_cliques`, unsorted: W first, then the C_k, largest first.
+
+    Lazy, so that a caller with a budget stops early: their total size can be quadratic in n.
+    O(n log n) before the first one, then O(|C| log |C|) each.
+    """
+    order, wider = _by_width(p)
+    narrow = [k for k in order if 2 * p[k] <= P]  # widest first
+    n_wide = wider(P // 2)
+    covered = bool(narrow) and n_wide > 0 and wider(P - p[narrow[0]]) >= n_wide
+    if n_wide >= 2 and not covered:
+        yield sorted(order[:n_wide])
+    for k in narrow:
+        size = wider(P - p[k])
+        if size == 0:
+            break  # narrower jobs conflict with no job either
+        yield sorted([k, *order[:size]])
 
 
 def conflict_cliques(p: Sequence[int], P: int) -> list[list[int]]:
@@ -35,19 +65,12 @@ def conflict_cliques(p: Sequence[int], P: int) -> list[list[int]]:
     A set is such a clique iff its two narrowest members already sum to more than P. So every
     maximal clique is W = {j : p_j > P/2} extended by at most one job k with p_k <= P/2, namely
     C_k = {k} u {j : p_j > P - p_k}; the list holds W and each C_k not contained in another,
-    only those with at least two jobs.
+    only those with at least two jobs. No C_k lies in another C_l (k is in C_l only if
+    p_k > P - p_l >= P/2) nor in W (k is not wide); W lies in C_k iff every wide job is wider
+    than P - p_k, for the widest such k if for any. Sorted; `iter_conflict_cliques` is the
+    lazy form.
     """
-    n = len(p)
-    wide = [j for j in range(n) if 2 * p[j] > P]
-    cands = [wide]
-    for k in range(n):
-        if 2 * p[k] <= P:
-            cands.append(sorted([k] + [j for j in range(n) if j != k and p[j] + p[k] > P]))
-    sets = sorted({tuple(c) for c in cands if len(c) >= 2}, key=len, reverse=True)
-    frozen = [frozenset(c) for c in sets]
-    maximal = [list(c) for i, c in enumerate(sets)
-               if not any(len(frozen[k]) > len(c) and frozen[i] < frozen[k] for k in range(i))]
-    return sorted(maximal)
+    return sorted(iter_conflict_cliques(p, P))
 
 
 def chain_area_bound(data: ScaledScenario) -> int:
@@ -65,9 +88,21 @@ def clique_chain_bound(data: ScaledScenario) -> int:
     """max over conflict cliques K of sum_{j in K} m_j t_j (§7 LB_big, generalised to cliques).
 
     Jobs of a clique never run at the same time, so their attempts are processed one by one.
+    Every clique of `conflict_cliques` is W or {k} plus a prefix of the jobs sorted by width:
+    prefix sums give each weight without listing it, O(n log n) in all (a non-maximal W weighs
+    less than the C_k holding it, so it may be counted too).
     """
-    work = data.work()
-    return max((sum(work[j] for j in c) for c in conflict_cliques(data.p, data.P)), default=0)
+    work, P = data.work(), data.P
+    order, wider = _by_width(data.p)
+    prefix = [0, *itertools.accumulate(work[j] for j in order)]
+    n_wide = wider(P // 2)
+    best = prefix[n_wide] if n_wide >= 2 else 0
+    for k in order[n_wide:]:
+        size = wider(P - data.p[k])
+        if size == 0:
+            break
+        best = max(best, work[k] + prefix[size])
+    return best
 
 
 @dataclass(frozen=True)
@@ -89,6 +124,17 @@ def _u_eps(x: np.ndarray, P: int, eps: np.ndarray) -> np.ndarray:
     X = np.broadcast_to(x, (len(eps), len(x)))
     E = eps[:, None]
     return np.where(X > P - E, P, np.where(X < E, 0, X))
+
+
+def _eps_energies(widths: np.ndarray, wf: np.ndarray, P: int, eps: np.ndarray) -> np.ndarray:
+    """sum_x wf_x u_eps(x) / P for each eps <= P/2, by prefix sums over the sorted `widths`
+    (= ``_u_eps(widths, P, eps) @ wf / P`` in O((n + |eps|) log n) instead of n |eps|): the
+    widths in [eps, P - eps] count x, those above P - eps count P."""
+    cw = np.concatenate([[0.0], np.cumsum(wf)])
+    cxw = np.concatenate([[0.0], np.cumsum(widths * wf)])
+    lo = np.searchsorted(widths, eps, side="left")  # first x >= eps
+    hi = np.searchsorted(widths, P - eps, side="right")  # first x > P - eps
+    return (cxw[hi] - cxw[lo] + P * (cw[-1] - cw[hi])) / P
 
 
 def _k_u_k(x: np.ndarray, P: int, k: np.ndarray) -> np.ndarray:
@@ -141,7 +187,7 @@ def dff_screen(data: ScaledScenario, keep: int = 8, deadline: Deadline | None = 
     scored: list[tuple[float, str, int]] = []  # (approximate bound, family, parameter)
     eps = _eps_candidates(widths, P)
     if len(eps):
-        vals = _u_eps(widths, P, eps) @ wf / P
+        vals = _eps_energies(widths, wf, P, eps)
         scored += [(float(v), "eps", int(e)) for v, e in zip(vals, eps, strict=True)]
     step = max(1, _BLOCK // max(1, len(widths)))
     last = P if max_k is None else min(P, max_k)
@@ -155,9 +201,11 @@ def dff_screen(data: ScaledScenario, keep: int = 8, deadline: Deadline | None = 
         order = np.argsort(-vals)[: 4 * keep]
         scored += [(float(vals[i]), "k", int(k[i])) for i in order]
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    xs = widths.tolist()
+    ws = [weight[x] for x in xs]
     top, rows, best = [], set(), 0
-    for _, family, param in scored:
-        if len(top) >= keep:
+    for _, family, param in scored[: 16 * keep]:  # duplicates skipped, within reason
+        if len(top) >= keep or top and deadline is not None and deadline.expired():
             break
         if family == "eps":
             u = _u_eps(widths, P, np.array([param]))[0]
@@ -165,14 +213,14 @@ def dff_screen(data: ScaledScenario, keep: int = 8, deadline: Deadline | None = 
         else:
             u = _k_u_k(widths, P, np.array([param]))[0]
             den = param * P
-        values = {int(x): int(v) for x, v in zip(widths, u, strict=True)}
-        key = (tuple(values[x] for x in sorted(values)), den)
+        us = u.tolist()  # exact Python ints from here on
+        key = (tuple(us), den)
         if key in rows:
             continue
         rows.add(key)
-        num = sum(weight[x] * values[x] for x in values)
+        num = sum(map(operator.mul, ws, us))
         best = max(best, -(-num // den))
-        top.append(DualFeasible(f"u_{family}={param}", values, den))
+        top.append(DualFeasible(f"u_{family}={param}", dict(zip(xs, us, strict=True)), den))
     return DffScreen(best, top, complete)
 
 
@@ -201,7 +249,8 @@ def root_bound(data: ScaledScenario, strengthen: bool = True,
                deadline: Deadline | None = None, max_k: int | None = None,
                max_rounds: int = MAX_ROUNDS) -> RootBound:
     """`lower_bound_scaled` with its parts; the costly bounds stop at `deadline`, and after
-    `max_k` dual-feasible functions u^(k) and `max_rounds` column-generation rounds."""
+    `max_k` dual-feasible functions u^(k) and `max_rounds` column-generation rounds (0: no
+    configuration LP); the LP is also skipped when two of its knapsacks are not `affordable`."""
     parts = {"chain_area": chain_area_bound(data)}
     complete = True
     if strengthen:
@@ -209,8 +258,10 @@ def root_bound(data: ScaledScenario, strengthen: bool = True,
         screen = dff_screen(data, deadline=deadline, max_k=max_k)
         parts["dff"] = screen.best
         complete = screen.complete
-        if deadline is None or not deadline.expired():
+        if max_rounds > 0 and affordable(data.n, data.P, deadline, 2):
             parts["configuration_lp"] = configuration_lp_bound(data, max_rounds, deadline)
+        else:
+            complete = False
         if deadline is not None and deadline.expired():
             complete = False
     return RootBound(max(parts.values()), parts, complete)

@@ -9,23 +9,27 @@ with the options of `RigidSolveOptions`:
 * `solve_scenario_merged` — one interval of length m_j t_j per job. Its optimum is only an
   UPPER bound on T_OPT(f) (the split-vs-merged counterexample of §11.2): never ``optimal``.
 
-Phases, every one under the call's deadline (``time_limit`` seconds in all):
+Phases, every one under the call's deadline (``time_limit`` seconds in all, less the time the
+output will take; the shares and rates are in `resilsched.models.rigid.budget`):
 
 1. scale the times to integers (`scaling`), take out the isolated jobs (`reductions`) and
-   build the greedy schedules (`greedy`): the incumbent if nothing better comes;
+   build the greedy schedules (`greedy`, O(A log n) each): the incumbent if nothing better
+   comes;
 2. root bounds (`root_bounds`): the cheap ones, then the dual-feasible functions and the
-   configuration LP within `ROOT_SHARE` of the remaining time;
-3. the CP-SAT model (`constraints`), its optional clauses within `BUILD_SHARE`;
+   configuration LP within `ROOT_SHARE` of the remaining time. When they meet the greedy
+   schedule, or the CP-SAT model cannot be built in time (`model_fits`), the greedy schedule
+   is the answer;
+3. the CP-SAT model (`constraints`), its optional cliques and clauses within `BUILD_SHARE`;
 4. CP-SAT for (1 - ``refute_share``) of what remains;
 5. when CP-SAT stops without a proof, the refutation search (`refute`, decision R7) with the
    rest: each refuted T raises the bound by one, a schedule found at T is optimal.
 
-With ``deterministic=True`` the phases are limited by work instead of wall time (CP-SAT's
-deterministic time, knapsack cells, enumeration steps, search nodes, all proportional to
-``time_limit`` at rates set below what a loaded machine does), so that two runs give the same
-result; the wall-clock deadline then only acts as a safety net, which an overloaded machine can
-reach (the result is then still valid, but may differ between runs: ``info["seconds"]`` shows
-the time of each phase).
+With ``deterministic=True`` the phases are limited by work instead of wall time (greedy
+schedules, dual-feasible cells, knapsacks, clauses, enumeration steps, CP-SAT's deterministic
+time, search nodes, all proportional to ``time_limit`` at rates set below what a loaded machine
+does), so that two runs give the same result; the wall-clock deadline then only acts as a
+safety net, which an overloaded machine can reach (the result is then still valid, but may
+differ between runs: ``info["seconds"]`` shows the time of each phase).
 
 Times that had to be rounded (``exact_scaling=False``) give at best ``feasible`` with the
 paper's L(f) as bound. Objective and bound are reported in the instance's time unit: an int for
@@ -34,6 +38,7 @@ integer times, a `Fraction` for rational ones, a float when rounded.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Sequence
@@ -44,7 +49,18 @@ from resilsched.bounds.rigid import lower_bound, scenario_of
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-from resilsched.models.rigid.config_lp import MAX_ROUNDS
+from resilsched.models.rigid.budget import (
+    BUILD_SHARE,
+    CP_SAT_UNITS_PER_SECOND,
+    GREEDY_SHARE,
+    NODES_PER_SECOND,
+    OUTPUT_SECONDS_PER_ATTEMPT,
+    POOL_SHARE,
+    ROOT_SHARE,
+    model_fits,
+    phase,
+    safety_net,
+)
 from resilsched.models.rigid.constraints import build_model
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.reductions import (
@@ -62,7 +78,7 @@ from resilsched.models.rigid.scaling import (
     scale_scenario,
     to_time,
 )
-from resilsched.options import Deadline, SolveOptions
+from resilsched.options import SolveOptions
 from resilsched.schedule import Attempt, Schedule, SchedulePayload
 from resilsched.solution import Solution, Status
 
@@ -75,19 +91,10 @@ SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search ran too
 DEFAULT_WORKERS = 2
 #: Share of the time left for the refutation search after CP-SAT (decision R7).
 REFUTE_SHARE = 0.75
-#: Most attempts sum_j (f_j + 1) an exact model accepts (each is a CP-SAT interval, and the
-#: model is built before the search starts: about 0.2 ms per attempt).
-MAX_ATTEMPTS = 5000
-#: Shares of the remaining time for the costly root bounds and the optional model clauses.
-ROOT_SHARE = 0.15
-BUILD_SHARE = 0.1
-#: Work per second of budget under ``deterministic=True``, set below what a loaded 2-core
-#: machine does (docs/performance.md), so that the work limit, not the wall-clock safety net,
-#: ends each phase.
-CELLS_PER_SECOND = 5e7  # numpy cells of the dual-feasible screening and the knapsacks
-STEPS_PER_SECOND = 1e6  # forbidden-set enumeration steps
-NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
-CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
+#: Most attempts sum_j (f_j + 1) an exact model accepts: every failure-free instance within the
+#: 10^4-job limit. Each attempt is a CP-SAT interval, built only when it fits the budget
+#: (`model_fits`: 0.3 ms per attempt), and a line of the output.
+MAX_ATTEMPTS = 10_000
 
 
 @dataclass(frozen=True)
@@ -114,38 +121,6 @@ class RigidSolveOptions(SolveOptions):
         """CP-SAT threads: `workers`, else 2 (1 when deterministic: one thread's
         deterministic time follows the work done most closely, and needs no interleaving)."""
         return self.workers or (1 if self.deterministic else DEFAULT_WORKERS)
-
-
-@dataclass(frozen=True)
-class _Phase:
-    """Limits of one phase: a wall-clock deadline, and in deterministic mode work caps."""
-
-    deadline: Deadline | None
-    seconds: float  # the phase's nominal budget (inf without a limit)
-    deterministic: bool
-
-    def cells(self) -> int | None:
-        if not self.deterministic or math.isinf(self.seconds):
-            return None
-        return int(self.seconds * CELLS_PER_SECOND)
-
-
-def _safety_net(opts: RigidSolveOptions) -> Deadline:
-    """The wall-clock stop of ``deterministic=True``: 1.25 time_limit + 0.5 s from the start,
-    inside the contract's 1.25 time_limit + 1 s, so that the work limits end the phases."""
-    seconds = None if opts.time_limit is None else 1.25 * opts.time_limit + 0.5
-    return Deadline(seconds, start=opts.deadline.start)
-
-
-def _phase(opts: RigidSolveOptions, share: float) -> _Phase:
-    """`share` of the remaining time; in deterministic mode a share of the time limit, with
-    `_safety_net` as the only wall-clock stop."""
-    if opts.time_limit is None:
-        return _Phase(None, math.inf, opts.deterministic)
-    if opts.deterministic:
-        return _Phase(_safety_net(opts), share * opts.time_limit, True)
-    seconds = opts.deadline.share(share)
-    return _Phase(Deadline(seconds), seconds, False)
 
 
 @dataclass
@@ -190,9 +165,9 @@ def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
             budget = opts.time_limit * (1.0 - share) * (1.0 - ROOT_SHARE - BUILD_SHARE)
             params.max_deterministic_time = budget * CP_SAT_UNITS_PER_SECOND
             params.interleave_search = opts.threads > 1
-            params.max_time_in_seconds = _safety_net(opts).remaining()
+            params.max_time_in_seconds = safety_net(opts).remaining()
         else:
-            params.max_time_in_seconds = opts.deadline.remaining() * (1.0 - share)
+            params.max_time_in_seconds = max(opts.deadline.remaining() * (1.0 - share), 0.0)
     return solver, solver.solve(built_model)
 
 
@@ -215,7 +190,7 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         clock = now
 
     strengthen = opts.strengthen
-    wall = _safety_net(opts) if opts.deterministic else opts.deadline  # the wall-clock stop
+    wall = safety_net(opts) if opts.deterministic else opts.deadline  # the wall-clock stop
     limited = opts.time_limit is not None
     isolated = isolated_jobs(data.p, data.P) if strengthen else []
     rest, kept = split_isolated(data, isolated)
@@ -225,30 +200,30 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         starts = place_isolated(data, isolated, kept, [])
         return ScaledResult("OPTIMAL", starts, offset, offset, offset, offset, isolated, 0,
                             "NOT_RUN")
-    upper = greedy_upper_bound(rest, wall if limited else None)
+    greedy = phase(opts, GREEDY_SHARE)
+    upper = greedy_upper_bound(rest, greedy.deadline, greedy.schedules(sum(rest.m)))
     if rest_hint is not None and makespan_of(rest, rest_hint) < upper[0]:
         upper = (makespan_of(rest, rest_hint), rest_hint)
     lap("greedy")
     opts.say(f"greedy schedule {upper[0] + offset} (scaled x{data.scale}); root bounds")
-    phase = _phase(opts, ROOT_SHARE)
-    cells = phase.cells()
-    rounds = MAX_ROUNDS if cells is None else max(1, min(MAX_ROUNDS,
-                                                         cells // (rest.n * (rest.P + 1))))
-    max_k = None if cells is None else max(1, cells // rest.n)
-    root = root_bound(rest, strengthen, phase.deadline, max_k=max_k, max_rounds=rounds)
+    roots = phase(opts, ROOT_SHARE)
+    max_k, rounds = roots.max_k(len(set(rest.p))), roots.rounds(rest.n, rest.P)
+    root = root_bound(rest, strengthen, roots.deadline, max_k=max_k, max_rounds=rounds)
     lap("root_bounds")
-    if wall.expired():  # no time left for CP-SAT: the greedy schedule, honestly
+    if root.value >= upper[0] or wall.expired() or not model_fits(opts, sum(rest.m)):
+        # the greedy schedule is optimal, or no time is left for CP-SAT: it is the answer
         lower, (horizon, starts) = min(root.value, upper[0]), upper
         status = "OPTIMAL" if lower >= horizon else "FEASIBLE"
+        opts.say(f"root bound {lower + offset}: the greedy schedule "
+                 + ("is optimal" if status == "OPTIMAL" else "is the answer (no time for CP-SAT)"))
         return ScaledResult(status, place_isolated(data, isolated, kept, starts),
                             horizon + offset, lower + offset, lower + offset, horizon + offset,
                             isolated, 0, "NOT_RUN", root=root, seconds=seconds)
     opts.say(f"root bound {root.value + offset}; building the model")
-    phase = _phase(opts, BUILD_SHARE)
+    build = phase(opts, BUILD_SHARE)
     built = build_model(rest, strengthen=strengthen, forbidden_set_size=opts.forbidden_set_size,
-                        lower=root.value, deadline=phase.deadline, upper=upper,
-                        max_steps=None if not phase.deterministic or math.isinf(phase.seconds)
-                        else int(phase.seconds * STEPS_PER_SECOND))
+                        lower=root.value, deadline=build.deadline, upper=upper,
+                        max_steps=build.max_steps(), max_clauses=build.max_clauses())
     lap("build")
     share = min(max(float(opts.refute_share), 0.0), 1.0) if refute else 0.0
     opts.say("CP-SAT")
@@ -273,7 +248,9 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
         nodes = (None if not opts.deterministic or not limited
                  else int(opts.time_limit * share * NODES_PER_SECOND))
-        pool = CutPool(rest, wall if limited else None, max_k=max_k, max_rounds=rounds)
+        pooling = phase(opts, POOL_SHARE * share)
+        pool = CutPool(rest, pooling.deadline, max_k=max_k, max_rounds=rounds,
+                       max_seconds=pooling.seconds if pooling.capped else None)
         while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
             res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes)
             searched = True
@@ -299,17 +276,17 @@ def _schedule(instance: RigidInstance, scenario: Scenario, data: ScaledScenario,
               starts: list[list[int]], merged: bool) -> Schedule:
     """Attempt schedule in the instance's unit; a merged job is split back into its attempts."""
     attempts = []
-    f = scenario.failures
-    integral = all(isinstance(tj, int) for tj in instance.t)
+    f, t, p = scenario.failures, instance.t, instance.p  # `instance.t` is built on each access
+    integral = all(isinstance(tj, int) for tj in t)
     for j in range(instance.n):
-        tj = instance.t[j]
+        tj = t[j]
         if merged:
             begin = to_time(starts[j][0], data, integral)
             begins = [begin + k * tj for k in range(f[j] + 1)]
         else:
             begins = [to_time(s, data, integral) for s in starts[j]]
         for k, s in enumerate(begins):
-            attempts.append(Attempt(j, k + 1, s, s + tj, instance.p[j], k < f[j]))
+            attempts.append(Attempt(j, k + 1, s, s + tj, p[j], k < f[j]))
     return Schedule(tuple(attempts), max(a.end for a in attempts))
 
 
@@ -320,6 +297,9 @@ def _solve(instance: RigidInstance, scenario: Scenario, method: str, merged: boo
         raise InvalidInstance("failures", f"{scenario.attempts} attempts in all: the exact "
                                           f"models take at most {MAX_ATTEMPTS} (one CP-SAT "
                                           "interval each)")
+    if opts.time_limit is not None:  # the phases end early enough for the output to fit
+        reserve = OUTPUT_SECONDS_PER_ATTEMPT * scenario.attempts
+        opts = dataclasses.replace(opts, time_limit=max(opts.time_limit - reserve, 0.01))
     data = scale_scenario(instance, scenario, merged=merged, max_scale=MAX_SCALE)
     int_hint = scale_hint(data, hint) if hint is not None and data.exact and not merged else None
     refute = opts.strengthen and not merged and data.exact

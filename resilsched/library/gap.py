@@ -25,12 +25,14 @@ from resilsched import __version__
 from resilsched.campaign import ResultStore, Task, canonical_json, run_campaign
 from resilsched.gap import (
     GapReport,
+    StatsTable,
     add_bound,
     finish_bound_rows,
+    group_of,
     new_bound_rows,
-    new_stats,
     score_bound,
     score_heuristic,
+    stats_for,
 )
 from resilsched.library.catalog import Entry, Library, sha256_text
 from resilsched.library.certificate import Certificate
@@ -70,10 +72,12 @@ def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int])
         return out
     h = fam.heuristics[what]
     out = {}
+    group = group_of(fam, case.instance)
     for prio in h.priorities or (None,):
-        value, gap, violations = score_heuristic(fam, h, case, prio, seed, ref, kind, incumbent)
+        value, gap, violations, metrics = score_heuristic(fam, h, case, prio, seed, ref, kind,
+                                                          incumbent)
         out[prio or ""] = {"objective": json_number(value), "gap": gap,
-                           "violations": violations}
+                           "violations": violations, "metrics": metrics, "group": group}
     return out
 
 
@@ -118,7 +122,7 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
     report = GapReport(families, time_limit if resolve else None)
     report.meta["libraries"] = [lib.summary() for lib in libraries]
     report.meta["resolved"] = resolve
-    stats_of = {name: new_stats(get_family(name)) for name in families}
+    stats_of: dict[str, StatsTable] = {name: {} for name in families}
     bounds_of = {name: new_bound_rows(get_family(name)) for name in families}
     for lib in libraries:
         fam = get_family(lib.family)
@@ -150,9 +154,10 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
             })
             for hname in fam.heuristics:
                 for prio, row in next(by_task).items():
-                    st = stats_of[fam.name][(hname, prio or None)]
+                    st = stats_for(stats_of[fam.name], fam, hname, prio or None,
+                                   row.get("group"))
                     if row["gap"] is not None:
-                        st.add(entry.name, row["gap"])
+                        st.add(entry.name, row["gap"], row.get("metrics"))
                     st.violations.extend(row["violations"])
             for bname, row in next(by_task).items():
                 value = _ratio_value(row["value"])

@@ -89,8 +89,9 @@ def test_derived_times_that_overflow_are_refused_at_construction():
 @pytest.mark.parametrize(("argv", "message"), [
     (("--seed", "-1"), "argument --seed: -1 must be in [0, 9223372036854775807]"),
     (("--seed", str(2**64)), "must be in [0, 9223372036854775807]"),
-    (("--qbar", "nan"), "argument --qbar: nan must be in [0, 1)"),
-    (("--qbar", "1"), "argument --qbar: 1.0 must be in [0, 1)"),
+    (("--qbar", "nan"), "argument --qbar: nan must be in [0, 1]"),
+    (("--qbar", "1.5"), "argument --qbar: 1.5 must be in [0, 1]"),
+    (("--qbar", "1"), "qbar=1.0 must be a number in [0, 1)"),  # the rigid family's own range
     (("--qbar", "inf"), "argument --qbar"),
     (("--index", "-1"), "argument --index: -1 must be in [0, 1000000000]"),
     (("--time-limit", "nan"), "--time-limit=nan must be a finite number of seconds"),

@@ -16,7 +16,8 @@ def test_gap_json_contract(run, name):
     d = json.loads(out)
     assert d["families"] == [name] and d["violations"] == 0
     fam = get_family(name)
-    expected = sum(len(h.priorities) or 1 for h in fam.heuristics.values())
+    groups = {fam.group(c.instance) for c in fam.smoke_suite()} if fam.group else {None}
+    expected = sum(len(h.priorities) or 1 for h in fam.heuristics.values()) * len(groups)
     assert len(d["heuristics"]) == expected
     for h in d["heuristics"]:
         assert {"heuristic", "priority", "mean_gap", "max_gap", "violations"} <= h.keys()

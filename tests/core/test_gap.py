@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 
-from resilsched.gap import GapReport, check_thresholds, relative_gap, run_family
+from resilsched.gap import GapReport, check_thresholds, format_report, relative_gap, run_family
 from resilsched.registry import Bound, Case, ExactModel, Family, Heuristic
 from resilsched.solution import HeuristicResult, Solution, Status
 
@@ -59,3 +59,26 @@ def test_thresholds_most_specific_wins():
     assert check_thresholds(report, {"max_gap": 0.5}) == []
     assert check_thresholds(report, {"max_gap": 0.5, "toy": {"a": {"max_gap": 0.1}}})
     assert check_thresholds(report, {"max_gap": 0.1, "toy": {"max_gap": 0.3}}) == []
+
+
+def test_groups_split_rows_and_metrics_are_aggregated():
+    """`Family.group` gives one row per (heuristic, group); `Family.metrics` entries of the
+    results' ``extra`` are reported as mean_/max_ beside the gap."""
+    fam = Family("toy", "-", "min", "cost", dict,
+                 lambda: [Case("a", {"g": "x"}), Case("b", {"g": "y"}), Case("c", {"g": "y"})],
+                 "exact", group=lambda inst: inst["g"], metrics=("stability",))
+    fam.add(ExactModel("exact", lambda i, s=None, *, time_limit=None:
+                       Solution(10, 10, Status.OPTIMAL, "exact", "toy", 0.0), ""))
+
+    def run(i, s=None, p=None, *, seed=0):
+        return HeuristicResult(11 if i["g"] == "y" else 10, "h", extra={"stability": seed / 4})
+
+    fam.add(Heuristic("h", run, ""))
+    report = GapReport([fam.name], 1.0)
+    run_family(fam, fam.smoke_suite(), 1.0, report)
+    rows = {h.group: h.to_dict() for h in report.heuristics}
+    assert set(rows) == {"x", "y"}
+    assert rows["x"]["cases"] == 1 and rows["x"]["max_gap"] == 0
+    assert rows["y"]["cases"] == 2 and abs(rows["y"]["mean_gap"] - 0.1) < 1e-12
+    assert (rows["y"]["mean_stability"], rows["y"]["max_stability"]) == (0.625, 0.75)
+    assert "h [y]" in format_report(report) and "mean stability" in format_report(report)

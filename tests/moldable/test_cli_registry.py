@@ -141,10 +141,8 @@ def test_python_bad_batch_params():
         batch_list(inst, eps2=2.0)
     with pytest.raises(InvalidInstance, match="attempt_order"):
         batch_list(inst, attempt_order="sideways")
-    from resilsched.instances.failures import Scenario
-
-    with pytest.raises(InvalidInstance, match="f_max=100000 needs MT-ALLOTMENT grids"):
-        batch_list(inst, Scenario((0, 0, 0, 100_000)))  # built around the boundary's check
+    with pytest.raises(InvalidInstance, match="f_max=90000 needs MT-ALLOTMENT DPs"):
+        batch_list(inst, inst.scenario([0, 0, 0, 90_000]))  # within the boundary's 10^5
 
 
 def test_cli_scenarios_that_cannot_finish_are_refused(run, path):
@@ -152,7 +150,7 @@ def test_cli_scenarios_that_cannot_finish_are_refused(run, path):
                        "0,0,5000000,0")
     assert code == 2
     assert err == ("error: failures[2]=5000000 failures exceed the maximum of 100000 attempts "
-                   "per scenario\n")
+                   "per scenario\n")  # the boundary's limit (instances/failures.py)
 
 
 def test_cli_exact_non_integral_optimum_is_a_number_with_its_exact_value(run, tmp_path):

@@ -1,0 +1,83 @@
+"""Lower bounds on the optimal horizon lambda* of the desktop family (spec 004 §7.2).
+
+Both are valid for the exact model of §7.1 under the rule the instance names (the paper has no
+bound; DAslack starts from l = 0). With q_ik = e_i(k-1) + u_i(k):
+
+- ``LB_big``: the longest job j* needs an interval with 2 t_ij* <= a_ik, and then
+  lambda >= q_ik + S_ik + M_ik >= q_ik + 2 t_ij*; so LB_big = min over those (i, k) of
+  q_ik + 2 t_ij*. Without the slack rule: min over t_ij* <= a_ik of q_ik + t_ij*.
+- ``LB_cap``: with w_ik(lambda) = min(a_ik, lambda - q_ik) and tmin_i = min_j t_ij, a used
+  interval holds S_ik <= w_ik - M_ik <= w_ik - tmin_i and needs w_ik >= 2 tmin_i
+  (c_ik = w_ik - tmin_i then, else 0); without the rule S_ik <= w_ik and w_ik >= tmin_i
+  (c_ik = w_ik then). The demand in reference units is D = sum_j min_i t_ij / b_i, and
+  LB_cap = min{lambda : sum_ik c_ik(lambda) / b_i >= D}, found by bisection (the left side is
+  non-decreasing in lambda). D is lowered by a relative 1e-9 so float rounding never makes
+  the bound exceed the optimum.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from resilsched.instances.desktop import DesktopInstance
+
+#: relative margin taken off the demand D (float rounding)
+DEMAND_MARGIN = 1e-9
+
+
+def _intervals(instance: DesktopInstance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(machine index, q, a) of every interval (i, k), k = 1..K_i."""
+    mi = np.repeat(np.arange(instance.m), [mach.K for mach in instance.machines])
+    q = np.concatenate([np.asarray(mach.q, dtype=np.int64) for mach in instance.machines])
+    a = np.concatenate([np.asarray(mach.a, dtype=np.int64) for mach in instance.machines])
+    return mi, q, a
+
+
+def lb_big(instance: DesktopInstance, scenario: Any = None,
+           slack_rule: bool | None = None) -> int:
+    """LB_big (spec 7.2): the longest job in its earliest-ending admissible interval."""
+    rule = instance.slack_rule if slack_rule is None else slack_rule
+    mi, q, a = _intervals(instance)
+    t = instance.durations[:, instance.longest_job][mi]
+    need = 2 * t if rule else t
+    ok = need <= a
+    return int((q[ok] + need[ok]).min())
+
+
+def lb_cap(instance: DesktopInstance, scenario: Any = None,
+           slack_rule: bool | None = None) -> int:
+    """LB_cap (spec 7.2): the smallest horizon whose usable capacity covers the demand."""
+    rule = instance.slack_rule if slack_rule is None else slack_rule
+    mi, q, a = _intervals(instance)
+    T = instance.durations
+    b = np.asarray([float(x) for x in instance.b])
+    demand = float((T / b[:, None]).min(axis=0).sum()) * (1 - DEMAND_MARGIN)
+    tmin = T.min(axis=1)[mi]
+    inv_b = 1.0 / b[mi]
+
+    def capacity(lam: int) -> float:
+        w = np.minimum(a, lam - q)
+        if rule:
+            c = np.where(w >= 2 * tmin, w - tmin, 0)
+        else:
+            c = np.where(w >= tmin, w, 0)
+        return float((c * inv_b).sum())
+
+    lo, hi = 0, int((q + a).max())
+    if capacity(hi) < demand:
+        return hi
+    while hi - lo > 1:  # capacity(lo) < demand <= capacity(hi)
+        mid = (lo + hi) // 2
+        if capacity(mid) >= demand:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def lower_bound(instance: DesktopInstance, scenario: Any = None,
+                slack_rule: bool | None = None) -> int:
+    """max(LB_big, LB_cap) (spec 7.2)."""
+    return max(lb_big(instance, scenario, slack_rule), lb_cap(instance, scenario, slack_rule))

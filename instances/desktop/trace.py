@@ -1,0 +1,137 @@
+"""Availability traces as CSV (issue 12; spec 004 §4.1): one row per availability.
+
+Format: a header naming at least ``machine``, ``start`` and ``end`` (any order, more columns
+allowed), then one row per availability period ``[start, end)`` of a machine, in seconds. An
+optional ``b`` column gives the machine's cycle time (constant per machine; default 1). Times
+are rounded half up to integer seconds (A-19) and shifted so that the earliest start is 0 (or by
+``origin``). Per machine the availabilities are sorted; touching ones are merged, overlapping ones
+are an error. The gaps between them are the unavailabilities; the unavailability after the last
+availability lasts ``tail`` seconds (default: until the end of the trace, the latest end over all
+machines, at least 1 s). Machines keep the order of their first row.
+
+Jobs come from ``jobs=`` (a list of p_j, or the path of a CSV file with a ``p`` column), else from
+the file ``<name>.jobs.csv`` beside the trace.
+
+    machine,start,end,b
+    host-1,0,36000,1.0
+    host-1,54000,90000,1.0
+    host-2,7200,50000,0.8
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from resilsched.errors import InvalidInstance
+from resilsched.instances.desktop.model import MAX_TIME, DesktopInstance, Machine
+
+
+def _num(text: str, where: str) -> float:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise InvalidInstance(where, f"{text!r} is not a number") from None
+    if not math.isfinite(v) or abs(v) > MAX_TIME:
+        raise InvalidInstance(where, f"{text!r} must be a finite number of at most {MAX_TIME}")
+    return v
+
+
+def _rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    """(lower-case header fields, rows)."""
+    try:
+        with path.open(newline="") as fh:
+            reader = csv.DictReader(fh)
+            fields = [f.strip().lower() for f in reader.fieldnames or []]
+            rows = [{k.strip().lower(): (v or "").strip() for k, v in row.items() if k}
+                    for row in reader]
+    except FileNotFoundError:
+        raise InvalidInstance(str(path), "no such file") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise InvalidInstance(str(path), f"cannot be read as CSV ({exc})") from None
+    return fields, rows
+
+
+def read_jobs_csv(path: str | Path) -> list[float]:
+    """The ``p`` column of a CSV file."""
+    path = Path(path)
+    fields, rows = _rows(path)
+    if not rows or "p" not in fields:
+        raise InvalidInstance(str(path), "needs a header with a 'p' column and at least one row")
+    return [_num(r["p"], f"{path}:{n + 2}.p") for n, r in enumerate(rows)]
+
+
+def read_availability_csv(path: str | Path, jobs: Sequence[Any] | str | Path | None = None,
+                          tail: int | None = None, origin: float | None = None,
+                          slack_rule: bool = True, **_: Any) -> list[DesktopInstance]:
+    """One `DesktopInstance` from an availability trace (module docstring)."""
+    path = Path(path)
+    fields, rows = _rows(path)
+    if not rows:
+        raise InvalidInstance(str(path), "holds no availability row")
+    for key in ("machine", "start", "end"):
+        if key not in fields:
+            raise InvalidInstance(str(path), f"needs a '{key}' column (header: machine,start,end)")
+    periods: dict[str, list[tuple[float, float, int]]] = {}
+    speeds: dict[str, float] = {}
+    for n, r in enumerate(rows):
+        line = f"{path.name}:{n + 2}"
+        name = r["machine"]
+        if not name:
+            raise InvalidInstance(f"{line}.machine", "is empty")
+        start, end = _num(r["start"], f"{line}.start"), _num(r["end"], f"{line}.end")
+        periods.setdefault(name, []).append((start, end, n + 2))
+        if "b" in fields and r.get("b"):
+            b = _num(r["b"], f"{line}.b")
+            if not b > 0:
+                raise InvalidInstance(f"{line}.b", f"{b} must be > 0")
+            if speeds.setdefault(name, b) != b:
+                raise InvalidInstance(f"{line}.b", f"{b} differs from machine {name}'s "
+                                                   f"b={speeds[name]}")
+    shift = min(s for ps in periods.values() for s, _, _ in ps) if origin is None \
+        else _num(str(origin), "origin")
+    machines = []
+    ints: dict[str, list[tuple[int, int]]] = {}
+    for name, ps in periods.items():
+        merged: list[list[int]] = []
+        for s, e, line in sorted(ps):
+            si, ei = math.floor(s - shift + 0.5), math.floor(e - shift + 0.5)
+            if si < 0:
+                raise InvalidInstance(f"{path.name}:{line}.start", f"{s} is before the origin")
+            if ei <= si:
+                raise InvalidInstance(f"{path.name}:{line}.end", f"{e} must exceed start={s} "
+                                                                 "(after rounding to seconds)")
+            if merged and si < merged[-1][1]:
+                raise InvalidInstance(f"{path.name}:{line}.start",
+                                      f"{s} overlaps the previous availability of {name}")
+            if merged and si == merged[-1][1]:
+                merged[-1][1] = ei
+            else:
+                merged.append([si, ei])
+        ints[name] = [(s, e) for s, e in merged]
+    trace_end = max(ps[-1][1] for ps in ints.values())
+    if tail is not None and (isinstance(tail, bool) or not isinstance(tail, int) or tail < 1):
+        raise InvalidInstance("tail", f"{tail!r} must be a positive integer")
+    for name, ps in ints.items():
+        a = [e - s for s, e in ps]
+        u = [ps[k + 1][0] - ps[k][1] for k in range(len(ps) - 1)]
+        u.append(tail if tail is not None else max(1, trace_end - ps[-1][1]))
+        machines.append(Machine(speeds.get(name, 1), ps[0][0], tuple(a), tuple(u)))
+    p = _jobs(path, jobs)
+    meta = {"trace": path.name, "machine_ids": list(ints), "origin": shift}
+    return [DesktopInstance(tuple(machines), tuple(p), slack_rule, path.stem, meta)]
+
+
+def _jobs(path: Path, jobs: Sequence[Any] | str | Path | None) -> list[Any]:
+    if jobs is None:
+        sibling = path.with_name(path.stem + ".jobs.csv")
+        if not sibling.exists():
+            raise InvalidInstance("jobs", f"are required: pass jobs=... or put {sibling.name} "
+                                          "(a CSV with a 'p' column) beside the trace")
+        return read_jobs_csv(sibling)
+    if isinstance(jobs, (str, Path)):
+        return read_jobs_csv(jobs)
+    return list(jobs)

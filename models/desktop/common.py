@@ -1,0 +1,144 @@
+"""What the exact horizon models of the desktop family share (spec 004 §7.1).
+
+- `HorizonOptions`: the solver settings (`SolveOptions`) plus the model-size guard.
+- `HorizonData`: the model's data under the rule the instance names: for every interval (i, k),
+  k = 1..K_i (all intervals of the trace), its length a_ik and q_ik = e_i(k-1) + u_i(k); for every
+  job the admissible intervals (2 t_ij <= a_ik under the slack rule, t_ij <= a_ik without).
+- `incumbent`: the best allocation of the heuristics (GreedySlack and DAslack with the five
+  local policies) that fit in the time left: the hint, the upper end of lambda's domain and the
+  answer when the model cannot run.
+- `finish`: the `Solution`, with the schedule checked by the independent validator.
+
+The model (E1-E6, no big-M, the same for CP-SAT and the MILP), with x_jik in {0, 1} for the
+admissible (j, i, k), y_ik in {0, 1}, S_ik in [0, a_ik], M_ik in [0, floor(a_ik / 2)]:
+
+    min lambda
+    (E1) sum_{i,k} x_jik = 1                      for every job j
+    (E2) S_ik = sum_j t_ij x_jik
+    (E3) M_ik >= t_ij x_jik
+    (E4) S_ik + M_ik' <= a_ik for k' in {k, k+1, k+2}, k' <= K_i    (slack rule: d(k) >= M(k'))
+    (E5) x_jik <= y_ik
+    (E6) lambda >= q_ik y_ik + S_ik + M_ik
+
+Without the slack rule, M leaves (E4) and (E6): S_ik <= a_ik and lambda >= q_ik y_ik + S_ik. Its
+optimum is min over rule-abiding allocations of H(pi) (spec F2, F3), hence <= every heuristic's
+horizon.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from resilsched.bounds.desktop import lower_bound
+from resilsched.errors import InvalidInstance
+from resilsched.heuristics.desktop import build
+from resilsched.heuristics.desktop.schedule import DesktopSchedule
+from resilsched.instances.desktop import DesktopInstance
+from resilsched.options import SolveOptions
+from resilsched.solution import Solution, Status
+from resilsched.validation.desktop import allocation_horizon, validate_desktop_schedule
+
+#: heuristic variants tried for the incumbent, cheapest first (spec 3.4)
+INCUMBENTS = [("GreedySlack", "FFI"), ("GreedySlack", "FFD"), ("GreedySlack", "LPT"),
+              ("GreedySlack", "SPT"), ("DAslack", "FFI"), ("DAslack", "FFD"),
+              ("DAslack", "LPT"), ("GreedySlack", "DPslack"), ("DAslack", "SPT"),
+              ("DAslack", "DPslack")]
+
+
+@dataclass(frozen=True)
+class HorizonOptions(SolveOptions):
+    """Settings of the horizon models (spec 7.1)."""
+
+    max_vars: int = field(default=300_000, metadata={
+        "low": 1, "high": 10**8,
+        "help": "largest number of x_jik the model is built with (else: the heuristics' best)"})
+
+
+@dataclass
+class HorizonData:
+    """The data of the model under `slack` (see the module docstring)."""
+
+    instance: DesktopInstance
+    slack: bool
+    a: list[list[int]] = field(default_factory=list)
+    q: list[list[int]] = field(default_factory=list)
+    pairs: list[tuple[int, int, int]] = field(default_factory=list)  # admissible (j, i, k0)
+
+    @classmethod
+    def of(cls, instance: DesktopInstance, slack: bool) -> HorizonData:
+        data = cls(instance, slack, [list(m.a) for m in instance.machines],
+                   [list(m.q) for m in instance.machines])
+        T = instance.durations
+        for i, a in enumerate(data.a):
+            for j in range(instance.n):
+                need = (2 if slack else 1) * int(T[i, j])
+                data.pairs.extend((j, i, k) for k, ak in enumerate(a) if need <= ak)
+        return data
+
+    def t(self, i: int, j: int) -> int:
+        return int(self.instance.durations[i, j])
+
+
+def count_pairs(instance: DesktopInstance, slack: bool) -> int:
+    """The number of admissible (j, i, k), without building them."""
+    import numpy as np
+
+    total = 0
+    for i, mach in enumerate(instance.machines):
+        a = np.sort(np.asarray(mach.a, dtype=np.int64))
+        need = (2 if slack else 1) * instance.durations[i]
+        total += int((len(a) - np.searchsorted(a, need, side="left")).sum())
+    return total
+
+
+def incumbent(instance: DesktopInstance, slack: bool, opts: HorizonOptions,
+              share: float = 0.25) -> DesktopSchedule | None:
+    """The best heuristic allocation found within `share` of the time left (cheapest first:
+    the next variant runs only if the last one's time, times 20 for DAslack, still fits)."""
+    budget = opts.deadline.share(share)
+    start = time.perf_counter()
+    best, last = None, 0.0
+    for global_policy, local in INCUMBENTS:
+        spent = time.perf_counter() - start
+        guess = last * (20 if global_policy == "DAslack" else 1)
+        if spent + guess > budget:
+            break
+        try:
+            sched, last = build(instance, global_policy, local, slack)
+        except InvalidInstance:
+            continue  # the trace is too short for this variant
+        if best is None or sched.horizon < best.horizon:
+            best = sched
+    return best
+
+
+def bound_of(instance: DesktopInstance, slack: bool) -> int:
+    """max(LB_big, LB_cap) under `slack` (spec 7.2)."""
+    return lower_bound(instance, None, slack)
+
+
+def finish(data: HorizonData, method: str, solver: str, status: Status,
+           chosen: dict[tuple[int, int], list[int]] | None, objective: int | None, bound: int,
+           best: DesktopSchedule | None, started: float, info: dict) -> Solution:
+    """The `Solution`: the model's allocation (or the incumbent when it is as good), checked."""
+    sched = None
+    if chosen is not None:
+        intervals = {(i, k + 1): tuple(sorted(js)) for (i, k), js in sorted(chosen.items())}
+        h = allocation_horizon(data.instance, intervals, data.slack)
+        sched = DesktopSchedule(intervals, h, h, data.slack, method, {})
+        objective = h
+    if best is not None and (sched is None or best.horizon < sched.horizon):
+        sched, objective = best, best.horizon
+        if status is Status.OPTIMAL:  # cannot happen: the model is <= the incumbent
+            status = Status.FEASIBLE
+    if sched is not None:
+        validate_desktop_schedule(data.instance, sched, data.slack)
+        if status is Status.NO_SOLUTION:
+            status = Status.FEASIBLE
+    if status is Status.OPTIMAL:
+        bound = objective
+    elif objective is not None:
+        bound = min(bound, objective)
+    return Solution(objective, bound, status, method, solver, time.perf_counter() - started,
+                    payload=sched if sched is not None else {}, info=info)
