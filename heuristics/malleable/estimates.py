@@ -79,7 +79,7 @@ class Failed:
     """est_f of the struck application f at time t (its alpha and t_lastR already updated)."""
 
     def __init__(self, st, f: int, t: float) -> None:
-        self.T = st.T
+        self.T, self.F = st.T, st.F
         self.f = f
         self.j = int(st.sigma[f])
         self.a = float(st.alpha[f])
@@ -94,6 +94,12 @@ class Failed:
         vals = self.lead + self.T.move_range(self.f, self.j, lo, hi, self.a)
         if lo <= self.j <= hi:
             vals[(self.j - lo) // 2] = self.lead + self.T.t_r(self.f, self.j, self.a)
+        return vals
+
+    def on(self, k: np.ndarray) -> np.ndarray:
+        """The estimates on the counts `k` (an array)."""
+        vals = self.lead + self.F.move_then_run(np.full(k.size, self.f), self.j, k, self.a)
+        vals[k == self.j] = self.lead + self.T.t_r(self.f, self.j, self.a)
         return vals
 
 
@@ -116,5 +122,5 @@ class WithFailed:
         val = self.nf.vec(pos, k)
         mine = pos == self.fpos
         if mine.any():
-            val[mine] = [self.failed.one(self.fpos, kk) for kk in k[mine].tolist()]
+            val[mine] = self.failed.on(k[mine])
         return val

@@ -35,12 +35,16 @@ from typing import Protocol
 
 import numpy as np
 
+from resilsched.heuristics.malleable.cut import cut
+
 #: (positions, counts) -> estimates, vectorised
 VectorEstimator = Callable[[np.ndarray, np.ndarray], np.ndarray]
 #: counts of an application evaluated one at a time before switching to ranges
 SCALAR = 6
 #: most counts evaluated in one range
 CHUNK = 1024
+#: steps of the heap loop before a call finishes with the vectorised cut (`cut.cut`)
+BUDGET = 32
 
 
 class Estimator(Protocol):
@@ -66,16 +70,20 @@ class _Vectorised:
         ks = np.arange(lo, hi + 1, 2)
         return np.asarray(self.est(np.full(ks.size, pos), ks), dtype=float)
 
+    def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.est(pos, k), dtype=float)
+
 
 def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
-             rule: str = "lookahead",
-             on_stuck: str = "stop") -> tuple[np.ndarray, np.ndarray, int]:
+             rule: str = "lookahead", on_stuck: str = "stop",
+             budget: int = BUDGET) -> tuple[np.ndarray, np.ndarray, int]:
     """Final counts, their estimates and the pool left by the greedy loop of the module doc.
 
     `start` (even counts), `value0` (estimates at the start, which may differ from
     ``est(start)``: stale t^U, A-10) and `cap` (largest count allowed, e.g. j_max) are per
     application; `pool` counts the processors beyond the starts. `est` is an `Estimator` or a
-    vectorised function of (positions, counts).
+    vectorised function of (positions, counts). With the default rules, after `budget` steps
+    the call finishes with `cut.cut` (when `est` has a vectorised ``vec(positions, counts)``).
     """
     k = np.array(start, dtype=np.int64)
     val = np.array(value0, dtype=float)
@@ -86,6 +94,8 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
     if not hasattr(est, "one"):
         est = _Vectorised(est)
     strict = rule == "strict_step"
+    if strict or on_stuck != "stop" or not hasattr(est, "vec"):
+        budget = -1  # the loop runs to the end
     first = int(np.argmax(val))
     order, ovals = [first], [float(val[first])]  # start order (value desc, position asc)
     sorted_all = n == 1           # order is built lazily: most calls stop at their first top
@@ -94,6 +104,9 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
     now: dict[int, tuple[int, float]] = {}  # position -> (count, value) once served
     cache: dict[int, list] = {}
     while pool >= 2:
+        if budget == 0:
+            return _finish(k, val, cap, pool, est, now)
+        budget -= 1
         if ptr == len(order) and not sorted_all:
             o = np.lexsort((np.arange(n), -val))
             order, ovals, sorted_all = o.tolist(), val[o].tolist(), True
@@ -128,11 +141,21 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
             heapq.heappush(served, (-vn, top))
         else:
             heapq.heapreplace(served, (-vn, top))
+    _apply(k, val, now)
+    return k, val, pool
+
+
+def _apply(k: np.ndarray, val: np.ndarray, now: dict[int, tuple[int, float]]) -> None:
     if now:
         pos = list(now)
         k[pos] = [c for c, _ in now.values()]
         val[pos] = [v for _, v in now.values()]
-    return k, val, pool
+
+
+def _finish(k, val, cap, pool, est, now):
+    """The rest of the loop by the vectorised cut, from the state the loop reached."""
+    _apply(k, val, now)
+    return cut(k, val, cap, pool, est.vec)
 
 
 def _improvable(est: Estimator, cache: dict[int, list], pos: int, k: int, value: float,

@@ -34,8 +34,8 @@ SAFE = 1.0 - 1e-12
 class _Static:
     """t^R_{i,k}(1), the estimate of the initial allocation."""
 
-    def __init__(self, T) -> None:
-        self.T = T
+    def __init__(self, F) -> None:
+        self.F, self.T = F, F.tables
 
     def one(self, pos: int, k: int) -> float:
         return self.T.t_r(pos, k, 1.0)
@@ -43,13 +43,16 @@ class _Static:
     def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
         return self.T.t_r_range(pos, lo, hi, 1.0)
 
+    def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return self.F.t_r(pos, k, 1.0)
+
 
 def initial_allocation(st: RunState) -> np.ndarray:
     """sigma of §3.2: 2 each, then pairs to the longest while t^R(1) improves (p >= 2n)."""
     F, n, p = st.F, st.inst.n, st.inst.p
     start = np.full(n, 2, dtype=np.int64)
     v0 = F.t_r(np.arange(n), start, 1.0)
-    sigma, _, _ = allocate(start, v0, np.full(n, st.inst.p_even), p - 2 * n, _Static(st.T),
+    sigma, _, _ = allocate(start, v0, np.full(n, st.inst.p_even), p - 2 * n, _Static(st.F),
                            rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck)
     return sigma
 
