@@ -65,6 +65,11 @@ class NoRedist:
             vals[(j - lo) // 2] = base
         return vals
 
+    def scan(self, pos: int, lo: int, hi: int, value: float) -> tuple[int, float] | None:
+        """The first count in [lo, hi] whose estimate is below `value` (and the estimate)."""
+        i, j, a, base = self.info(pos)
+        return self.T.first_below(i, j, lo, hi, a, self.t, base, value)
+
     def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
         i = self.apps[pos]
         a = self.alphas(pos)
@@ -96,6 +101,10 @@ class Failed:
             vals[(self.j - lo) // 2] = self.lead + self.T.t_r(self.f, self.j, self.a)
         return vals
 
+    def scan(self, pos: int, lo: int, hi: int, value: float) -> tuple[int, float] | None:
+        at_j = self.lead + self.T.t_r(self.f, self.j, self.a)
+        return self.T.first_below(self.f, self.j, lo, hi, self.a, self.lead, at_j, value)
+
     def on(self, k: np.ndarray) -> np.ndarray:
         """The estimates on the counts `k` (an array)."""
         vals = self.lead + self.F.move_then_run(np.full(k.size, self.f), self.j, k, self.a)
@@ -117,6 +126,9 @@ class WithFailed:
 
     def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
         return self.failed.range(pos, lo, hi) if pos == self.fpos else self.nf.range(pos, lo, hi)
+
+    def scan(self, pos: int, lo: int, hi: int, value: float) -> tuple[int, float] | None:
+        return (self.failed if pos == self.fpos else self.nf).scan(pos, lo, hi, value)
 
     def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
         val = self.nf.vec(pos, k)

@@ -184,6 +184,11 @@ def _improvable(est: Estimator, cache: dict[int, list], pos: int, k: int, value:
             i += 1
         elif i < SCALAR or strict:
             vals.append(est.one(pos, lo + 2 * i))
+        elif hasattr(est, "scan"):  # the rest at once, skipping blocks above `value`
+            got = est.scan(pos, lo + 2 * i, lo + 2 * last, value)
+            if got is not None:
+                cache[pos] = [got[0] + 2, []]
+            return got
         else:
             hi = min(last, i + CHUNK - 1)
             arr = est.range(pos, lo + 2 * i, lo + 2 * hi)
