@@ -227,33 +227,7 @@ def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     targets = _chain(k, top, est_f, ef, opts.improve_rule)
     if donors.size and targets:
         ks = dict(zip(donors.tolist(), st.sigma[donors].tolist(), strict=True))
-        a = st.alpha_now(donors, t)
-        donor_est = NoRedist(st, donors, a, st.tU[donors], t)
-        where = {s: pos for pos, s in enumerate(ks)}
-        # every donor's estimate one pair down, at once: most donors are tried once
-        first = dict(zip(ks, donor_est.vec(np.arange(donors.size),
-                                           donor_est.sig - 2).tolist(), strict=True))
-        queue = list(zip(st.tU[donors].tolist(), ks, strict=True))
-        heapq.heapify(queue)
-        log: list[tuple[int, int]] = []
-        for target, target_e in targets:
-            while k < target and queue:
-                _, s = heapq.heappop(queue)
-                e_s = first.pop(s, None)  # s on ks[s] - 2 processors
-                if e_s is None:
-                    e_s = donor_est.one(where[s], ks[s] - 2)
-                if e_s < target_e:
-                    log.append((s, ks[s]))
-                    ks[s] -= 2
-                    k += 2
-                    if ks[s] >= 4:
-                        heapq.heappush(queue, (e_s, s))
-            if k < target:  # donors ran out: roll the partial jump back
-                for s, old in reversed(log):
-                    ks[s] = old
-                    k -= 2
-                break
-            log = []
+        k = _take_pairs(st, t, donors, ks, k, targets)
     moved = [s for s, kk in ks.items() if kk != st.sigma[s]]
     if moved:
         dn = np.array(sorted(moved), dtype=np.int64)
@@ -262,6 +236,59 @@ def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     if k != j:
         _commit_changes(st, np.array([f]), np.array([k]), lambda pos: st.alpha[[f]], t,
                         est_f.lead - t)
+
+
+def _take_pairs(st: RunState, t: float, donors: np.ndarray, ks: dict[int, int], k: int,
+                targets: list[tuple[int, float]]) -> int:
+    """SAF's phase 2 (see `shortest_first`): T_f's count after taking donors' pairs; `ks`
+    (donor -> count) is updated in place.
+
+    The min-heap of donors is split in two streams merged by (estimate, index): the donors not
+    tried yet, sorted by t^U, and a heap of the donors that gave a pair (keyed by their last
+    estimate). A donor not tried yet is tried at its estimate one pair down, evaluated for all
+    at once; since T_f's target estimates decrease, one that fails a target fails every later
+    one, so for each target only the untried donors below its estimate are visited (a numpy
+    filter) and the others are skipped as the heap would drop them.
+    """
+    a = st.alpha_now(donors, t)
+    donor_est = NoRedist(st, donors, a, st.tU[donors], t)
+    order = np.lexsort((donors, st.tU[donors]))
+    fresh_s = donors[order].tolist()
+    fresh_key = st.tU[donors][order].tolist()
+    first = donor_est.vec(order, donor_est.sig[order] - 2)  # each donor one pair down
+    where = {s: pos for pos, s in enumerate(donors.tolist())}
+    ptr = 0                                   # untried donors fresh_s[ptr:]
+    again: list[tuple[float, int]] = []       # donors that gave a pair: (estimate, donor)
+    log: list[tuple[int, int]] = []
+    for target, target_e in targets:
+        ok = (np.flatnonzero(first[ptr:] < target_e) + ptr).tolist()
+        q = 0
+        while k < target:
+            use_fresh = q < len(ok) and (not again or (fresh_key[ok[q]], fresh_s[ok[q]])
+                                         < again[0])
+            if use_fresh:
+                s, e_s = fresh_s[ok[q]], float(first[ok[q]])
+                ptr = ok[q] + 1
+                q += 1
+            elif again:
+                s = heapq.heappop(again)[1]
+                e_s = donor_est.one(where[s], ks[s] - 2)
+                if e_s >= target_e:
+                    continue
+            else:
+                break
+            log.append((s, ks[s]))
+            ks[s] -= 2
+            k += 2
+            if ks[s] >= 4:
+                heapq.heappush(again, (e_s, s))
+        if k < target:  # donors ran out: roll the partial jump back
+            for s, old in reversed(log):
+                ks[s] = old
+                k -= 2
+            break
+        log = []
+    return k
 
 
 def _chain(k: int, top: int, est, v0: float, rule: str) -> list[tuple[int, float]]:
