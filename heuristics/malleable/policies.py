@@ -72,8 +72,13 @@ def _commit_changes(st: RunState, apps: np.ndarray, k: np.ndarray, alphas, t: fl
     if ch.size == 0:
         return
     i, kk = apps[ch], k[ch]
-    extra = np.broadcast_to(np.asarray(extra, dtype=float), apps.shape)[ch]
-    restart = t + extra + st.F.rc(i, st.sigma[i], kk) + st.F.ckpt_after(i, kk)
+    if ch.size <= 8 and np.ndim(extra) == 0:  # the same operations, in scalar form
+        T, head = st.T, t + float(extra)
+        restart = np.array([head + T.rc(a, int(st.sigma[a]), b) + T.ckpt_after(a, b)
+                            for a, b in zip(i.tolist(), kk.tolist(), strict=True)])
+    else:
+        extra = np.broadcast_to(np.asarray(extra, dtype=float), apps.shape)[ch]
+        restart = t + extra + st.F.rc(i, st.sigma[i], kk) + st.F.ckpt_after(i, kk)
     st.commit(i, kk, alphas(ch), restart, t)
 
 

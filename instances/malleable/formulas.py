@@ -216,25 +216,25 @@ class Formulas:
             self._topk = top
             n = self.inst.n
             self._top = self.t_r(np.arange(n)[:, None], top[None, :], 1.0)
-        idx, inv = np.unique(idx, return_inverse=True)
-        kmax = np.zeros(idx.size, dtype=np.int64)
-        np.maximum.at(kmax, inv, k)
-        k = kmax
-        lo = self._plo[idx]
-        reps = (k - lo) // 2
-        rows = np.repeat(np.arange(idx.size), reps)
-        js = np.repeat(lo, reps) + 2 * (np.arange(rows.size)
-                                        - np.repeat(np.cumsum(reps) - reps, reps))
-        vals = self.t_r(idx[rows], js, 1.0)
-        pmin = self._pmin[idx].copy()
-        np.minimum.at(pmin, rows, vals)
-        witness = np.where(self._topk[None, :] >= k[:, None], self._top[idx], np.inf).min(axis=1)
-        ok = pmin > witness
-        self._plo[idx[ok]] = k[ok]
-        self._pmin[idx[ok]] = pmin[ok]
-        bad = idx[~ok]
-        if bad.size:
-            self._jx[bad] = self._compute_jmax(bad)
+        kmax: dict[int, int] = {}
+        for i, kk in zip(idx.tolist(), k.tolist(), strict=True):
+            kmax[i] = max(kk, kmax.get(i, 0))
+        bad = []
+        for i, kk in kmax.items():
+            lo = int(self._plo[i])
+            pmin = float(self._pmin[i])
+            if kk - 2 >= lo:  # t^R(1) on lo, lo + 2, ..., k - 2
+                pmin = min(pmin, float(self.tables.t_r_range(i, lo, kk - 2, 1.0).min()))
+            above = int(np.count_nonzero(self._topk >= kk))  # the witnesses >= k
+            witness = float(self._top[i, :above].min()) if above else np.inf
+            if pmin > witness:
+                self._plo[i] = kk
+                self._pmin[i] = pmin
+            else:
+                bad.append(i)
+        if bad:
+            bad_idx = np.array(bad, dtype=np.int64)
+            self._jx[bad_idx] = self._compute_jmax(bad_idx)
 
 
 def formulas_of(inst) -> Formulas:

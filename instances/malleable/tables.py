@@ -124,6 +124,15 @@ class Tables:
         n = math.floor(at / w)
         return rc + c + a_ * (n * b_ + math.expm1(x * max(at - n * w, 0.0)))
 
+    def rc(self, i: int, j: int, k: int) -> float:
+        """RC^{j->k} of (1.11) for k != j (= `Formulas.rc`)."""
+        jf, kf = float(j), float(k)
+        return self.S + max(min(jf, kf), abs(kf - jf)) * (self.M[i] / (jf * kf) + self.beta)
+
+    def ckpt_after(self, i: int, k: int) -> float:
+        """C_{i,k} after a redistribution, 0 when fault-free (= `Formulas.ckpt_after`)."""
+        return 0.0 if self.ff else self.cell(i, k)[C]
+
     def duration(self, i: int, k: int, alpha: float) -> float:
         """alpha t + N^ff C, the realized time without failure (= `Formulas.duration`)."""
         t, c, _, w, _, _, _ = self.cell(i, k)
