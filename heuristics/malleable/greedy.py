@@ -76,7 +76,8 @@ class _Vectorised:
 
 def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
              rule: str = "lookahead", on_stuck: str = "stop",
-             budget: int = BUDGET) -> tuple[np.ndarray, np.ndarray, int]:
+             budget: int = BUDGET,
+             reserve: tuple[int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """Final counts, their estimates and the pool left by the greedy loop of the module doc.
 
     `start` (even counts), `value0` (estimates at the start, which may differ from
@@ -84,17 +85,22 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
     application; `pool` counts the processors beyond the starts. `est` is an `Estimator` or a
     vectorised function of (positions, counts). With the default rules, after `budget` steps
     the call finishes with `cut.cut` (when `est` has a vectorised ``vec(positions, counts)``).
+
+    `reserve` = (position, count, above): `count` more processors that only that position may
+    take, for the part of its count above `above`, before the pool's (A-14 'faulty_only',
+    decision MA-9); the pool left is returned without them.
     """
     k = np.array(start, dtype=np.int64)
     val = np.array(value0, dtype=float)
     cap = np.asarray(cap, dtype=np.int64)
     n = k.size
-    if n == 0 or pool < 2:
+    rpos, res, above = reserve if reserve else (-1, 0, 0)
+    if n == 0 or (pool < 2 and res < 2):
         return k, val, pool
     if not hasattr(est, "one"):
         est = _Vectorised(est)
     strict = rule == "strict_step"
-    if strict or on_stuck != "stop" or not hasattr(est, "vec"):
+    if strict or on_stuck != "stop" or not hasattr(est, "vec") or res:
         budget = -1  # the loop runs to the end
     first = int(np.argmax(val))
     order, ovals = [first], [float(val[first])]  # start order (value desc, position asc)
@@ -103,7 +109,7 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
     served: list[tuple[float, int]] = []  # heap of (-value, position) of served applications
     now: dict[int, tuple[int, float]] = {}  # position -> (count, value) once served
     cache: dict[int, list] = {}
-    while pool >= 2:
+    while pool >= 2 or res >= 2:
         if budget == 0:
             return _finish(k, val, cap, pool, est, now)
         budget -= 1
@@ -123,7 +129,8 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
         else:
             top = served[0][1]
             kl, vl = now[top]
-        reach = min(int(cap[top]), kl + pool)
+        avail = pool + res if top == rpos and kl + pool >= above else pool
+        reach = min(int(cap[top]), kl + avail)
         nxt = _improvable(est, cache, top, kl, vl, reach, strict)
         if nxt is None:
             if on_stuck == "stop":
@@ -134,6 +141,10 @@ def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
                 heapq.heappop(served)
             continue
         kn, vn = nxt
+        if top == rpos:  # the reserve first, for the part above `above`
+            use = min(res, max(0, kn - max(kl, above)))
+            res -= use
+            pool += use
         pool -= kn - kl
         now[top] = nxt
         if fresh:

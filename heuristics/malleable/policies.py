@@ -110,7 +110,8 @@ def end_local(st: RunState, t: float, elig: np.ndarray) -> None:
 
 
 def _regreedy(st: RunState, t: float, apps: np.ndarray, est, pool: int,
-              lead: np.ndarray | None = None) -> np.ndarray:
+              lead: np.ndarray | None = None,
+              reserve: tuple[int, int, int] | None = None) -> np.ndarray:
     """From 2 processors each, pairs to the longest (ENDGREEDY / IG core), with A-15 refill.
 
     Shortcut (exact, decision MA-6): keeping every count is feasible, so theta = max_i
@@ -119,7 +120,8 @@ def _regreedy(st: RunState, t: float, apps: np.ndarray, est, pool: int,
     est_i(k) <= theta (counts below it are skipped when the lower bound t + lead + S + M/sigma
     + C_{i,k} + alpha t_{i,k} of est already exceeds theta), and the loop goes on from there.
     With 'strict_step' the chains stop at their first non-decrease, so every application starts
-    from 2.
+    from 2. `reserve` is passed to `allocate` (A-14 'faulty_only'): it serves only counts above
+    sigma, so the jump (to counts <= sigma) takes none of it.
     """
     n = apps.size
     sig = est.sig
@@ -133,9 +135,10 @@ def _regreedy(st: RunState, t: float, apps: np.ndarray, est, pool: int,
               np.zeros(n) if lead is None else lead)
     left = pool - int(start.sum())
     k, val = start, v0
-    if left >= 2:
+    if left >= 2 or (reserve and reserve[1] >= 2):
         k, val, left = _capped(st, apps, lambda cap: allocate(
-            start, v0, cap, left, est, rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck))
+            start, v0, cap, left, est, rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck,
+            reserve=reserve))
     if st.opts.refill:
         shrunk = np.flatnonzero(k < sig)
         for pos in shrunk[np.lexsort((apps[shrunk], -val[shrunk]))]:
@@ -206,7 +209,8 @@ def iterated_greedy(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     est = WithFailed(NoRedist(st, apps, a, base, t), failed, fpos)
     pool = st.free + int(est.sig.sum())
     lead = np.where(is_f, failed.lead - t, 0.0)
-    k = _regreedy(st, t, apps, est, pool, lead)
+    reserve = (fpos, st.reserved_count(f), int(st.sigma[f]))
+    k = _regreedy(st, t, apps, est, pool, lead, reserve if reserve[1] else None)
     _commit_changes(st, apps, k, est.alphas, t, lead)
 
 
@@ -224,7 +228,8 @@ def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     j = int(st.sigma[f])
     est_f = Failed(st, f, t)
     top = st.F.jmax_exact(f)
-    k, ef, _ = allocate(np.array([j]), np.array([st.tU[f]]), np.array([top]), st.free, est_f,
+    k, ef, _ = allocate(np.array([j]), np.array([st.tU[f]]), np.array([top]),
+                        st.free + st.reserved_count(f), est_f,
                         rule=opts.improve_rule, on_stuck=opts.on_stuck)
     k, ef = int(k[0]), float(ef[0])
     donors = elig[(elig != f) & (st.sigma[elig] >= 4)]

@@ -34,7 +34,7 @@ class Options:
     improve_rule: str = "lookahead"   # A-11: 'lookahead' | 'strict_step'
     on_stuck: str = "stop"            # A-12: 'stop' | 'skip'
     lookahead_release: bool = True    # A-14
-    lookahead_pool: str = "any"       # A-14: 'any' | 'at_end' (MA-9)
+    lookahead_pool: str = "any"       # A-14: 'any' | 'at_end' | 'faulty_only' (MA-9)
     refill: bool = False              # A-15
 
 
@@ -71,6 +71,8 @@ class RunState:
         self.phases: list[tuple] = []
         self._open: list[tuple] = [(0.0, 0.0, 0, 1.0)] * n
         self._ends: list[tuple[float, int]] = []  # heap of (E_i, i); stale entries skipped
+        self.reserved_for = -1            # A-14 'faulty_only': T_f during its FAIL policy
+        self.reserved: list[list] = []    # held [free at, ids, count] that T_f takes first
         self.counts = {"failures": 0, "discarded": 0, "redistributions": 0,
                        "end_calls": 0, "fail_calls": 0, "lookahead_finished": 0}
 
@@ -201,11 +203,20 @@ class RunState:
             self.pool.extend(freed)
         return np.array([], dtype=np.int64)
 
-    def give_back(self, ids: np.ndarray, count: int) -> None:
+    def give_back(self, ids: list[int], count: int) -> None:
         """Held processors (`finish_app(hold=True)`) join the idle pool."""
         self.free += count
         if self.track_ids:
-            self.pool.extend(ids.tolist())
+            self.pool.extend(ids)
+
+    def reserve(self, f: int, held: list[list]) -> None:
+        """Held processors only T_f may take (first) until the next call (A-14 'faulty_only');
+        f = -1 ends the reservation. Entries are the simulator's [free at, ids, count]."""
+        self.reserved_for, self.reserved = f, held
+
+    def reserved_count(self, i: int) -> int:
+        """Processors reserved for application i (0 for any other)."""
+        return sum(h[2] for h in self.reserved) if i == self.reserved_for else 0
 
     # ------------------------------------------------------------------ processors
     def _take(self, idx: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
@@ -221,9 +232,20 @@ class RunState:
                 self.pool.extend(out)
         for i, d in zip(idx.tolist(), diff.tolist(), strict=True):
             if d > 0:
-                got = [self.pool.popleft() for _ in range(d)]
+                got = self._take_reserved(d) if i == self.reserved_for else []
+                self.free += len(got)  # counted above, but taken from the held processors
+                got += [self.pool.popleft() for _ in range(d - len(got))]
                 self.ids[i].extend(got)
                 self.owner[got] = i
+
+    def _take_reserved(self, d: int) -> list[int]:
+        got: list[int] = []
+        for h in self.reserved:
+            take = min(d - len(got), h[2])
+            got += h[1][:take]
+            del h[1][:take]
+            h[2] -= take
+        return got
 
     def _close(self, i: int, end: float, kind: str, done: float) -> None:
         start, restart, count, alpha = self._open[i]

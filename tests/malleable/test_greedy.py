@@ -48,3 +48,56 @@ def test_the_vectorised_cut_equals_the_heap_loop(budget):
         got = allocate(start, v0, cap, pool, est, budget=budget)
         assert np.array_equal(got[0], want[0]) and got[2] == want[2], trial
         assert np.array_equal(got[1], want[1]), trial
+
+
+def _reserve_loop(start, v0, cap, pool, est, rpos, res, above):
+    """The heap loop where position rpos may also take `res` reserved processors for its count
+    above `above` (A-14 'faulty_only'), one candidate count at a time (the oracle)."""
+    k, val = list(start), list(v0)
+    alive = set(range(len(k)))
+    while alive:
+        top = min(alive, key=lambda i: (-val[i], i))
+        nxt = None
+        kk = k[top] + 2
+        while kk <= cap[top]:
+            need = kk - k[top]
+            if top == rpos:
+                need -= min(res, max(0, kk - max(k[top], above)))
+            if need > pool:
+                break
+            v = float(est(np.array([top]), np.array([kk]))[0])
+            if v < val[top]:
+                nxt = (kk, v, need)
+                break
+            kk += 2
+        if nxt is None:
+            break
+        if top == rpos:
+            res -= (nxt[0] - k[top]) - nxt[2]
+        pool -= nxt[2]
+        k[top], val[top] = nxt[0], nxt[1]
+    return k, val, pool
+
+
+def test_reserved_processors_go_to_one_position_only():
+    """`allocate(reserve=...)`: the reserve serves only its position, above `above`, first."""
+    rng = np.random.default_rng(5)
+    for trial in range(200):
+        n = int(rng.integers(1, 7))
+        pool, res = int(rng.integers(0, 30)), 2 * int(rng.integers(0, 10))
+        start = 2 * rng.integers(1, 4, n)
+        cap = start + 2 * rng.integers(0, 20, n)
+        tab = np.sort(rng.integers(1, 30, (n, 100)).astype(float), axis=1)[:, ::-1]
+        tab += rng.integers(0, 3, (n, 100))
+        def est(pos, k, tab=tab):
+            return tab[pos, k]
+        v0 = tab[np.arange(n), start]
+        rpos = int(rng.integers(0, n))
+        above = int(start[rpos]) + 2 * int(rng.integers(0, 3))
+        want = _reserve_loop(start.tolist(), v0.tolist(), cap.tolist(), pool, est, rpos, res,
+                             above)
+        got = allocate(start, v0, cap, pool, est, reserve=(rpos, res, above))
+        assert got[0].tolist() == want[0] and got[2] == want[2], trial
+        assert got[1].tolist() == want[1], trial
+        if res == 0:
+            assert got[0].tolist() == allocate_loop(start, v0, cap, pool, est)[0].tolist()
