@@ -50,6 +50,7 @@ class Formulas:
         self._jmax: np.ndarray | None = None
         n = inst.n
         self._jx = np.full(n, -1, dtype=np.int64)   # exact j_max, -1 while unknown
+        self._cap = np.full(n, inst.p_even, dtype=np.int64)  # j_max where known, else p_even
         self._plo = np.full(n, 2, dtype=np.int64)   # proven: j_max >= _plo
         self._pmin = np.full(n, np.inf)             # min of t^R(j, 1) over 2 <= j < _plo
         self._top: np.ndarray | None = None          # t^R(1) on the TOP largest even counts
@@ -186,13 +187,12 @@ class Formulas:
     def jmax_cap(self, idx: np.ndarray) -> np.ndarray:
         """j_max where it is known exactly, else the largest even count (an optimistic cap:
         check the counts chosen with `exceeds_jmax`)."""
-        jx = self._jx[idx]
-        return np.where(jx >= 0, jx, self.inst.p_even)
+        return self._cap[idx]
 
     def jmax_exact(self, i: int) -> int:
         """j_max of one application, computed once."""
         if self._jx[i] < 0:
-            self._jx[i] = self._compute_jmax(np.array([i]))[0]
+            self._jx[i] = self._cap[i] = self._compute_jmax(np.array([i]))[0]
         return int(self._jx[i])
 
     def exceeds_jmax(self, idx: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -234,7 +234,7 @@ class Formulas:
                 bad.append(i)
         if bad:
             bad_idx = np.array(bad, dtype=np.int64)
-            self._jx[bad_idx] = self._compute_jmax(bad_idx)
+            self._jx[bad_idx] = self._cap[bad_idx] = self._compute_jmax(bad_idx)
 
 
 def formulas_of(inst) -> Formulas:
