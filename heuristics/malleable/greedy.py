@@ -21,8 +21,11 @@ applications go to the lowest position (the order of the arrays given).
   start values, merged with a small heap of the applications already served; most calls of the
   simulator stop at their first top (the longest application cannot improve);
 - an application's estimates are evaluated once per call and cached: the first few counts one
-  at a time (`Estimator.one`, plain floats), then the rest of its reach in one vectorised
-  evaluation (`Estimator.range`), searched with numpy.
+  at a time (`Estimator.one`, plain floats), then the rest of its reach at once: by
+  `Estimator.scan` where it exists (the first count below the value, skipping blocks of counts
+  a lower bound proves above it, `Tables.first_below`), else by `Estimator.range`;
+- a call that has taken `BUDGET` steps finishes with the vectorised cut of the record chains
+  (`cut.cut`, decision MA-18), with the default rules.
 
 The straightforward loop is kept as `allocate_loop` (the oracle of the tests).
 """
