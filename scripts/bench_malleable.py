@@ -4,7 +4,9 @@ Times one simulated execution per heuristic combination at n = 1000, p = 5000, M
 (goal: <= 0.5 s each), estimates the Figure 1.5 grid at 50 repetitions, and checks the fast
 implementation against `Reference`, a straightforward one kept here: the pseudo-code of spec 001
 §3.2-3.7 line by line, one scalar estimate at a time (math, heapq, Python lists), j_max over the
-whole even range per application, no shortcut. Both must give the same makespans.
+whole even range per application, no shortcut. Both must give the same makespans. Times are
+medians of `--repeat` runs in this one process (reference and fast code alternate, so a load
+change hits both); the load average is printed before and after.
 
     python scripts/bench_malleable.py [--n 1000 --p 5000] [--ref-n 100 --ref-p 1000]
                                       [--repeat 3] [--grid]
@@ -15,6 +17,8 @@ from __future__ import annotations
 import argparse
 import heapq
 import math
+import os
+import statistics
 import time
 
 from resilsched.heuristics.malleable import HEURISTICS
@@ -288,13 +292,18 @@ def fast(name):
     return next(h for h in HEURISTICS if h.__name__ == name.lower().replace("-", "_"))
 
 
+def _load() -> str:
+    return "load average (1, 5, 15 min): " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def cpu(fn, repeat):
+    """Median CPU seconds of `repeat` calls, and the last result."""
     times = []
     for _ in range(repeat):
         t0 = time.process_time()
         out = fn()
         times.append(time.process_time() - t0)
-    return min(times), out
+    return statistics.median(times), out
 
 
 def main() -> None:
@@ -306,20 +315,22 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--grid", action="store_true", help="also time one Fig 1.5 repetition")
     args = ap.parse_args()
-    print(f"reference vs fast, n={args.ref_n}, p={args.ref_p}, MTBF 100 y (CPU seconds)")
+    print(_load())
+    print(f"reference vs fast, n={args.ref_n}, p={args.ref_p}, MTBF 100 y (median CPU seconds "
+          f"of {args.repeat}, cold instances)")
     for seed in (1, 2):
         inst = paper_instance(seed, args.ref_n, args.ref_p)
         for name, (end, fail) in COMBOS.items():
             t_ref, ref = cpu(lambda inst=inst, end=end, fail=fail, seed=seed:
-                             Reference(inst, end, fail, seed).run(), 1)
+                             Reference(inst, end, fail, seed).run(), args.repeat)
             t_fast, res = cpu(lambda name=name, seed=seed: fast(name)(
-                paper_instance(seed, args.ref_n, args.ref_p), seed=seed), 1)
+                paper_instance(seed, args.ref_n, args.ref_p), seed=seed), args.repeat)
             ok = math.isclose(ref, res.objective, rel_tol=1e-9)
             print(f"  seed {seed} {name:14s} ref {t_ref:7.3f}  fast {t_fast:6.3f}  "
                   f"x{t_ref / max(t_fast, 1e-9):6.1f}  same makespan: {ok}")
             assert ok, (name, ref, res.objective)
     print(f"fast, n={args.n}, p={args.p}, MTBF 100 y, cold instance (j_max included); "
-          f"best of {args.repeat} (CPU s), wall of the last")
+          f"median of {args.repeat} (CPU s), mean wall")
     for h in HEURISTICS:
         t0 = time.perf_counter()
         best, res = cpu(lambda h=h: h(paper_instance(7, args.n, args.p), seed=7), args.repeat)
@@ -339,6 +350,7 @@ def main() -> None:
             total += time.process_time() - t0
         print(f"one repetition of the Fig 1.5 grid: {total:.1f} s CPU; 50 repetitions: "
               f"{50 * total / 60:.1f} min CPU, {25 * total / 60:.1f} min on 2 processes")
+    print(_load())
 
 
 if __name__ == "__main__":

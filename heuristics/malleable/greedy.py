@@ -1,7 +1,7 @@
 """The pair-greedy of Algorithm 1 with estimates that change with the count (spec 001 §3.1-3.5).
 
 Every allocation step of the malleable heuristics (the initial allocation, ENDLOCAL, ENDGREEDY,
-ITERATEDGREEDY) is the loop::
+ITERATEDGREEDY, SAF's first phase) is the loop::
 
     k_i = start_i; value_i = est_i(start_i); H = max-heap on (value_i, -i)
     while pool >= 2 and H:
@@ -14,277 +14,208 @@ with ``improvable`` the smallest even k' in (k, min(cap_l, k + pool)] with est(k
 ('lookahead') or k + 2 if it is below the cap and strictly better ('strict_step'). Ties between
 applications go to the lowest position (the order of the arrays given).
 
-`allocate` computes the same result without the heap: an application walks along its chain of
-records (each count whose estimate is strictly below every earlier one, or the run of strict
-decreases for 'strict_step'), and since the popped values never increase the loop takes the
-steps of all chains in decreasing (value, -position) order. Sorting the steps and cutting at the
-first one that does not fit in the pool gives the final counts. Estimates are evaluated, all at
-once, on a window of counts per application that doubles until the cut is known not to depend on
-the counts beyond it. The straightforward heap loop is kept as `allocate_loop` (used for
-``on_stuck='skip'`` and as the oracle of the tests).
+`allocate` runs exactly this loop, organised so that a call costs what its steps read
+(decision MA-6):
+
+- the heap is built lazily: the first top is an argmax, the others come from one sort of the
+  start values, merged with a small heap of the applications already served; most calls of the
+  simulator stop at their first top (the longest application cannot improve);
+- an application's estimates are evaluated once per call and cached: the first few counts one
+  at a time (`Estimator.one`, plain floats), then the rest of its reach at once: by
+  `Estimator.scan` where it exists (the first count below the value, skipping blocks of counts
+  a lower bound proves above it, `Tables.first_below`), else by `Estimator.range`;
+- a call that has taken `BUDGET` steps finishes with the vectorised cut of the record chains
+  (`cut.cut`, decision MA-18), with the default rules.
+
+The straightforward loop is kept as `allocate_loop` (the oracle of the tests).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
+from resilsched.heuristics.malleable.cut import cut
+
 #: (positions, counts) -> estimates, vectorised
-Estimator = Callable[[np.ndarray, np.ndarray], np.ndarray]
-#: applications whose first counts `_lazy` evaluates together before its first step
-PREFETCH = 12
+VectorEstimator = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: counts of an application evaluated one at a time before switching to ranges
+SCALAR = 6
+#: most counts evaluated in one range
+CHUNK = 1024
+#: steps of the heap loop before a call finishes with the vectorised cut (`cut.cut`)
+BUDGET = 32
 
 
-def allocate(start: np.ndarray, value0: np.ndarray, cap: np.ndarray, pool: int,
-             est: Estimator, *, rule: str = "lookahead", on_stuck: str = "stop",
-             window: np.ndarray | None = None,
-             budget: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
+class Estimator(Protocol):
+    """Estimates of the application at a position on even counts."""
+
+    def one(self, pos: int, k: int) -> float:
+        """The estimate on k processors."""
+
+    def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
+        """The estimates on lo, lo + 2, ..., hi processors."""
+
+
+class _Vectorised:
+    """An `Estimator` over a plain vectorised function (pos, k) -> values."""
+
+    def __init__(self, est: VectorEstimator) -> None:
+        self.est = est
+
+    def one(self, pos: int, k: int) -> float:
+        return float(self.est(np.array([pos]), np.array([k]))[0])
+
+    def range(self, pos: int, lo: int, hi: int) -> np.ndarray:
+        ks = np.arange(lo, hi + 1, 2)
+        return np.asarray(self.est(np.full(ks.size, pos), ks), dtype=float)
+
+    def vec(self, pos: np.ndarray, k: np.ndarray) -> np.ndarray:
+        return np.asarray(self.est(pos, k), dtype=float)
+
+
+def allocate(start, value0, cap, pool: int, est: Estimator | VectorEstimator, *,
+             rule: str = "lookahead", on_stuck: str = "stop",
+             budget: int = BUDGET,
+             reserve: tuple[int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """Final counts, their estimates and the pool left by the greedy loop of the module doc.
-
-    With a `budget`, the loop itself runs first (`_lazy`: only the popped application's
-    estimates are evaluated, which is cheapest when few steps are taken) for at most that many
-    steps, and the cut of the module docstring finishes from where it stopped. ``on_stuck =
-    'skip'`` always runs the loop.
 
     `start` (even counts), `value0` (estimates at the start, which may differ from
     ``est(start)``: stale t^U, A-10) and `cap` (largest count allowed, e.g. j_max) are per
-    application; `pool` counts the processors beyond the starts; `window` is a first guess of the
-    number of pairs worth evaluating per application (a good guess saves work, any guess gives
-    the same result).
+    application; `pool` counts the processors beyond the starts. `est` is an `Estimator` or a
+    vectorised function of (positions, counts). With the default rules, after `budget` steps
+    the call finishes with `cut.cut` (when `est` has a vectorised ``vec(positions, counts)``).
+
+    `reserve` = (position, count, above): `count` more processors that only that position may
+    take, for the part of its count above `above`, before the pool's (A-14 'faulty_only',
+    decision MA-9); the pool left is returned without them.
     """
-    start = np.array(start, dtype=np.int64)
-    value0 = np.array(value0, dtype=float)
+    k = np.array(start, dtype=np.int64)
+    val = np.array(value0, dtype=float)
     cap = np.asarray(cap, dtype=np.int64)
-    n = len(start)
-    if n == 0 or pool < 2:
-        return start, value0, pool
-    if budget or on_stuck == "skip":
-        done, start, value0, pool = _lazy(start, value0, cap, pool, est, rule, on_stuck,
-                                          budget if on_stuck == "stop" else None)
-        if done:
-            return start, value0, pool
-    reach = np.maximum(np.minimum(np.asarray(cap, dtype=np.int64), start + pool), start)
-    span = (reach - start) // 2  # pairs an application could take at most
-    w = np.full(n, 4, dtype=np.int64) if window is None else np.asarray(window, dtype=np.int64)
-    w = np.minimum(np.clip(w, 1, None), span)
-    cells = _Cells(n, start, est)
-    while True:
-        cells.extend(w)
-        groups = [_records(g, w, value0, span, cells, rule) for g in _classes(w)]
-        final, vals, left, grow, stalled = _cut(groups, start, pool, n)
-        if final is not None:
-            return final, vals, left
-        w[grow] = np.minimum(span[grow], 2 * w[grow] + 2)
-        if stalled is not None:
-            r, best = stalled
-            w[r] = cells.scan(r, int(w[r]), int(span[r]), best, rule)
-
-
-class _Cells:
-    """Estimates evaluated so far: column c >= 1 of row r is est(r, start_r + 2c)."""
-
-    def __init__(self, n: int, start: np.ndarray, est: Estimator) -> None:
-        self.start, self.est = start, est
-        self.done = np.zeros(n, dtype=np.int64)  # columns 1..done[r] are known
-        self.rows: list[np.ndarray] = []
-        self.cols: list[np.ndarray] = []
-        self.vals: list[np.ndarray] = []
-
-    def _add(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
-        v = self.est(r, self.start[r] + 2 * c)
-        self.rows.append(r)
-        self.cols.append(c)
-        self.vals.append(v)
-        return v
-
-    def extend(self, w: np.ndarray) -> None:
-        """Evaluate the columns up to w[r] not known yet."""
-        more = np.clip(w - self.done, 0, None)
-        if more.any():
-            r = np.repeat(np.arange(w.size), more)
-            offset = np.arange(r.size) - np.repeat(np.cumsum(more) - more, more)
-            self._add(r, self.done[r] + 1 + offset)
-            self.done = np.maximum(self.done, w)
-        if len(self.rows) > 1:
-            self.rows = [np.concatenate(self.rows)]
-            self.cols = [np.concatenate(self.cols)]
-            self.vals = [np.concatenate(self.vals)]
-
-    def scan(self, r: int, w: int, top: int, best: float, rule: str) -> int:
-        """A window for row r reaching its next record after column w (a value below `best`,
-        or the next column for 'strict_step'), or its whole span `top` if there is none."""
-        if rule == "strict_step":
-            return min(top, w + 1)
-        lo, size = max(w, int(self.done[r])) + 1, max(8, w)
-        while lo <= top:
-            hi = min(top, lo + size - 1)
-            cols = np.arange(lo, hi + 1)
-            vals = self._add(np.full(cols.size, r), cols)
-            self.done[r] = hi
-            if (vals < best).any():
-                return hi
-            lo, size = hi + 1, 2 * size
-        return top
-
-
-def _classes(w: np.ndarray) -> list[np.ndarray]:
-    """Rows grouped by window size class (powers of two), so each group's grid is at most about
-    twice the cells it needs."""
-    cls = np.frexp(w.astype(float) + 1.0)[1]
-    order = np.argsort(cls, kind="stable")
-    cuts = np.flatnonzero(np.diff(cls[order])) + 1
-    return [np.sort(g) for g in np.split(order, cuts)]
-
-
-def _records(rows: np.ndarray, w: np.ndarray, value0: np.ndarray, span: np.ndarray,
-             cells: _Cells, rule: str):
-    """The chain records of `rows` on their windows: (row, col, value, cost, boundary, last,
-    stalled) with the cost of the step from each record to the next (inf after the last, 0 on a
-    boundary, i.e. when the window ends before the reach) and, for a boundary, whether columns
-    after its record were seen without improvement."""
-    wr = w[rows]
-    width = int(wr.max()) + 1
-    grid = np.full((rows.size, width), np.inf)
-    grid[:, 0] = value0[rows]
-    if width > 1:
-        local = np.full(w.size, -1, dtype=np.int64)
-        local[rows] = np.arange(rows.size)
-        r, c, v = cells.rows[0], cells.cols[0], cells.vals[0]
-        keep = (local[r] >= 0) & (c <= w[r])
-        grid[local[r[keep]], c[keep]] = v[keep]
-    rec = np.zeros(grid.shape, dtype=bool)
-    rec[:, 0] = True
-    if rule == "lookahead":
-        rec[:, 1:] = grid[:, 1:] < np.minimum.accumulate(grid, axis=1)[:, :-1]
-    else:
-        rec[:, 1:] = np.logical_and.accumulate(grid[:, 1:] < grid[:, :-1], axis=1)
-    flat = np.flatnonzero(rec)
-    r_loc, r_col = np.divmod(flat, width)
-    last = np.ones(flat.size, dtype=bool)
-    last[:-1] = r_loc[1:] != r_loc[:-1]
-    cost = np.empty(flat.size)
-    cost[:-1] = 2.0 * (r_col[1:] - r_col[:-1])
-    lasts = np.flatnonzero(last)
-    end = wr[r_loc[lasts]]
-    truncated = end < span[rows[r_loc[lasts]]]
-    if rule == "strict_step":
-        truncated &= r_col[lasts] == end
-    cost[lasts] = np.inf
-    boundary = np.zeros(flat.size, dtype=bool)
-    boundary[lasts[truncated]] = True
-    cost[boundary] = 0.0
-    stalled = np.zeros(flat.size, dtype=bool)
-    stalled[lasts] = r_col[lasts] < end
-    return rows[r_loc], r_col, grid.reshape(-1)[flat], cost, boundary, last, stalled
-
-
-def _cut(groups, start: np.ndarray, pool: int, n: int):
-    """Take the chain steps in decreasing (value, -row) order until one does not fit.
-
-    Returns (final counts, values, pool left, None, None) when every step before the cut is
-    known. Otherwise unknown steps (boundaries) are taken as free to see which rows would be
-    reached: those whose chain still improves at the end of their window grow (`grow`), and the
-    first reached one that stalls (seen columns after its last record, none better) is scanned
-    for its next record (`stalled` = (row, value of its last record)).
-    """
-    row = np.concatenate([g[0] for g in groups])
-    col = np.concatenate([g[1] for g in groups])
-    val = np.concatenate([g[2] for g in groups])
-    cost = np.concatenate([g[3] for g in groups])
-    boundary = np.concatenate([g[4] for g in groups])
-    last = np.concatenate([g[5] for g in groups])
-    stall = np.concatenate([g[6] for g in groups])
-    order = np.lexsort((row, -val))
-    c = np.cumsum(np.where(boundary, np.inf, cost)[order])
-    fail = np.flatnonzero(c > pool)
-    cut = int(fail[0]) if fail.size else order.size
-    if cut < order.size and boundary[order[cut]]:
-        opt = np.cumsum(cost[order])
-        fail = np.flatnonzero(opt > pool)
-        reach = int(fail[0]) if fail.size else order.size
-        seen = order[cut:reach][boundary[order[cut:reach]]]
-        first_stall = np.flatnonzero(stall[seen])
-        stalled = None
-        if first_stall.size:
-            b = seen[first_stall[0]]
-            stalled = (int(row[b]), float(val[b]))
-            seen = seen[:first_stall[0]]
-        return None, None, None, np.unique(row[seen]), stalled
-    steps = np.bincount(row[order[:cut]], minlength=n)
-    # records of a row are consecutive and in chain order: its final one is first + steps
-    first = np.flatnonzero(np.r_[True, last[:-1]])
-    pick = first[np.argsort(row[first], kind="stable")] + steps
-    used = int(c[cut - 1]) if cut else 0
-    return start + 2 * col[pick], val[pick], pool - used, None, None
-
-
-def _lazy(start: np.ndarray, value: np.ndarray, cap: np.ndarray, pool: int, est: Estimator,
-          rule: str, on_stuck: str, budget: int | None):
-    """The heap loop on cached estimates: (finished, counts, values, pool left).
-
-    A popped application's counts beyond its own are evaluated in chunks (8 pairs, then all up
-    to its reach) and cached. Stops unfinished after `budget` steps (None: no limit).
-    """
-    k, val = start, value
-    heap = [(-v, i) for i, v in enumerate(val.tolist())]
-    heapq.heapify(heap)
-    cache: dict[int, tuple[int, np.ndarray]] = {}  # row -> (count of vals[0], vals)
-    # the first chunk of the PREFETCH longest applications, in one evaluation
-    top = [i for _, i in heapq.nsmallest(PREFETCH, heap)]
-    reach0 = np.minimum(cap[top], k[top] + pool)
-    span = np.clip((reach0 - k[top]) // 2, 0, 8)
-    if span.sum():
-        rows = np.repeat(top, span)
-        cols = k[rows] + 2 + 2 * (np.arange(rows.size) - np.repeat(np.cumsum(span) - span, span))
-        vals = est(rows, cols)
-        for r, part, c0 in zip(top, np.split(vals, np.cumsum(span)[:-1]), (k[top] + 2).tolist(),
-                               strict=True):
-            if part.size:
-                cache[r] = (c0, part)
-    steps = 0
-    while pool >= 2 and heap:
-        if budget is not None and steps >= budget:
-            return False, k, val, pool
-        top = heap[0][1]
-        kl, vl = int(k[top]), float(val[top])
-        reach = min(int(cap[top]), kl + pool)
-        nxt = None
-        lo = kl + 2
-        while lo <= reach:
-            base, vals = cache.get(top, (lo, None))
-            end = base + 2 * (0 if vals is None else vals.size) - 2  # last cached count
-            if end < lo:  # evaluate more: 8 pairs first, then the rest of the reach
-                hi = min(reach, lo + 14) if vals is None else reach
-                cols = np.arange(lo, hi + 1, 2)
-                new = est(np.full(cols.size, top), cols)
-                vals = new if vals is None else np.concatenate([vals, new])
-                cache[top] = (base, vals)
-                end = base + 2 * vals.size - 2
-            seg = vals[(lo - base) // 2:(min(end, reach) - base) // 2 + 1]
-            if rule == "strict_step":
-                if seg[0] < vl:
-                    nxt = (lo, float(seg[0]))
-                break
-            hit = np.flatnonzero(seg < vl)
-            if hit.size:
-                nxt = (lo + 2 * int(hit[0]), float(seg[hit[0]]))
-                break
-            lo = min(end, reach) + 2
+    n = k.size
+    rpos, res, above = reserve if reserve else (-1, 0, 0)
+    if n == 0 or (pool < 2 and res < 2):
+        return k, val, pool
+    if not hasattr(est, "one"):
+        est = _Vectorised(est)
+    strict = rule == "strict_step"
+    if strict or on_stuck != "stop" or not hasattr(est, "vec") or res:
+        budget = -1  # the loop runs to the end
+    first = int(np.argmax(val))
+    order, ovals = [first], [float(val[first])]  # start order (value desc, position asc)
+    sorted_all = n == 1           # order is built lazily: most calls stop at their first top
+    ptr = 0                       # applications order[:ptr] have been served
+    served: list[tuple[float, int]] = []  # heap of (-value, position) of served applications
+    now: dict[int, tuple[int, float]] = {}  # position -> (count, value) once served
+    cache: dict[int, list] = {}
+    while pool >= 2 or res >= 2:
+        if budget == 0:
+            return _finish(k, val, cap, pool, est, now)
+        budget -= 1
+        if ptr == len(order) and not sorted_all:
+            o = np.lexsort((np.arange(n), -val))
+            order, ovals, sorted_all = o.tolist(), val[o].tolist(), True
+        if ptr < len(order):
+            s, vs = order[ptr], ovals[ptr]
+            fresh = not served or -served[0][0] < vs or (-served[0][0] == vs
+                                                          and served[0][1] > s)
+        elif served:
+            fresh = False
+        else:
+            break
+        if fresh:
+            top, vl, kl = s, vs, int(k[s])
+        else:
+            top = served[0][1]
+            kl, vl = now[top]
+        avail = pool + res if top == rpos and kl + pool >= above else pool
+        reach = min(int(cap[top]), kl + avail)
+        nxt = _improvable(est, cache, top, kl, vl, reach, strict)
         if nxt is None:
             if on_stuck == "stop":
-                return True, k, val, pool
-            heapq.heappop(heap)
+                break
+            if fresh:
+                ptr += 1
+            else:
+                heapq.heappop(served)
             continue
-        pool -= nxt[0] - kl
-        k[top], val[top] = nxt
-        heapq.heapreplace(heap, (-nxt[1], top))
-        steps += 1
-    return True, k, val, pool
+        kn, vn = nxt
+        if top == rpos:  # the reserve first, for the part above `above`
+            use = min(res, max(0, kn - max(kl, above)))
+            res -= use
+            pool += use
+        pool -= kn - kl
+        now[top] = nxt
+        if fresh:
+            ptr += 1
+            heapq.heappush(served, (-vn, top))
+        else:
+            heapq.heapreplace(served, (-vn, top))
+    _apply(k, val, now)
+    return k, val, pool
 
 
-def allocate_loop(start, value0, cap, pool: int, est: Estimator, *, rule: str = "lookahead",
+def _apply(k: np.ndarray, val: np.ndarray, now: dict[int, tuple[int, float]]) -> None:
+    if now:
+        pos = list(now)
+        k[pos] = [c for c, _ in now.values()]
+        val[pos] = [v for _, v in now.values()]
+
+
+def _finish(k, val, cap, pool, est, now):
+    """The rest of the loop by the vectorised cut, from the state the loop reached."""
+    _apply(k, val, now)
+    return cut(k, val, cap, pool, est.vec)
+
+
+def _improvable(est: Estimator, cache: dict[int, list], pos: int, k: int, value: float,
+                reach: int, strict: bool) -> tuple[int, float] | None:
+    """The next count of `pos` (and its estimate) by ``improvable``, or None.
+
+    ``cache[pos] = [lo, values]`` holds the estimates on lo, lo + 2, ... evaluated so far in
+    this call (the counts of an application only grow within a call).
+    """
+    kk = k + 2
+    if kk > reach:
+        return None
+    entry = cache.get(pos)
+    if entry is None:
+        entry = cache[pos] = [kk, []]
+    lo, vals = entry
+    i = (kk - lo) // 2
+    last = (reach - lo) // 2
+    while i <= last:
+        if i < len(vals):
+            v = vals[i]
+            if v < value:
+                return lo + 2 * i, v
+            if strict:
+                return None
+            i += 1
+        elif i < SCALAR or strict:
+            vals.append(est.one(pos, lo + 2 * i))
+        elif hasattr(est, "scan"):  # the rest at once, skipping blocks above `value`
+            got = est.scan(pos, lo + 2 * i, lo + 2 * last, value)
+            if got is not None:
+                cache[pos] = [got[0] + 2, []]
+            return got
+        else:
+            hi = min(last, i + CHUNK - 1)
+            arr = est.range(pos, lo + 2 * i, lo + 2 * hi)
+            vals.extend(arr.tolist())
+            hit = int(np.argmax(arr < value))
+            if arr[hit] < value:
+                return lo + 2 * (i + hit), vals[i + hit]
+            i = hi + 1
+    return None
+
+
+def allocate_loop(start, value0, cap, pool: int, est: VectorEstimator, *,
+                  rule: str = "lookahead",
                   on_stuck: str = "stop") -> tuple[np.ndarray, np.ndarray, int]:
     """The heap loop of the module docstring, one estimate at a time (reference semantics)."""
     k = np.array(start, dtype=np.int64)

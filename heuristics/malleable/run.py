@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.malleable.policies import (
     end_greedy,
     end_local,
@@ -26,6 +27,7 @@ from resilsched.heuristics.malleable.policies import (
 )
 from resilsched.heuristics.malleable.simulator import simulate
 from resilsched.heuristics.malleable.state import Options
+from resilsched.heuristics.malleable.unit import HalfView, to_units
 from resilsched.instances.malleable.traces import FailureTrace, trace_for
 from resilsched.solution import HeuristicResult
 
@@ -34,7 +36,8 @@ Progress = Literal["clamp", "literal"]
 Baseline = Literal["stale", "fresh"]
 ImproveRule = Literal["lookahead", "strict_step"]
 OnStuck = Literal["stop", "skip"]
-LookaheadPool = Literal["any", "at_end"]
+LookaheadPool = Literal["any", "at_end", "faulty_only"]
+Step = Literal[2, 1]
 
 
 @dataclass(frozen=True)
@@ -88,31 +91,42 @@ class RunPayload:
 
 
 def _run(name: str, end, fail, fault_free: bool, instance, scenario, seed: int,
-         opts: Options) -> HeuristicResult:
+         opts: Options, step: int = 2) -> HeuristicResult:
     ff = fault_free or instance.fault_free
+    if step not in (1, 2):
+        raise InvalidInstance("step", f"={step!r} must be 1 or 2 (A-18)")
+    if step == 1 and not ff:
+        raise InvalidInstance("step", f"=1 is for the fault-free context only (A-18): {name} "
+                                      "runs with failures")
     if ff:
         trace, source = FailureTrace((), ()), "none"
     else:
         trace = trace_for(instance, scenario, seed)
         source = "drawn" if not isinstance(trace, FailureTrace) else (
             "instance" if scenario is None else "given")
-    st, read = simulate(instance, trace, end, fail, opts, fault_free=fault_free)
+    inst = instance
+    if step == 1:  # single processors as pairs of half-processors (MA-11)
+        inst = HalfView(instance if instance.fault_free
+                        else instance.replace(mtbf=None, failures=None))
+    st, read = simulate(inst, trace, end, fail, opts, fault_free=fault_free)
+    phases = st.phases if step == 2 else to_units(st.phases)
     makespan = float(np.max(st.finish))
     payload = RunPayload(
         heuristic=name, makespan=makespan, fault_free=ff,
-        initial=tuple(int(x) for x in _initial(st)), finish=tuple(st.finish.tolist()),
-        released=tuple(st.released.tolist()), phases=tuple(st.phases), counts=dict(st.counts),
-        trace=tuple(read), trace_source=source, options=dict(opts.__dict__))
+        initial=tuple(int(x) for x in _initial(phases, st.inst.n)),
+        finish=tuple(st.finish.tolist()), released=tuple(st.released.tolist()),
+        phases=tuple(phases), counts=dict(st.counts), trace=tuple(read), trace_source=source,
+        options={**opts.__dict__, "step": step})
     extra = {"failures_struck": st.counts["failures"], "redistributions":
              st.counts["redistributions"], "seed": seed, "trace_source": source}
     return HeuristicResult(makespan, name, None, payload, extra)
 
 
-def _initial(st) -> list[int]:
+def _initial(phases: list[tuple], n: int) -> list[int]:
     first: dict[int, int] = {}
-    for ph in st.phases:
+    for ph in phases:
         first.setdefault(ph[0], ph[3])
-    return [first[i] for i in range(st.inst.n)]
+    return [first[i] for i in range(n)]
 
 
 def _heuristic(name: str, end, fail, fault_free: bool, doc: str):
@@ -120,16 +134,17 @@ def _heuristic(name: str, end, fail, fault_free: bool, doc: str):
             end_mode: EndMode = "realized", progress: Progress = "clamp",
             baseline: Baseline = "stale", improve_rule: ImproveRule = "lookahead",
             on_stuck: OnStuck = "stop", lookahead_release: bool = True,
-            lookahead_pool: LookaheadPool = "any", refill: bool = False) -> HeuristicResult:
+            lookahead_pool: LookaheadPool = "any", refill: bool = False,
+            step: Step = 2) -> HeuristicResult:
         opts = Options(end_mode=end_mode, progress=progress, baseline=baseline,
                        improve_rule=improve_rule, on_stuck=on_stuck,
                        lookahead_release=lookahead_release, lookahead_pool=lookahead_pool,
                        refill=refill)
-        return _run(name, end, fail, fault_free, instance, scenario, seed, opts)
+        return _run(name, end, fail, fault_free, instance, scenario, seed, opts, step)
     run.__name__ = run.__qualname__ = name.lower().replace("-", "_")
     run.__doc__ = doc + "\n\nOptions: spec A-6 (end_mode), A-9 (progress), A-10 (baseline), " \
         "A-11 (improve_rule), A-12 (on_stuck), A-14 (lookahead_release, lookahead_pool), " \
-        "A-15 (refill)."
+        "A-15 (refill), A-18 (step: 1 in the fault-free context)."
     return run
 
 

@@ -11,6 +11,9 @@ the checkpoint after it, or on idle processors, are discarded, A-7). Then:
   the applications that will end by then (E_i <= t_lastR_f) end now, at E_i, and release their
   processors (A-14; they trigger no END policy, A-34); if T_f is the longest (t^U_f >= every
   t^U, A-32) the FAIL policy (SAF/IG) runs over T_f and the applications with t_lastR <= t.
+  Where those processors go is `lookahead_pool` (A-14): 'any' heuristic at once (literal), or
+  held until E_i ('at_end'), or 'faulty_only': at once to T_f only (it restarts after they are
+  free), the rest held until E_i (decision MA-9).
 
 The makespan is the last realized end. A run reads one trace (`instances.malleable.traces`), so
 every policy of a repetition meets the same failures (common random numbers).
@@ -44,14 +47,12 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
     st = RunState(inst, F, opts or Options())
     st.start(initial_allocation(st))
     cursor = trace.cursor() if not inst.fault_free else None
-    held: list[tuple[float, np.ndarray, int]] = []  # A-14 'at_end': (free at, ids, count)
-    n = inst.n
+    held: list[list] = []  # A-14 'at_end' / 'faulty_only': [free at, ids, count]
     while True:
-        live = np.flatnonzero(st.running)
-        if live.size == 0:
+        nxt = st.next_end()
+        if nxt is None:
             break
-        ic = int(live[np.argmin(st.E[live])])
-        tc = float(st.E[ic])
+        ic, tc = nxt
         if cursor is not None and cursor.time < tc:
             tf, proc = cursor.time, cursor.proc
             cursor.advance()
@@ -70,7 +71,7 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
                 st.counts["end_calls"] += 1
                 end_policy(st, tc, elig)
     _release_held(st, held, math.inf)
-    assert n == 0 or not st.running.any()
+    assert not st.running.any()
     return st, ([] if cursor is None else cursor.consumed())
 
 
@@ -82,12 +83,14 @@ def _on_failure(st: RunState, t: float, f: int, fail_policy: FailPolicy | None,
         done = done[done != f]
         if done.size:
             st.counts["lookahead_finished"] += int(done.size)
-            if st.opts.lookahead_pool == "at_end":
+            if st.opts.lookahead_pool in ("at_end", "faulty_only"):
                 for i in done.tolist():  # idle only once really free (MA-9)
                     e = float(st.E[i])
                     count = int(st.sigma[i])
-                    ids = st.finish_app(np.array([i]), np.array([e]), e, hold=True)
-                    held.append((e, ids, count))
+                    # 'faulty_only': released now (T_f may take them), idle for others at E_i
+                    at = t if st.opts.lookahead_pool == "faulty_only" else e
+                    ids = st.finish_app(np.array([i]), np.array([e]), at, hold=True)
+                    held.append([e, ids.tolist(), count])
             else:
                 st.finish_app(done, st.E[done], t)
     if fail_policy is None:
@@ -98,15 +101,18 @@ def _on_failure(st: RunState, t: float, f: int, fail_policy: FailPolicy | None,
     elig = np.flatnonzero(live & (st.tlast <= t))
     elig = elig[elig != f]
     st.counts["fail_calls"] += 1
+    if st.opts.lookahead_pool == "faulty_only":  # what is free when T_f restarts, for T_f
+        st.reserve(f, [h for h in held if h[0] <= st.tlast[f]])
     fail_policy(st, t, f, elig)
+    st.reserve(-1, [])
 
 
 def _release_held(st: RunState, held: list, t: float) -> None:
     """Held processors become idle once their applications have ended."""
     keep = []
-    for when, ids, count in held:
-        if when <= t:
-            st.give_back(ids, count)
+    for h in held:
+        if h[0] <= t:
+            st.give_back(h[1], h[2])
         else:
-            keep.append((when, ids, count))
+            keep.append(h)
     held[:] = keep

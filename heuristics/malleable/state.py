@@ -14,6 +14,8 @@ checks independently.
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections import deque
 from dataclasses import dataclass
 
@@ -32,16 +34,22 @@ class Options:
     improve_rule: str = "lookahead"   # A-11: 'lookahead' | 'strict_step'
     on_stuck: str = "stop"            # A-12: 'stop' | 'skip'
     lookahead_release: bool = True    # A-14
-    lookahead_pool: str = "any"       # A-14: 'any' | 'at_end' (MA-9)
+    lookahead_pool: str = "any"       # A-14: 'any' | 'at_end' | 'faulty_only' (MA-9)
     refill: bool = False              # A-15
 
 
 class RunState:
-    """Arrays of the n applications plus the processor pool of one run."""
+    """Arrays of the n applications plus the processor pool of one run.
+
+    Besides the spec's state, each application keeps the constants of its current count
+    (t, C, tau: `cur_t`, `cur_c`, `cur_tau`) for the progress formula, and the realized ends
+    sit in a heap (`next_end`), so that an event costs no pass over the n applications.
+    """
 
     def __init__(self, inst, F: Formulas, opts: Options) -> None:
         n = inst.n
         self.inst, self.F, self.opts = inst, F, opts
+        self.T = F.tables
         self.clamp = opts.progress == "clamp"
         self.expected_end = opts.end_mode == "expected"
         self.sigma = np.zeros(n, dtype=np.int64)
@@ -49,6 +57,9 @@ class RunState:
         self.tlast = np.zeros(n)
         self.tU = np.zeros(n)
         self.E = np.full(n, np.inf)
+        self.cur_t = np.ones(n)
+        self.cur_c = np.zeros(n)
+        self.cur_tau = np.full(n, np.inf)
         self.running = np.ones(n, dtype=bool)
         self.finish = np.full(n, np.nan)
         self.released = np.full(n, np.nan)
@@ -59,6 +70,9 @@ class RunState:
         self.pool: deque[int] = deque(range(inst.p))
         self.phases: list[tuple] = []
         self._open: list[tuple] = [(0.0, 0.0, 0, 1.0)] * n
+        self._ends: list[tuple[float, int]] = []  # heap of (E_i, i); stale entries skipped
+        self.reserved_for = -1            # A-14 'faulty_only': T_f during its FAIL policy
+        self.reserved: list[list] = []    # held [free at, ids, count] that T_f takes first
         self.counts = {"failures": 0, "discarded": 0, "redistributions": 0,
                        "end_calls": 0, "fail_calls": 0, "lookahead_finished": 0}
 
@@ -70,6 +84,10 @@ class RunState:
         self.sigma[:] = sigma
         self.tU[:] = self.F.t_r(idx, sigma, 1.0)
         self.E[:] = self._end(idx)
+        for i, k in enumerate(sigma.tolist()):
+            self._constants(i, k)
+        self._ends = list(zip(self.E.tolist(), range(self.inst.n), strict=True))
+        heapq.heapify(self._ends)
         self._open = [(0.0, 0.0, int(k), 1.0) for k in sigma]
 
     def _end(self, idx: np.ndarray) -> np.ndarray:
@@ -77,11 +95,62 @@ class RunState:
             return self.tU[idx]
         return self.tlast[idx] + self.F.duration(idx, self.sigma[idx], self.alpha[idx])
 
+    def _constants(self, i: int, k: int) -> None:
+        t, c, tau = self.T.cell(i, k)[:3]
+        self.cur_t[i], self.cur_c[i], self.cur_tau[i] = t, c, tau
+
+    def _set(self, i: int, k: int, a: float, restart: float) -> None:
+        """Application i works on k processors from `restart` with `a` of its work left."""
+        T = self.T
+        self.sigma[i] = k
+        self.alpha[i] = a
+        self.tlast[i] = restart
+        tu = restart + T.t_r(i, k, a)
+        self.tU[i] = tu
+        e = tu if self.expected_end else restart + T.duration(i, k, a)
+        self.E[i] = e
+        self._constants(i, k)
+        heapq.heappush(self._ends, (e, i))
+
+    def next_end(self) -> tuple[int, float] | None:
+        """The running application with the first realized end (lowest index on ties, A-31)
+        and that end, or None when nothing runs."""
+        ends = self._ends
+        while ends:
+            e, i = ends[0]
+            if self.running[i] and self.E[i] == e:
+                return i, e
+            heapq.heappop(ends)
+        return None
+
     # ------------------------------------------------------------------ progress
     def alpha_now(self, idx: np.ndarray, t: float) -> np.ndarray:
         """Remaining fraction at t of running, unstruck applications (1.10, A-9)."""
-        done = self.F.done_running(idx, self.sigma[idx], t - self.tlast[idx], self.clamp)
+        delta = t - self.tlast[idx]
+        if self.inst.fault_free:
+            done = delta / self.cur_t[idx]
+        else:
+            tau, c = self.cur_tau[idx], self.cur_c[idx]
+            n = np.floor(delta / tau)
+            if self.clamp:
+                done = (n * (tau - c) + np.minimum(delta - n * tau, tau - c)) / self.cur_t[idx]
+            else:
+                done = (delta - n * c) / self.cur_t[idx]
         return np.maximum(0.0, self.alpha[idx] - done)
+
+    def alpha_one(self, i: int, t: float) -> float:
+        """`alpha_now` of one application (the same operations, in scalar form)."""
+        delta = t - float(self.tlast[i])
+        tk, c, tau = self.T.cell(i, int(self.sigma[i]))[:3]
+        if self.inst.fault_free:
+            done = delta / tk
+        else:
+            n = math.floor(delta / tau)
+            if self.clamp:
+                done = (n * (tau - c) + min(delta - n * tau, tau - c)) / tk
+            else:
+                done = (delta - n * c) / tk
+        return max(0.0, float(self.alpha[i]) - done)
 
     # ------------------------------------------------------------------ changes
     def commit(self, idx: np.ndarray, k: np.ndarray, a: np.ndarray, restart: np.ndarray,
@@ -96,26 +165,19 @@ class RunState:
                                  strict=True):
             self._close(i, t, kind, self.alpha[i] - aa)
             self._open[i] = (t, rs, kk, aa)
-        self.sigma[idx] = k
-        self.alpha[idx] = a
-        self.tlast[idx] = restart
-        self.tU[idx] = restart + self.F.t_r(idx, k, a)
-        self.E[idx] = self._end(idx)
+            self._set(i, kk, aa, rs)
         self.counts["redistributions"] += int(np.count_nonzero(k != old))
 
     def fail(self, f: int, t: float) -> None:
         """T_f is struck at t: back to its last checkpoint, then D + R (A-8)."""
         j = int(self.sigma[f])
-        one = np.array([f])
-        done = float(self.F.done_failed(one, j, t - self.tlast[f])[0])
+        tk, c, tau = self.T.cell(f, j)[:3]
+        done = math.floor((t - float(self.tlast[f])) / tau) * (tau - c) / tk
         a = max(0.0, float(self.alpha[f]) - done)
-        restart = t + self.F.D + float(self.F.ckpt(one, j)[0])
+        restart = t + self.F.D + c
         self._close(f, t, "failure", done)
         self._open[f] = (t, restart, j, a)
-        self.alpha[f] = a
-        self.tlast[f] = restart
-        self.tU[f] = restart + float(self.F.t_r(one, j, a)[0])
-        self.E[f] = float(self._end(one)[0])
+        self._set(f, j, a, restart)
         self.counts["failures"] += 1
 
     def finish_app(self, idx: np.ndarray, when: np.ndarray, t: float,
@@ -141,11 +203,20 @@ class RunState:
             self.pool.extend(freed)
         return np.array([], dtype=np.int64)
 
-    def give_back(self, ids: np.ndarray, count: int) -> None:
+    def give_back(self, ids: list[int], count: int) -> None:
         """Held processors (`finish_app(hold=True)`) join the idle pool."""
         self.free += count
         if self.track_ids:
-            self.pool.extend(ids.tolist())
+            self.pool.extend(ids)
+
+    def reserve(self, f: int, held: list[list]) -> None:
+        """Held processors only T_f may take (first) until the next call (A-14 'faulty_only');
+        f = -1 ends the reservation. Entries are the simulator's [free at, ids, count]."""
+        self.reserved_for, self.reserved = f, held
+
+    def reserved_count(self, i: int) -> int:
+        """Processors reserved for application i (0 for any other)."""
+        return sum(h[2] for h in self.reserved) if i == self.reserved_for else 0
 
     # ------------------------------------------------------------------ processors
     def _take(self, idx: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
@@ -161,9 +232,20 @@ class RunState:
                 self.pool.extend(out)
         for i, d in zip(idx.tolist(), diff.tolist(), strict=True):
             if d > 0:
-                got = [self.pool.popleft() for _ in range(d)]
+                got = self._take_reserved(d) if i == self.reserved_for else []
+                self.free += len(got)  # counted above, but taken from the held processors
+                got += [self.pool.popleft() for _ in range(d - len(got))]
                 self.ids[i].extend(got)
                 self.owner[got] = i
+
+    def _take_reserved(self, d: int) -> list[int]:
+        got: list[int] = []
+        for h in self.reserved:
+            take = min(d - len(got), h[2])
+            got += h[1][:take]
+            del h[1][:take]
+            h[2] -= take
+        return got
 
     def _close(self, i: int, end: float, kind: str, done: float) -> None:
         start, restart, count, alpha = self._open[i]

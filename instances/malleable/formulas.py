@@ -18,12 +18,15 @@ For application i on j processors (every argument broadcasts; `idx` holds 0-base
   alpha t + N^ff(alpha) C (A-6), alpha t in the fault-free context.
 
 `Formulas(instance)` binds the instance's constants; `formulas_of(instance)` caches one per
-instance object (and with it j_max, computed once per instance).
+instance object (and with it j_max and the per-count tables of `tables.Tables`, computed once
+per instance).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from resilsched.instances.malleable.tables import Tables
 
 #: evaluations of t^R per chunk when computing j_max (bounds the memory to a few tens of MB)
 CHUNK = 1 << 21
@@ -47,9 +50,18 @@ class Formulas:
         self._jmax: np.ndarray | None = None
         n = inst.n
         self._jx = np.full(n, -1, dtype=np.int64)   # exact j_max, -1 while unknown
+        self._cap = np.full(n, inst.p_even, dtype=np.int64)  # j_max where known, else p_even
         self._plo = np.full(n, 2, dtype=np.int64)   # proven: j_max >= _plo
         self._pmin = np.full(n, np.inf)             # min of t^R(j, 1) over 2 <= j < _plo
         self._top: np.ndarray | None = None          # t^R(1) on the TOP largest even counts
+        self._tables: Tables | None = None
+
+    @property
+    def tables(self) -> Tables:
+        """The per-count constants of every application (`tables.Tables`), built on demand."""
+        if self._tables is None:
+            self._tables = Tables(self)
+        return self._tables
 
     # ---------------------------------------------------------------- costs and periods
     def t(self, idx, k) -> np.ndarray:
@@ -175,13 +187,12 @@ class Formulas:
     def jmax_cap(self, idx: np.ndarray) -> np.ndarray:
         """j_max where it is known exactly, else the largest even count (an optimistic cap:
         check the counts chosen with `exceeds_jmax`)."""
-        jx = self._jx[idx]
-        return np.where(jx >= 0, jx, self.inst.p_even)
+        return self._cap[idx]
 
     def jmax_exact(self, i: int) -> int:
         """j_max of one application, computed once."""
         if self._jx[i] < 0:
-            self._jx[i] = self._compute_jmax(np.array([i]))[0]
+            self._jx[i] = self._cap[i] = self._compute_jmax(np.array([i]))[0]
         return int(self._jx[i])
 
     def exceeds_jmax(self, idx: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -205,25 +216,25 @@ class Formulas:
             self._topk = top
             n = self.inst.n
             self._top = self.t_r(np.arange(n)[:, None], top[None, :], 1.0)
-        idx, inv = np.unique(idx, return_inverse=True)
-        kmax = np.zeros(idx.size, dtype=np.int64)
-        np.maximum.at(kmax, inv, k)
-        k = kmax
-        lo = self._plo[idx]
-        reps = (k - lo) // 2
-        rows = np.repeat(np.arange(idx.size), reps)
-        js = np.repeat(lo, reps) + 2 * (np.arange(rows.size)
-                                        - np.repeat(np.cumsum(reps) - reps, reps))
-        vals = self.t_r(idx[rows], js, 1.0)
-        pmin = self._pmin[idx].copy()
-        np.minimum.at(pmin, rows, vals)
-        witness = np.where(self._topk[None, :] >= k[:, None], self._top[idx], np.inf).min(axis=1)
-        ok = pmin > witness
-        self._plo[idx[ok]] = k[ok]
-        self._pmin[idx[ok]] = pmin[ok]
-        bad = idx[~ok]
-        if bad.size:
-            self._jx[bad] = self._compute_jmax(bad)
+        kmax: dict[int, int] = {}
+        for i, kk in zip(idx.tolist(), k.tolist(), strict=True):
+            kmax[i] = max(kk, kmax.get(i, 0))
+        bad = []
+        for i, kk in kmax.items():
+            lo = int(self._plo[i])
+            pmin = float(self._pmin[i])
+            if kk - 2 >= lo:  # t^R(1) on lo, lo + 2, ..., k - 2
+                pmin = min(pmin, float(self.tables.t_r_range(i, lo, kk - 2, 1.0).min()))
+            above = int(np.count_nonzero(self._topk >= kk))  # the witnesses >= k
+            witness = float(self._top[i, :above].min()) if above else np.inf
+            if pmin > witness:
+                self._plo[i] = kk
+                self._pmin[i] = pmin
+            else:
+                bad.append(i)
+        if bad:
+            bad_idx = np.array(bad, dtype=np.int64)
+            self._jx[bad_idx] = self._cap[bad_idx] = self._compute_jmax(bad_idx)
 
 
 def formulas_of(inst) -> Formulas:

@@ -8,6 +8,10 @@
   brute force; with failures, an MTBF giving a few failures per run.
 - `generate(seed, count, kind)`: a library, one child generator per instance, so instance k does
   not depend on how many are drawn.
+- `library(seed, count)`: the instances of the shipped certified library ``malleable-small``
+  (issue 13): tiny fault-free instances, which the yardstick proves optimal
+  (``faultfree-optimal``), and one in `TRACED_EVERY` with failures and a stored trace, which it
+  bounds (fluid bound, best realized makespan; decision MA-1).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import numpy as np
 from resilsched.instances.coschedule import random_integer_table
 from resilsched.instances.fields import count_or_default  # noqa: F401  (re-exported)
 from resilsched.instances.malleable.model import YEAR, MalleableInstance, MalleableTask
+from resilsched.instances.malleable.traces import DrawnTrace
 
 M_INF = 1_500_000
 M_SUP = 2_500_000
@@ -26,6 +31,8 @@ M_INF_HOMOGENEOUS = 2_499_000
 F_DEFAULT = 0.08
 MTBF_YEARS = 100.0
 DOWNTIME = 60.0
+#: in the library, instance c has failures and a stored trace when c % TRACED_EVERY is the last
+TRACED_EVERY = 12
 
 
 def paper_instance(rng: np.random.Generator | int, n: int, p: int, *,
@@ -84,6 +91,36 @@ def generate(seed: int, count: int | None = None, *, kind: str = "tiny",
                                   name=label)
         else:
             inst = tiny_instance(child, n, p, faulty=faulty, name=label)
+        inst.metadata.update({"seed": seed, "index": c})
+        out.append(inst)
+    return out
+
+
+def library(seed: int, count: int | None = None) -> list[MalleableInstance]:
+    """`count` (default 100) instances of the certified library (module doc), from one seed.
+
+    Fault-free ones: n in 2..5, p in [2n, 16] (12 when n = 5), S = 0 or (one in four) an integer
+    in 1..5, and an empty trace. Traced ones (c % TRACED_EVERY == TRACED_EVERY - 1): n in 2..4,
+    p in [max(6, 2n), 12], the failures of their mtbf up to 3 max_i t_{i,2}, a bound on the
+    length of a run without failures, tripled (after the trace nothing fails).
+    """
+    count = count_or_default(count, 100)
+    out = []
+    for c, child in enumerate(np.random.default_rng(seed).spawn(count)):
+        label = f"library-s{seed}-{c}"
+        if c % TRACED_EVERY == TRACED_EVERY - 1:
+            n = int(child.integers(2, 5))
+            p = int(child.integers(max(6, 2 * n), 13))
+            inst = tiny_instance(child, n, p, faulty=True, name=label)
+            horizon = 3.0 * max(task.t[1] for task in inst.tasks)
+            trace = DrawnTrace(p, float(inst.mtbf), int(child.integers(2**31))).prefix(horizon)
+            inst = inst.replace(failures=tuple(zip(trace.times, trace.procs, strict=True)))
+        else:
+            n = int(child.integers(2, 6))
+            p = int(child.integers(2 * n, (12 if n == 5 else 16) + 1))
+            S = float(child.integers(1, 6)) if child.random() < 0.25 else 0.0
+            inst = tiny_instance(child, n, p, faulty=False, S=S, name=label).replace(
+                failures=())
         inst.metadata.update({"seed": seed, "index": c})
         out.append(inst)
     return out

@@ -122,6 +122,10 @@ FAMILY.add(Generator("paper", _paper, "n = 100, p = 5000, (1.13) with m ~ U{1.5e
                                       "f = 0.08, MTBF 100 years, D = 60 s (§1.5.4)"))
 FAMILY.add(Generator("tiny", lambda seed, count=None: G.generate(seed, count, kind="tiny"),
                      "n 2..4, p 6..12, integer tables, a few failures per run"))
+FAMILY.add(Generator("library", G.library,
+                     "the certified library malleable-small: 100 tiny instances, fault-free "
+                     "(proven optima by faultfree-optimal) and one in 12 with failures and a "
+                     "stored trace (fluid bound and best realized makespan)"))
 FAMILY.add(Generator("tiny-fault-free",
                      lambda seed, count=None: G.generate(seed, count, kind="tiny", faulty=False),
                      "n 2..4, p 6..12, integer tables, mtbf null"))

@@ -4,7 +4,7 @@ Checks a run's phases (`heuristics.malleable.RunPayload`) against the model, rec
 quantity with its own scalar formulas (no code shared with the simulator):
 
 - each application's phases follow each other from t = 0 (alpha = 1, t_lastR = 0), on even
-  counts in [2, p];
+  counts in [2, p] (any count in [1, p] for a fault-free run with ``step = 1``, A-18);
 - a phase that ends by a redistribution counted the work done since t_lastR (1.10, literal or
   clamped, A-9; elapsed / t without failures), and the next one restarts after
   RC (1.11) + the checkpoint C_{i,k} (none without failures), plus D + R if the application had
@@ -98,6 +98,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
     opts = payload.options
     clamp = opts.get("progress", "clamp") == "clamp"
     expected = opts.get("end_mode", "realized") == "expected"
+    unit = 1 if opts.get("step", 2) == 1 and payload.fault_free else 2
     model = _Model(inst, payload.fault_free)
     horizon = max(payload.finish) if payload.finish else 0.0
     by_app: list[list[tuple]] = [[] for _ in range(n)]
@@ -118,8 +119,9 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
         for r, ph in enumerate(phases):
             _, start, restart, count, alpha, end, kind, done = ph
             where = f"T{i} phase {r} [{start:.6g}, {end:.6g}]"
-            if count % 2 or not 2 <= count <= p:
-                raise InvalidSchedule(f"{where}: {count} processors (even, in [2, {p}])")
+            if count % unit or not unit <= count <= p:
+                what = "even, in [2" if unit == 2 else "in [1"
+                raise InvalidSchedule(f"{where}: {count} processors ({what}, {p}])")
             if end < start - REL * max(1.0, abs(start)):
                 raise InvalidSchedule(f"{where}: ends before it starts")
             if alpha < -REL or alpha > 1 + REL:

@@ -23,7 +23,7 @@ def test_registration():
     assert {"yardstick", "static-optimal", "faultfree-optimal"} == set(FAM.exact)
     params = {p.name for p in FAM.heuristics["ENDGREEDY-IG"].params}
     assert {"end_mode", "progress", "baseline", "improve_rule", "on_stuck",
-            "lookahead_release", "lookahead_pool", "refill"} == params
+            "lookahead_release", "lookahead_pool", "refill", "step"} == params
 
 
 def test_solve_and_simulate(run, tmp_path):
@@ -45,12 +45,19 @@ def test_solve_and_simulate(run, tmp_path):
                          "--failures", "[[1.0, 0], [2.5, 3]]")
     assert code == 0, err
     assert json.loads(out)["failures"] == [[1.0, 0], [2.5, 3]]
+    code, out, err = run("simulate", path, "--heuristic", "FF-ENDGREEDY", "--param", "step=1",
+                         "--json")
+    assert code == 0, err
+    assert json.loads(out)["solution"]["options"]["step"] == 1
+    code, out, err = run("simulate", path, "--heuristic", "ENDGREEDY-IG", "--param", "step=1")
+    assert code == 2 and "step" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("argv, needle", [
     (["--failures", "[[1, 99]]"], "--failures[0][1]"),
     (["--qbar", "0.3"], "--qbar"),
     (["--param", "progress=exact"], "--param progress"),
+    (["--param", "step=3"], "--param step"),
 ])
 def test_bad_input_is_one_line(run, tmp_path, argv, needle):
     path = tmp_path / "m.json"

@@ -1,4 +1,4 @@
-"""The vectorised pair-greedy equals the plain heap loop (heuristics/malleable/greedy.py)."""
+"""The lazy pair-greedy equals the plain heap loop (heuristics/malleable/greedy.py)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,80 @@ def test_allocate_equals_the_heap_loop(rule, on_stuck):
             return tab[pos, k]
         v0 = tab[np.arange(n), start] if trial % 3 else rng.integers(1, 12, n).astype(float)
         want = allocate_loop(start, v0, cap, pool, est, rule=rule, on_stuck=on_stuck)
-        for window, budget in ((None, 0), (np.ones(n, int), 0), (None, 3), (None, 100)):
-            got = allocate(start, v0, cap, pool, est, rule=rule, on_stuck=on_stuck,
-                           window=window, budget=budget)
-            assert np.array_equal(got[0], want[0]) and got[2] == want[2], trial
-            assert np.array_equal(got[1], want[1])
+        got = allocate(start, v0, cap, pool, est, rule=rule, on_stuck=on_stuck)
+        assert np.array_equal(got[0], want[0]) and got[2] == want[2], trial
+        assert np.array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("budget", [0, 1, 3])
+def test_the_vectorised_cut_equals_the_heap_loop(budget):
+    """`allocate` finishing with `cut.cut` after `budget` steps (windows of 4 pairs, widened)."""
+    rng = np.random.default_rng(11 + budget)
+    for trial in range(400):
+        n = int(rng.integers(1, 9))
+        pool = int(rng.integers(0, 120))
+        start = 2 * rng.integers(1, 4, n)
+        cap = start + 2 * rng.integers(0, 40, n)
+        tab = rng.integers(1, 30, (n, 200)).astype(float)
+        if trial % 2:  # mostly decreasing with wiggles and ties
+            tab = np.sort(tab, axis=1)[:, ::-1] + rng.integers(0, 3, (n, 200))
+        def est(pos, k, tab=tab):
+            return tab[pos, k]
+        v0 = tab[np.arange(n), start] if trial % 3 else rng.integers(1, 30, n).astype(float)
+        want = allocate_loop(start, v0, cap, pool, est)
+        got = allocate(start, v0, cap, pool, est, budget=budget)
+        assert np.array_equal(got[0], want[0]) and got[2] == want[2], trial
+        assert np.array_equal(got[1], want[1]), trial
+
+
+def _reserve_loop(start, v0, cap, pool, est, rpos, res, above):
+    """The heap loop where position rpos may also take `res` reserved processors for its count
+    above `above` (A-14 'faulty_only'), one candidate count at a time (the oracle)."""
+    k, val = list(start), list(v0)
+    alive = set(range(len(k)))
+    while alive:
+        top = min(alive, key=lambda i: (-val[i], i))
+        nxt = None
+        kk = k[top] + 2
+        while kk <= cap[top]:
+            need = kk - k[top]
+            if top == rpos:
+                need -= min(res, max(0, kk - max(k[top], above)))
+            if need > pool:
+                break
+            v = float(est(np.array([top]), np.array([kk]))[0])
+            if v < val[top]:
+                nxt = (kk, v, need)
+                break
+            kk += 2
+        if nxt is None:
+            break
+        if top == rpos:
+            res -= (nxt[0] - k[top]) - nxt[2]
+        pool -= nxt[2]
+        k[top], val[top] = nxt[0], nxt[1]
+    return k, val, pool
+
+
+def test_reserved_processors_go_to_one_position_only():
+    """`allocate(reserve=...)`: the reserve serves only its position, above `above`, first."""
+    rng = np.random.default_rng(5)
+    for trial in range(200):
+        n = int(rng.integers(1, 7))
+        pool, res = int(rng.integers(0, 30)), 2 * int(rng.integers(0, 10))
+        start = 2 * rng.integers(1, 4, n)
+        cap = start + 2 * rng.integers(0, 20, n)
+        tab = np.sort(rng.integers(1, 30, (n, 100)).astype(float), axis=1)[:, ::-1]
+        tab += rng.integers(0, 3, (n, 100))
+        def est(pos, k, tab=tab):
+            return tab[pos, k]
+        v0 = tab[np.arange(n), start]
+        rpos = int(rng.integers(0, n))
+        above = int(start[rpos]) + 2 * int(rng.integers(0, 3))
+        want = _reserve_loop(start.tolist(), v0.tolist(), cap.tolist(), pool, est, rpos, res,
+                             above)
+        got = allocate(start, v0, cap, pool, est, reserve=(rpos, res, above))
+        assert got[0].tolist() == want[0] and got[2] == want[2], trial
+        assert got[1].tolist() == want[1], trial
+        if res == 0:
+            assert got[0].tolist() == allocate_loop(start, v0, cap, pool, est)[0].tolist()

@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.malleable import (
     HEURISTICS,
     endgreedy_ig,
@@ -52,7 +53,7 @@ def test_every_heuristic_gives_valid_runs(seed):
 OPTIONS = {"end_mode": ["realized", "expected"], "progress": ["clamp", "literal"],
            "baseline": ["stale", "fresh"], "improve_rule": ["lookahead", "strict_step"],
            "on_stuck": ["stop", "skip"], "lookahead_release": [True, False],
-           "lookahead_pool": ["any", "at_end"], "refill": [False, True]}
+           "lookahead_pool": ["any", "at_end", "faulty_only"], "refill": [False, True]}
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))
@@ -119,3 +120,61 @@ def test_processors_are_conserved_and_counts_even(monkeypatch):
         h(inst, seed=1)
     # a committed redistribution lowers the recipient's estimate
     assert seen and all(np.all(after < before) for before, after in seen)
+
+
+def test_lookahead_pool_modes():
+    """A-14: the three pools coincide without look-ahead releases; 'faulty_only' gives T_f the
+    released processors and holds the rest, so it differs from both others on some runs."""
+    differs = set()
+    for seed in range(6):
+        inst = small(seed)
+        for h in FAULTY:
+            runs = {m: h(inst, seed=seed, lookahead_pool=m, lookahead_release=False).objective
+                    for m in ("any", "at_end", "faulty_only")}
+            assert len(set(runs.values())) == 1
+            runs = {m: h(inst, seed=seed, lookahead_pool=m).objective
+                    for m in ("any", "at_end", "faulty_only")}
+            if runs["faulty_only"] != runs["any"]:
+                differs.add("any")
+            if runs["faulty_only"] != runs["at_end"]:
+                differs.add("at_end")
+    assert differs == {"any", "at_end"}
+
+
+def _unit_greedy_makespan(inst) -> float:
+    """Fault-free, no redistribution, in steps of one processor (A-18), written plainly: 1 each,
+    then one processor at a time to the longest application while some count within the idle
+    ones is faster ('lookahead', stop when the longest cannot improve)."""
+    k = [1] * inst.n
+    free = inst.p - inst.n
+    while free >= 1:
+        top = max(range(inst.n), key=lambda i: (inst.time(i, k[i]), -i))
+        better = [q for q in range(k[top] + 1, k[top] + free + 1)
+                  if inst.time(top, q) < inst.time(top, k[top])]
+        if not better:
+            break
+        free -= better[0] - k[top]
+        k[top] = better[0]
+    return max(inst.time(i, k[i]) for i in range(inst.n))
+
+
+def test_step_one_in_the_fault_free_context():
+    """A-18 step = 1: valid runs with odd counts, FF-NOREDIST equal to the plain unit greedy,
+    refused where failures strike."""
+    odd = False
+    for seed in range(4):
+        for inst in (small(seed), tiny_instance(seed, 3, 10)):
+            want = _unit_greedy_makespan(inst)
+            got = ff_noredist(inst, seed=seed, step=1)
+            assert got.objective == pytest.approx(want, rel=1e-12)
+            for h in (ff_noredist, ff_endlocal, ff_endgreedy):
+                res = h(inst, seed=seed, step=1)
+                validate_malleable_run(inst, res.schedule, res.objective)
+                odd |= any(ph[3] % 2 for ph in res.schedule.phases)
+    assert odd
+    with pytest.raises(InvalidInstance, match="step"):
+        endlocal_saf(small(0), seed=1, step=1)
+    with pytest.raises(InvalidInstance, match="step"):
+        ff_endlocal(small(0), seed=1, step=3)
+    fault_free = small(0, years=None)  # no failures at all: every heuristic may use step 1
+    validate_malleable_run(fault_free, endgreedy_ig(fault_free, step=1).schedule)
