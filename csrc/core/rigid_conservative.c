@@ -89,6 +89,7 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
     rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
     int64_t free_ = P, unfinished = n;
     int kept = 0;  /* pr is the last pass's profile, valid to cut at `now` */
+    int64_t nres = 0;  /* queued jobs holding a reservation in pr (has_res) */
     double now = 0.0, makespan = 0.0;
     for (;;) {
         int64_t ns = 0;
@@ -96,13 +97,13 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
             int64_t r = 0, stop = 0;  /* the pass resumes at queue position r, stops at `stop` */
             if (kept && pr.k <= 3 * n + 1 && profile_cut(&pr, now) == 0) {
                 while (r < q.n && has_res[q.items[r]]) r++;
-                int64_t tail = 0;  /* reservations to give back */
-                for (int64_t i = r; i < q.n && kept; i++)
-                    if ((tail += has_res[q.items[i]]) * RS_KEEP_RATIO > r) kept = 0;
-                for (int64_t i = r; i < q.n && kept; i++) {
+                int64_t tail = nres - r;  /* reservations to give back */
+                if (RS_KEEP_RATIO * tail > r) kept = 0;  /* cheaper rebuilt */
+                for (int64_t i = r; i < q.n && kept && nres > r; i++) {
                     int64_t j = q.items[i];
                     if (!has_res[j]) continue;
                     has_res[j] = 0;
+                    nres--;
                     if (profile_release(&pr, res_s[j], res_s[j] + t[j], p[j])) kept = 0;
                 }
             } else {
@@ -111,6 +112,7 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
             for (;;) {
                 if (!kept) {  /* rebuild: RList's own pass */
                     for (int64_t i = 0; i < q.n; i++) has_res[q.items[i]] = 0;
+                    nres = 0;
                     for (int64_t i = 0; i < heap.n; i++) {
                         run[i].end = heap.ev[i].end;
                         run[i].p = p[heap.ev[i].job];
@@ -130,6 +132,7 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
                     if (s < 0) { result = RS_EPOLICY; goto out; }
                     reserve(&pr, s, s + t[j], p[j], at);
                     has_res[j] = 1;
+                    nres++;
                     res_s[j] = s;
                     if (kept && pr.inexact) break;
                 }
@@ -142,6 +145,7 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
                 int64_t j = q.items[i];
                 if (has_res[j] && rs_same(res_s[j], now, tol)) {
                     has_res[j] = 0;
+                    nres--;
                     started[ns++] = j;
                 } else {
                     q.items[w++] = j;
