@@ -43,7 +43,16 @@ static int rs_by_end(const void *a, const void *b) {
 
 /* Profile.__init__: free processors from t on, given the running attempts (end, p) */
 static inline void profile_build(profile *pr, double t, int64_t P, ending *run, int64_t nrun) {
-    qsort(run, (size_t)nrun, sizeof(ending), rs_by_end);
+    if (nrun > 16) {
+        qsort(run, (size_t)nrun, sizeof(ending), rs_by_end);
+    } else {  /* a few running attempts: insertion sort (equal ends merge in any order) */
+        for (int64_t i = 1; i < nrun; i++) {
+            ending x = run[i];
+            int64_t k = i;
+            for (; k > 0 && run[k - 1].end > x.end; k--) run[k] = run[k - 1];
+            run[k] = x;
+        }
+    }
     int64_t used = 0;
     for (int64_t i = 0; i < nrun; i++) used += run[i].p;
     pr->seg[0].t = t;

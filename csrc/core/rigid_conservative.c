@@ -181,7 +181,7 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
             comp[nc++] = j;
         }
         /* on_completions: failed jobs back into Q in increasing job index */
-        qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
+        if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
         for (int64_t c = 0; c < nc; c++)
             if (failed[comp[c]] && rs_queue_push(&q, comp[c])) { result = RS_EDRAWS; goto out; }
     }

@@ -138,7 +138,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
         }
         /* on_completions: failed jobs back into Q in increasing job index; a failure cancels
          * every persistent reservation (A3) */
-        qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
+        if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
         int any_failed = 0;
         for (int64_t c = 0; c < nc; c++) {
             int64_t j = comp[c];
