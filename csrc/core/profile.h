@@ -6,9 +6,9 @@
  * on [seg[i].t, seg[i+1].t).  Its comparisons use the tolerance of Profile: x - y <= tol *
  * max(x, 1) (times are non-negative).  `inexact` is set whenever that tolerance merges two
  * different times (a breakpoint snapped to a neighbour): rigid_conservative.c reuses a profile
- * across events only while no such merge happened, when the breakpoints are pairwise more than
- * the tolerance apart and every operation below gives the same answer whatever redundant
- * breakpoints (equal a on both sides) the profile carries.
+ * across events only while no such merge happened (the breakpoints are then pairwise more than
+ * the tolerance apart, and a kept profile with the same times answers as a rebuilt one).  `own`
+ * counts what starts or ends at a breakpoint; only rigid_conservative.c reads it.
  */
 #ifndef RS_PROFILE_H
 #define RS_PROFILE_H

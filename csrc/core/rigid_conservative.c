@@ -14,14 +14,16 @@
  * gives the processors of the later reservations back, and resumes the pass there.  When no
  * attempt failed the prefix is the whole reserved queue and a pass costs O(|Q|).
  *
- * That argument holds for the exact step function; with the float tolerance the breakpoints
- * could also differ.  The kept profile has every breakpoint of a rebuilt one, plus redundant
- * ones (equal free processors on both sides) left by given-back reservations, which change no
- * answer of earliest_fit; profile_index's snapping could, but only when two different times
- * lie within the tolerance (profile.h's `inexact`).  So a pass that meets such a merge is run
- * again from a rebuilt profile (the reference's own computation) and the next pass rebuilds
- * too: the makespans are those of rigid_rlist.c, bit for bit (tests/rigid/
- * test_compiled_core.py compares both to the Python reference).
+ * When more reservations would be given back than kept, the profile is rebuilt instead (it is
+ * cheaper).  That argument holds for the exact step function; with the float tolerance the
+ * breakpoints must match too.  Each breakpoint counts the attempts and reservations starting or
+ * ending at it (profile.h, `own`) and a given-back reservation drops the breakpoints left with
+ * none, so the kept profile has the breakpoints of a rebuilt one; profile_index's snapping
+ * could still differ, but only when two different times lie within the tolerance (profile.h's
+ * `inexact`).  So a pass that meets such a merge is run again from a rebuilt profile (the
+ * reference's own computation) and the next pass rebuilds too: the makespans are those of
+ * rigid_rlist.c, bit for bit (tests/rigid/test_compiled_core.py compares both to the Python
+ * reference).
  */
 #include <stdlib.h>
 #include <string.h>
