@@ -37,6 +37,10 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f);
 double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_easy,
                       int persistent);
 
+/* R-LIST-Q in the default options (A2 by position, A3 fresh rounds) with its profile kept
+ * across events: the same makespans as rs_rigid_rlist, which calls it (rigid_conservative.c) */
+double rs_rigid_conservative(const rs_rigid *in, const int64_t *f);
+
 /* R-SHELF(-FILL)-B/NB (spec 002 §5; rigid_shelf.c) */
 double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fill);
 

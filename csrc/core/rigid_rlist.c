@@ -22,123 +22,9 @@
 #include <string.h>
 
 #include "events.h"
+#include "profile.h"
 #include "queue.h"
 #include "rigid.h"
-
-/* breakpoint i of the profile: from time t on (until the next one), a processors are free;
- * both in one struct, the scans read them together */
-typedef struct {
-    double t;
-    int64_t a;
-} segment;
-
-typedef struct {
-    segment *seg;   /* seg[0].t = the current time t < seg[1].t < ... */
-    int64_t k;      /* breakpoints */
-    double tol;
-} profile;
-
-static inline double scale(double x) { return x > 1 ? x : 1; }
-
-typedef struct { double end; int64_t p; } ending;
-
-static int by_end(const void *a, const void *b) {
-    double x = ((const ending *)a)->end, y = ((const ending *)b)->end;
-    return (x > y) - (x < y);
-}
-
-/* Profile.__init__: free processors from t on, given the running attempts (end, p) */
-static void profile_build(profile *pr, double t, int64_t P, ending *run, int64_t nrun) {
-    qsort(run, (size_t)nrun, sizeof(ending), by_end);
-    int64_t used = 0;
-    for (int64_t i = 0; i < nrun; i++) used += run[i].p;
-    pr->seg[0].t = t;
-    pr->seg[0].a = P - used;
-    pr->k = 1;
-    double last = t;
-    for (int64_t i = 0; i < nrun; i++) {
-        double end = run[i].end;
-        if (end - last <= pr->tol * scale(end)) {
-            pr->seg[pr->k - 1].a += run[i].p;
-        } else {
-            pr->seg[pr->k].t = end;
-            pr->seg[pr->k].a = pr->seg[pr->k - 1].a + run[i].p;
-            pr->k++;
-            last = end;
-        }
-    }
-}
-
-/* Profile.earliest_fit: earliest s >= t with avail >= p on all of [s, s + dur); p <= P
- * always fits at the last breakpoint */
-static double earliest_fit(const profile *pr, int64_t p, double dur, int64_t *at) {
-    int64_t last = pr->k - 1;
-    int open = 0;             /* a window is open (Python: need is not None) */
-    double start = 0, need = 0;
-    int64_t first = 0;
-    for (int64_t i = 0; i <= last; i++) {
-        if (pr->seg[i].a >= p) {
-            if (!open) {
-                start = pr->seg[i].t;
-                need = start + dur;
-                first = i;
-                open = 1;
-            }
-            if (i == last || need <= pr->seg[i + 1].t ||
-                need - pr->seg[i + 1].t <= pr->tol * scale(need)) {
-                *at = first;
-                return start;
-            }
-        } else {
-            open = 0;
-        }
-    }
-    return -1.0;  /* p > P: the instance forbids it */
-}
-
-/* Profile.fits_now: avail >= p on all of [t, t + dur) */
-static int fits_now(const profile *pr, int64_t p, double dur) {
-    if (pr->seg[0].a < p) return 0;
-    double need = pr->seg[0].t + dur;
-    double tol = pr->tol * scale(need);
-    for (int64_t i = 0; i < pr->k - 1; i++) {
-        double nxt = pr->seg[i + 1].t;
-        if (need - nxt <= tol) return 1;
-        if (pr->seg[i + 1].a < p) return 0;
-    }
-    return 1;
-}
-
-/* Profile._index: index of breakpoint x, inserted (splitting a segment) if absent.  The
- * bisection starts at `from`, any index with seg[from - 1].t < x (0 always does). */
-static int64_t profile_index(profile *pr, double x, int64_t from) {
-    int64_t lo = from, hi = pr->k;  /* bisect_left */
-    while (lo < hi) {
-        int64_t mid = (lo + hi) / 2;
-        if (pr->seg[mid].t < x) lo = mid + 1; else hi = mid;
-    }
-    int64_t k = lo;
-    if (k < pr->k) {
-        double y = pr->seg[k].t;
-        if (y - x <= pr->tol * scale(y)) return k;
-    }
-    double y = pr->seg[k - 1].t;
-    if (x - y <= pr->tol * scale(x)) return k - 1;
-    memmove(pr->seg + k + 1, pr->seg + k, sizeof(segment) * (size_t)(pr->k - k));
-    pr->seg[k].t = x;
-    pr->seg[k].a = pr->seg[k - 1].a;
-    pr->k++;
-    return k;
-}
-
-/* Profile.reserve: take p processors on [start, end).  `at` is the index of breakpoint start
- * when known (earliest_fit's answer: _index would find it there), else -1.  The end is looked
- * for from the start's index on: every breakpoint before it is < start <= end. */
-static void reserve(profile *pr, double start, double end, int64_t p, int64_t at) {
-    int64_t a = at >= 0 ? at : profile_index(pr, start, 0);
-    int64_t b = profile_index(pr, end, a);
-    for (int64_t i = a; i < b; i++) pr->seg[i].a -= p;
-}
 
 double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_easy,
                       int persistent) {
@@ -147,6 +33,8 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     const double *t = in->t;
     double tol = in->tol;
     double result = RS_ENOMEM;
+    if (m == RS_M_Q && !classic_easy && !persistent)  /* the same passes, kept incrementally */
+        return rs_rigid_conservative(in, f);
     double *k1 = RS_NEW(double, n), *k2 = RS_NEW(double, n);
     rs_event *hev = RS_NEW(rs_event, n);
     int64_t *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
@@ -156,7 +44,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     unsigned char *failed = RS_NEW(unsigned char, n), *mark = RS_NEW(unsigned char, n);
     unsigned char *is_held = RS_NEW(unsigned char, n);
     ending *run = RS_NEW(ending, n);
-    profile pr = {RS_NEW(segment, 5 * n + 2), 0, tol};
+    profile pr = {RS_NEW(segment, 5 * n + 2), 0, tol, 0};
     if (!k1 || !k2 || !hev || !items || !done || !comp || !suffix || !started ||
         !held || !held_s || !failed || !mark || !is_held || !run || !pr.seg)
         goto out;
@@ -250,7 +138,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
         }
         /* on_completions: failed jobs back into Q in increasing job index; a failure cancels
          * every persistent reservation (A3) */
-        qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
+        if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
         int any_failed = 0;
         for (int64_t c = 0; c < nc; c++) {
             int64_t j = comp[c];

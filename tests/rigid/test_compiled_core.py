@@ -109,6 +109,18 @@ def test_shelves_equal_reference(fn, kind):
             check(fn, inst, sc, prio, **kw)
 
 
+@pytest.mark.parametrize("kind", ["int", "float", "near"])
+def test_kept_profile_equals_reference(kind):
+    """R-LIST-Q's kept profile (decision T14) on longer queues with sparse failures, where whole
+    passes reuse the last one and a failure gives back only the queue's tail."""
+    rng = np.random.default_rng({"int": 12, "float": 13, "near": 14}[kind])
+    for _ in range(4):
+        inst, _ = random_case(rng, kind, n_max=70)
+        for f in rng.integers(0, 4, size=(3, inst.n)) * (rng.random((3, inst.n)) < 0.15):
+            sc = Scenario(tuple(int(x) for x in f))
+            for prio, kw in (("LPT", {}), ("Random", {"seed": 2}), ("SPT", {})):
+                check(r_list_q, inst, sc, prio, **kw)
+
 def test_many_scenarios_in_one_call_equal_one_at_a_time():
     rng = np.random.default_rng(11)
     inst, _ = random_case(rng, "float", n_max=30)
