@@ -97,7 +97,8 @@ def main() -> None:
             py_cpu = f"{pc:.2f}"
             same_py = slow.intervals == fast.intervals and slow.horizon == fast.horizon
         ref_wall = ref_cpu = "-"
-        same = "yes" if same_py else "NO (Python)"
+        compared = a.python  # "yes" only when some other engine was compared with the fast one
+        same = "NO (Python)" if not same_py else "yes" if compared else "not compared"
         if not a.no_reference:
             pol = reference_policy(loc, time.perf_counter() + a.cap)
             run = (lambda: da_slack(inst, pol, slack, shortcuts=False)) if g == "DAslack" \
@@ -107,6 +108,8 @@ def main() -> None:
                 ref_wall, ref_cpu = f"{rw:.2f}", f"{rc:.2f}"
                 if ref.intervals != fast.intervals or ref.horizon != fast.horizon:
                     same = "NO (reference)"
+                elif same_py:
+                    same = "yes"
             except TimeoutError:
                 ref_wall = ref_cpu = f"> {a.cap:g}"
         print(f"| {name} | {fast.horizon} | {wall:.2f} | {cpu:.2f} | {py_cpu} | {ref_wall} | "
