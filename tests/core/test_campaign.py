@@ -347,7 +347,7 @@ def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
             break
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == EXIT_INTERRUPTED and "interrupted:" in err
+    assert proc.returncode == EXIT_INTERRUPTED and "interrupted:" in err, (proc.returncode, err)
     rerun = subprocess.run(args + ["--out", str(tmp_path / "run")], check=True,
                            capture_output=True, text=True)
     assert "already stored" in rerun.stderr
