@@ -47,6 +47,7 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
+from resilsched.cli_parser import integer
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS
 from resilsched.instances.moldable.generators import PAPER_MODELS
 from resilsched.reproduce.moldable.experiments import (
@@ -88,19 +89,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _count(high: int) -> Callable[[str], int]:
-    """argparse type: an integer in [1, high]."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if not 1 <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} must be in [1, {high}]")
-        return value
-
-    return parse
-
+    """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
+    return integer(1, high)
 
 def _seed(text: str) -> int:
     try:

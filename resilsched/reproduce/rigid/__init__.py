@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import add_cli_options, run_script
+from resilsched.cli_parser import integer
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_PROCESSORS
 from resilsched.instances.rigid.synthetic import PAPER_P_RANGE
@@ -220,22 +221,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _count(high: int) -> Callable[[str], int]:
-    """argparse type: a positive integer up to `high` (counts: sets, scenarios, days, jobs,
-    cores); a larger one is refused up front, before anything runs."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) <= 40 else None
-        except ValueError:
-            value = None
-        if value is None:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer")
-        if not 1 <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} must be in [1, {high}]")
-        return value
-
-    return parse
-
+    """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
+    return integer(1, high)
 
 def _seed(text: str) -> int:
     try:
