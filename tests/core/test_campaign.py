@@ -340,14 +340,17 @@ def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
     subprocess.run(args + ["--out", str(tmp_path / "ref")], check=True, capture_output=True)
     proc = subprocess.Popen(args + ["--out", str(tmp_path / "run")], stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, text=True)
+    seen = []
     while True:  # interrupt at the first progress line: most tasks are still to run (with a
         line = proc.stderr.readline()  # later line, the pipe could lag behind a finished run)
+        seen.append(line)
         done = re.match(r"\[synthetic\] (\d+)/(\d+) tasks \(", line)
         if not line or done and int(done[1]) >= 1:
             break
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == EXIT_INTERRUPTED and "interrupted:" in err, (proc.returncode, err)
+    assert proc.returncode == EXIT_INTERRUPTED and "interrupted:" in err, \
+        (proc.returncode, "".join(seen)[-2000:], err)
     rerun = subprocess.run(args + ["--out", str(tmp_path / "run")], check=True,
                            capture_output=True, text=True)
     assert "already stored" in rerun.stderr
