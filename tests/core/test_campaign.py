@@ -192,12 +192,18 @@ if __name__ == "__main__":
 '''
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT back to its default (a test run started in the background by a
+    non-interactive shell ignores SIGINT, and the child would inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_on_the_process_pool_keeps_stored_results(tmp_path):
     script = tmp_path / "slow.py"
     script.write_text(textwrap.dedent(SLOW_CAMPAIGN))
     store = tmp_path / "slow.sqlite"
     proc = subprocess.Popen([sys.executable, str(script), str(store)], stderr=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     lines = []
     while True:  # interrupt once a few tasks are stored
         lines.append(proc.stderr.readline())
@@ -340,7 +346,8 @@ def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
             "--no-plots", "--jobs", "2"]
     subprocess.run(args + ["--out", str(tmp_path / "ref")], check=True, capture_output=True)
     proc = subprocess.Popen(args + ["--out", str(tmp_path / "run")], stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.DEVNULL, text=True,
+                            preexec_fn=_default_sigint)
     seen = []
     while True:  # interrupt soon after the tasks start: most of them are still to run (the run
         line = proc.stderr.readline()  # takes seconds: the compiled core is fast, and the first
