@@ -44,6 +44,14 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class ReproductionParser(argparse.ArgumentParser):
+    """The parser of a reproduction's own options: a bad option is one line
+    ``prog: error: message`` on standard error, exit status 2 (no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def integer(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
     """argparse type: an integer in [low, high]; anything else is a one-line error naming the
     option (also used by the reproductions' own parsers)."""

@@ -31,12 +31,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
-from resilsched.cli_parser import integer
+from resilsched.cli_parser import ReproductionParser, integer
 
 PROG = "reproduce_malleable.py"
 YEARS = (5, 10, 15, 25, 50, 75, 100, 125)
@@ -145,16 +145,9 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
             wr.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in row.items()})
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line ``prog: error: message`` (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the reproduction with command-line options `argv`; exit status 0, 2 or 130."""
-    ap = _Parser(prog=prog, description=__doc__.splitlines()[0])
+    ap = ReproductionParser(prog=prog, description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=integer(2, 1000), default=10,
                     help="repetitions per point, in [2, 1000] (paper: 50; default 10)")
     ap.add_argument("--figures", default="1.4,1.5,1.6,1.7,f",

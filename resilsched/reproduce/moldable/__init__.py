@@ -38,7 +38,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from resilsched.campaign import (
     ResultStore,
@@ -47,7 +47,7 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
-from resilsched.cli_parser import integer
+from resilsched.cli_parser import ReproductionParser, integer
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS
 from resilsched.instances.moldable.generators import PAPER_MODELS
 from resilsched.reproduce.moldable.experiments import (
@@ -81,16 +81,10 @@ __all__ = ["ALGOS", "COMBOS", "PAPER_TABLE1", "main", "parser", "run_config", "r
 PROG = "reproduce_moldable.py"
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line ``prog: error: message`` (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _count(high: int) -> Callable[[str], int]:
     """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
     return integer(1, high)
+
 
 def _seed(text: str) -> int:
     try:
@@ -150,7 +144,7 @@ def _point_size(text: str) -> tuple[str, float, int, int]:
 
 def parser(prog: str = PROG) -> argparse.ArgumentParser:
     """The command-line options of the reproduction (every one with its default in the help)."""
-    ap = _Parser(prog=prog, description=__doc__.splitlines()[0])
+    ap = ReproductionParser(prog=prog, description=__doc__.splitlines()[0])
     ap.add_argument("--sets", type=_count(1000), default=30,
                     help="job sets per model for Table 1 and the figures, in [1, 1000] "
                          "(default %(default)s)")

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import add_cli_options, run_script
-from resilsched.cli_parser import integer
+from resilsched.cli_parser import ReproductionParser, integer
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_PROCESSORS
 from resilsched.instances.rigid.synthetic import PAPER_P_RANGE
@@ -213,16 +213,10 @@ def run(cfg: Config) -> dict[str, Any]:
 
 # -- command line ---------------------------------------------------------------------------------
 
-class _Parser(argparse.ArgumentParser):
-    """Bad options are one line ``PROG: error: ...`` and exit status 2 (no usage dump)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _count(high: int) -> Callable[[str], int]:
     """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
     return integer(1, high)
+
 
 def _seed(text: str) -> int:
     try:
@@ -285,7 +279,7 @@ def _folder(text: str) -> Path:
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     """The options of the reproduction, each with its default in its help."""
     d = Config()
-    ap = _Parser(prog=prog, description=__doc__.split("\n\n")[0],
+    ap = ReproductionParser(prog=prog, description=__doc__.split("\n\n")[0],
                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", type=_count(1000), default=None,
                     help=f"synthetic job sets (default {d.sets}; 30 with --full)")
