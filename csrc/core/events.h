@@ -77,4 +77,29 @@ static inline void rs_heap_pop(rs_heap *h) {
     h->ev[i] = last;
 }
 
+/* Complete every attempt ending at `now` (A1; spec 002 §4.1): pop it, count it in done[j],
+ * mark it failed when it was attempt done[j] <= f[j], count a success (unfinished, makespan)
+ * and list the job in comp. When `free_` is not NULL the attempt's p[j] processors come back.
+ * Returns the number of completed attempts. Shared by R-LIST-1/Q and the shelves. */
+static inline int64_t rs_complete_at(rs_heap *h, double now, double tol, const int64_t *p,
+                                     int64_t *free_, int64_t *done, const int64_t *f,
+                                     unsigned char *failed, int64_t *unfinished,
+                                     double *makespan, int64_t *comp) {
+    int64_t nc = 0;
+    while (h->n && rs_same(h->ev[0].end, now, tol)) {
+        double end = h->ev[0].end;
+        int64_t j = h->ev[0].job;
+        rs_heap_pop(h);
+        if (free_) *free_ += p[j];
+        done[j]++;
+        failed[j] = done[j] <= f[j];
+        if (!failed[j]) {
+            (*unfinished)--;
+            if (end > *makespan) *makespan = end;
+        }
+        comp[nc++] = j;
+    }
+    return nc;
+}
+
 #endif

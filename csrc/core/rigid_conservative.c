@@ -168,20 +168,8 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
         }
         if (heap.n == 0) break;
         now = heap.ev[0].end;  /* complete every attempt ending at `now` (A1) */
-        int64_t nc = 0;
-        while (heap.n && rs_same(heap.ev[0].end, now, tol)) {
-            double end = heap.ev[0].end;
-            int64_t j = heap.ev[0].job;
-            rs_heap_pop(&heap);
-            free_ += p[j];
-            done[j]++;
-            failed[j] = done[j] <= f[j];
-            if (!failed[j]) {
-                unfinished--;
-                if (end > makespan) makespan = end;
-            }
-            comp[nc++] = j;
-        }
+        int64_t nc = rs_complete_at(&heap, now, tol, p, &free_, done, f, failed, &unfinished,
+                                    &makespan, comp);
         /* on_completions: failed jobs back into Q in increasing job index */
         if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
         for (int64_t c = 0; c < nc; c++)

@@ -65,19 +65,8 @@ double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fi
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
         now = heap.ev[0].end;
-        int64_t nc = 0;
-        while (heap.n && rs_same(heap.ev[0].end, now, tol)) {
-            double end = heap.ev[0].end;
-            int64_t j = heap.ev[0].job;
-            rs_heap_pop(&heap);
-            done[j]++;
-            failed[j] = done[j] <= f[j];
-            if (!failed[j]) {
-                unfinished--;
-                if (end > makespan) makespan = end;
-            }
-            comp[nc++] = j;
-        }
+        int64_t nc = rs_complete_at(&heap, now, tol, p, NULL, done, f, failed, &unfinished,
+                                    &makespan, comp);
         /* on_completions: in increasing job index, a failed job refills its shelf or waits */
         qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
         for (int64_t c = 0; c < nc; c++) {
