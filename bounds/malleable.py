@@ -80,7 +80,7 @@ class _Tables:
         hulls = []
         for i in range(instance.n):
             s = 1.0 / instance.times(np.full(ks.size, i), ks)
-            hulls.append(_hull(np.r_[0.0, ks], np.r_[0.0, s]))
+            hulls.append(upper_hull(np.r_[0.0, ks], np.r_[0.0, s]))
         width = max(h[0].size for h in hulls)
         self.x = np.full((len(hulls), width), np.nan)
         self.y = np.full((len(hulls), width), np.inf)
@@ -104,7 +104,7 @@ def _inverse(instance):
     return _Synthetic(instance) if instance.synthetic_ab is not None else _Tables(instance)
 
 
-def _hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def upper_hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Least concave majorant of points with increasing x (monotone chain, upper hull)."""
     hx: list[float] = []
     hy: list[float] = []

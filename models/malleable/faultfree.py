@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.bounds.malleable import fluid_bound
+from resilsched.bounds.malleable import fluid_bound, upper_hull
 from resilsched.errors import InvalidInstance
 from resilsched.instances.malleable.formulas import Formulas
 from resilsched.options import SolveOptions
@@ -256,17 +256,9 @@ def _combine(opts: list, pool: int, budget: float):
 
 def _hull_of(ks: list[int], t: dict[int, float]) -> tuple[list[float], list[float]]:
     """Upper concave hull of (0, 0) and (k, 1/t_k): the fluid speed of spec §1.7 (bounds)."""
-    hx: list[float] = [0.0]
-    hy: list[float] = [0.0]
-    for k in ks:
-        px, py = float(k), 1.0 / t[k]
-        while len(hx) >= 2 and \
-                (hy[-1] - hy[-2]) * (px - hx[-2]) <= (py - hy[-2]) * (hx[-1] - hx[-2]):
-            hx.pop()
-            hy.pop()
-        hx.append(px)
-        hy.append(py)
-    return hx, hy
+    hx, hy = upper_hull(np.array([0.0, *map(float, ks)]),
+                        np.array([0.0, *(1.0 / t[k] for k in ks)]))
+    return hx.tolist(), hy.tolist()
 
 
 def _inverse(hull: tuple[list[float], list[float]], y: float) -> float:
