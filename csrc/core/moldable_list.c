@@ -78,7 +78,9 @@ rs_mlist *rs_moldable_prepare(int64_t n, int64_t P, int64_t G, const double *key
             items[k].col = a;
             k++;
         }
-    qsort(items, (size_t)c, sizeof(place_item), by_place);
+    int64_t sorted = 1;  /* callers mostly list the jobs in queue order already (G = 1) */
+    for (int64_t x = 1; x < c && sorted; x++) sorted = by_place(items + x - 1, items + x) < 0;
+    if (!sorted) qsort(items, (size_t)c, sizeof(place_item), by_place);
     for (int64_t x = 0; x < n * G; x++) m->place[x] = -1;
     for (int64_t x = 0; x < c; x++) {
         m->place[items[x].job * G + items[x].col] = x;
