@@ -40,7 +40,8 @@ static PyObject *engine_error(double code) {
 
 /* moldable_list(P, n, G, dur, alloc, key, fail, cap, jobs, tol, done, S, out)
  * S LIST runs (spec 000 §3.1) of one job set: scenario s reads fail[s n : (s + 1) n] and
- * writes its makespan to out[s]; done holds the attempts per job of the last scenario. */
+ * writes its makespan to out[s]; done holds the attempts per job of the last scenario.  The
+ * queue order and the buffers are set up once for the S runs (rs_moldable_prepare). */
 static PyObject *py_moldable_list(PyObject *self, PyObject *args) {
     long long P, n, G, S;
     double tol;
@@ -54,22 +55,35 @@ static PyObject *py_moldable_list(PyObject *self, PyObject *args) {
         need(&key, 8, n * G, "key") || need(&fail, 8, n * S, "fail") || need(&cap, 8, n, "cap") ||
         need(&done, 8, n, "done") || need(&out, 8, S, "out"))
         goto fin;
-    double *o = (double *)out.buf;
-    double code = 0.0;
-    int64_t *place = malloc(sizeof(int64_t) * (size_t)(n * G + 1));
-    int64_t *item = malloc(sizeof(int64_t) * (size_t)(njobs * G + 1));
-    Py_BEGIN_ALLOW_THREADS
-    if (!place || !item || rs_moldable_places(n, G, key.buf, jobs.buf, njobs, place, item))
-        code = RS_ENOMEM;
-    for (long long s = 0; s < S && code == 0.0; s++) {
-        o[s] = rs_moldable_run(n, P, G, dur.buf, alloc.buf, (const int64_t *)fail.buf + s * n,
-                               cap.buf, jobs.buf, njobs, tol, place, item, done.buf);
-        if (o[s] < 0) code = RS_ENOMEM;
+    /* the engine's queue index holds widths as doubles and its event tree sorts the ends by
+     * their bits: both exact under these bounds */
+    if (P < 0 || P >= (1LL << 53) || G < 1) {
+        PyErr_SetString(PyExc_ValueError, "moldable_list: P must be in [0, 2^53), G >= 1");
+        goto fin;
     }
+    const int64_t *jl = jobs.buf;
+    const double *dl = dur.buf;
+    for (Py_ssize_t i = 0; i < njobs; i++) {
+        if (jl[i] < 0 || jl[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "moldable_list: a job index is out of range");
+            goto fin;
+        }
+        for (long long a = 0; a < G; a++)
+            if (!(dl[jl[i] * G + a] >= 0.0)) {
+                PyErr_SetString(PyExc_ValueError, "moldable_list: durations must be >= 0");
+                goto fin;
+            }
+    }
+    double *o = (double *)out.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    rs_mlist *m = rs_moldable_prepare(n, P, G, key.buf, alloc.buf, jl, njobs);
+    if (!m) bad = 1;
+    for (long long s = 0; s < S && !bad; s++)
+        o[s] = rs_moldable_run(m, dl, (const int64_t *)fail.buf + s * n, cap.buf, tol, done.buf);
+    rs_moldable_release(m);
     Py_END_ALLOW_THREADS
-    free(place);
-    free(item);
-    if (code < 0) { engine_error(code); goto fin; }
+    if (bad) { PyErr_NoMemory(); goto fin; }
     result = Py_None;
     Py_INCREF(result);
 fin:

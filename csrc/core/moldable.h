@@ -4,24 +4,25 @@
 
 #include <stdint.h>
 
-/* One LIST run without the attempt log (moldable_list.c).
+/* LIST runs without the attempt log (moldable_list.c).
  *
  * Job j's attempt k (0-based, counted in this run) uses alloc[j G + min(k, G-1)] processors
  * for dur[j G + min(k, G-1)] with priority key[j G + min(k, G-1)] (larger first, ties by job
  * index); cap[j] > 0 limits the attempts in this run (BATCH-LIST), 0 means unlimited; attempt
  * k fails iff k < fail[j].  Only the njobs jobs listed in `jobs` take part.
  *
- * rs_moldable_places fixes the queue order of every (job, column) pair from the keys (n G
- * entries of place, njobs G of item; 0, or -1 out of memory); rs_moldable_run then simulates
- * one scenario (several may share the places).  On return done[j] holds the attempts job j
- * ran (n entries).  Returns the largest end of any attempt of this run, or -1 out of memory.
+ * rs_moldable_prepare fixes the queue order of every (job, column) pair from the keys and
+ * allocates the buffers of a run (NULL: out of memory); it keeps pointers to alloc and jobs,
+ * which must outlive it.  rs_moldable_run then simulates one scenario (any number in turn, on
+ * the same allocations) and returns the largest end of any attempt of the run; on return
+ * done[j] holds the attempts job j ran (n entries).  rs_moldable_release frees it all.
  */
-int rs_moldable_places(int64_t n, int64_t G, const double *key, const int64_t *jobs,
-                       int64_t njobs, int64_t *place, int64_t *item);
-double rs_moldable_run(int64_t n, int64_t P, int64_t G, const double *dur, const int64_t *alloc,
-                       const int64_t *fail, const int64_t *cap, const int64_t *jobs,
-                       int64_t njobs, double tol, const int64_t *place, const int64_t *item,
-                       int64_t *done);
+typedef struct rs_mlist rs_mlist;
+rs_mlist *rs_moldable_prepare(int64_t n, int64_t P, int64_t G, const double *key,
+                              const int64_t *alloc, const int64_t *jobs, int64_t njobs);
+double rs_moldable_run(rs_mlist *m, const double *dur, const int64_t *fail, const int64_t *cap,
+                       double tol, int64_t *done);
+void rs_moldable_release(rs_mlist *m);
 
 /* The job fronts of MT-ALLOTMENT (spec 000 §3.7), flattened as MTAllotment.flat() builds them:
  * job j's time-Pareto front occupies [off[j], off[j+1]) of key (j B - log t, increasing),

@@ -10,8 +10,9 @@ Returns (makespan = largest end of any attempt of this run, attempts run per job
 `list_runs` runs S scenarios (rows of a failure matrix) of one job set in one call.
 
 The loop runs in the compiled core (`resilsched.core`, C source ``csrc/core/moldable_list.c``,
-built at install time, decision C1); without it the identical pure-Python loop `list_run_py`
-runs. Tests check both against the engine path, bit for bit.
+built at install time, decisions T13 and M27); without it the identical pure-Python loop
+`list_run_py` runs. Tests check both against the engine path, bit for bit. The core refuses
+(ValueError) durations that are negative or NaN and P >= 2^53, which it cannot order exactly.
 """
 
 from __future__ import annotations

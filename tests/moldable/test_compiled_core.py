@@ -76,3 +76,50 @@ def test_simulator_makespans_equal_one_at_a_time():
         for priority in ("LPT", "HPA", "LA"):
             one = [sim.makespan(f, rule, priority, use_c=False) for f in F]
             assert sim.makespans(F, rule, priority).tolist() == one
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_list_runs_equal_python_with_many_running_and_near_ties(seed):
+    """Deep queue index (n up to 3000: 4 levels of 8) and event tree (hundreds of attempts
+    running: its slots double several times), ends equal or within the float tolerance of
+    each other but not equal (grouped completions read off the tree before its replay)."""
+    rng = np.random.default_rng(200 + seed)
+    n, G = int(rng.integers(600, 3000)), int(rng.integers(1, 3))
+    P = int(rng.integers(300, 2000))
+    alloc = rng.integers(1, 4, size=(n, G)) if seed % 2 else rng.integers(1, P // 3, size=(n, G))
+    base = rng.integers(1, 40, size=(n, G)).astype(float) * 1000.0
+    jitter = rng.integers(-2, 3, size=(n, G)) * base * 3e-10  # inside the 1e-9 tolerance
+    dur = base + jitter
+    key = [dur, alloc.astype(float), dur * alloc][seed % 3]
+    cap = rng.integers(0, 3, size=n) if seed % 2 else np.zeros(n, dtype=np.int64)
+    jobs = np.arange(n, dtype=np.int64)
+    F = rng.integers(0, 3, size=(3, n))
+    ref = [_kernel.list_run_py(P, dur, alloc, key, f, cap, jobs) for f in F]
+    for f, (ms, done) in zip(F, ref, strict=True):
+        c_ms, c_done = _kernel.list_run(P, dur, alloc, key, f, cap, jobs, use_c=True)
+        assert c_ms == ms and c_done.tolist() == done.tolist()
+    assert _kernel.list_runs(P, dur, alloc, key, F, cap, jobs).tolist() == [ms for ms, _ in ref]
+
+
+def test_list_run_zero_durations_and_empty_job_list():
+    dur = np.array([[0.0], [2.0], [0.0]])
+    alloc = np.array([[2], [1], [3]])
+    jobs = np.arange(3, dtype=np.int64)
+    for f in ([0, 0, 0], [2, 1, 3]):
+        f = np.array(f)
+        c = _kernel.list_run(3, dur, alloc, dur, f, np.zeros(3, dtype=np.int64), jobs, use_c=True)
+        py = _kernel.list_run_py(3, dur, alloc, dur, f, np.zeros(3, dtype=np.int64), jobs)
+        assert c[0] == py[0] and c[1].tolist() == py[1].tolist()
+    none = np.zeros(0, dtype=np.int64)
+    assert _kernel.list_run(3, dur, alloc, dur, np.zeros(3), np.zeros(3), none, use_c=True)[0] == 0
+
+
+@pytest.mark.parametrize(("dur", "P", "message"), [
+    (-1.0, 4, "durations must be >= 0"), (float("nan"), 4, "durations must be >= 0"),
+    (1.0, 2**53, "P must be"),
+])
+def test_list_run_rejects_what_the_engine_cannot_order(dur, P, message):
+    d = np.array([[1.0], [dur]])
+    alloc = np.ones((2, 1), dtype=np.int64)
+    with pytest.raises(ValueError, match=message):
+        _kernel.list_run(P, d, alloc, d, np.zeros(2), np.zeros(2), np.arange(2), use_c=True)
