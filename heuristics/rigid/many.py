@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from resilsched.heuristics.rigid import compiled
 from resilsched.heuristics.rigid.common import MAX_ATTEMPTS
-from resilsched.heuristics.rigid.priorities import PriorityQueue, check_priority, make_queue
+from resilsched.heuristics.rigid.priorities import check_priority, make_queue
 from resilsched.heuristics.rigid.rlist import MAX_Q_STEPS, r_list_0, r_list_1, r_list_q
 from resilsched.heuristics.rigid.rshelf import (
     r_shelf_b,
@@ -30,6 +30,9 @@ from resilsched.heuristics.rigid.rshelf import (
 )
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
+
+if TYPE_CHECKING:
+    from resilsched.heuristics.rigid.priorities import PriorityQueue
 
 
 def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
