@@ -79,7 +79,13 @@ static inline void profile_build(profile *pr, double t, int64_t P, ending *run, 
 /* bit i - from of the result: breakpoint i (from <= i < to <= from + 64) has >= p free */
 static inline uint64_t fit_bits(const segment *seg, int64_t from, int64_t to, int64_t p) {
     uint64_t bits = 0;
-    for (int64_t i = from; i < to; i++) bits |= (uint64_t)(seg[i].a >= p) << (i - from);
+    int64_t i = from;
+    for (; i + 4 <= to; i += 4) {  /* four at a time: constant shifts */
+        uint64_t four = (uint64_t)(seg[i].a >= p) | (uint64_t)(seg[i + 1].a >= p) << 1 |
+                        (uint64_t)(seg[i + 2].a >= p) << 2 | (uint64_t)(seg[i + 3].a >= p) << 3;
+        bits |= four << (i - from);
+    }
+    for (; i < to; i++) bits |= (uint64_t)(seg[i].a >= p) << (i - from);
     return bits;
 }
 
