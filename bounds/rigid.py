@@ -71,8 +71,10 @@ def lower_bound(instance: RigidInstance, scenario: Scenario | Sequence[int] | No
 def lower_bounds(instance: RigidInstance, F: np.ndarray) -> list[float]:
     """``float(lower_bound(instance, F[s]))`` for every scenario (row) of the failure matrix F,
     vectorised over the rows when the times are floats (the same operations in the same order:
-    products ``(f_j + 1) p_j t_j`` summed left to right, then ``A / P``); one call per row
-    otherwise (exact times: `lower_bound`'s Fractions).
+    products ``(f_j + 1) p_j t_j`` summed left to right, then ``A / P``) and when they are
+    integers whose areas stay below 2^52 (t_max and A exact in int64 and in a double, and one
+    division rounds A / P as ``float(Fraction(A, P))`` does); one call per row otherwise
+    (`lower_bound`'s Fractions).
 
     >>> from resilsched.instances.rigid import RigidInstance
     >>> inst = RigidInstance.build(4, [(2, 1.5), (4, 2.0)])
@@ -81,6 +83,15 @@ def lower_bounds(instance: RigidInstance, F: np.ndarray) -> list[float]:
     """
     F = np.atleast_2d(np.asarray(F, dtype=np.int64))
     t = instance.t
+    if all(type(x) is int for x in t) and F.size:
+        counts = F + 1
+        pp, tt = np.asarray(instance.p, dtype=np.float64), np.asarray(t, dtype=np.float64)
+        if float(counts.max(axis=0) @ (pp * tt)) < 2.0**52:  # no int64 product overflows
+            tt = tt.astype(np.int64)
+            tmax = (counts * tt).max(axis=1)
+            area = (counts * (pp.astype(np.int64) * tt)).sum(axis=1)
+            return np.maximum(tmax.astype(np.float64),
+                              area.astype(np.float64) / instance.P).tolist()
     if not all(isinstance(x, float) for x in t):
         return [float(lower_bound(instance, Scenario(tuple(int(x) for x in f)))) for f in F]
     counts = F + 1

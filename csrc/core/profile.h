@@ -76,31 +76,59 @@ static inline void profile_build(profile *pr, double t, int64_t P, ending *run, 
     }
 }
 
+/* bit i - from of the result: breakpoint i (from <= i < to <= from + 64) has >= p free */
+static inline uint64_t fit_bits(const segment *seg, int64_t from, int64_t to, int64_t p) {
+    uint64_t bits = 0;
+    int64_t i = from;
+    for (; i + 4 <= to; i += 4) {  /* four at a time: constant shifts */
+        uint64_t four = (uint64_t)(seg[i].a >= p) | (uint64_t)(seg[i + 1].a >= p) << 1 |
+                        (uint64_t)(seg[i + 2].a >= p) << 2 | (uint64_t)(seg[i + 3].a >= p) << 3;
+        bits |= four << (i - from);
+    }
+    for (; i < to; i++) bits |= (uint64_t)(seg[i].a >= p) << (i - from);
+    return bits;
+}
+
 /* Profile.earliest_fit: earliest s >= t with avail >= p on all of [s, s + dur); p <= P
- * always fits at the last breakpoint.  *at = the index of breakpoint s. */
+ * always fits at the last breakpoint.  *at = the index of breakpoint s.
+ *
+ * The reference scans the breakpoints: a run of breakpoints with >= p free opens a window at
+ * its first one, `first`, which holds once the next breakpoint is past the window's end within
+ * the tolerance (need - t <= tol * max(need, 1)); a breakpoint with fewer than p free closes
+ * the window.  Breakpoint times increase, so a run [first, g) holds iff it is the last run
+ * (g = k) or its end test holds at t = seg[g].t: the same answer, found from bitmaps of the
+ * breakpoints with >= p free, 64 at a time, without a branch per breakpoint. */
 static inline double earliest_fit(const profile *pr, int64_t p, double dur, int64_t *at) {
-    int64_t last = pr->k - 1;
-    int open = 0;             /* a window is open (Python: need is not None) */
-    double start = 0, need = 0;
-    int64_t first = 0;
-    for (int64_t i = 0; i <= last; i++) {
-        if (pr->seg[i].a >= p) {
-            if (!open) {
-                start = pr->seg[i].t;
-                need = start + dur;
-                first = i;
-                open = 1;
-            }
-            if (i == last || need <= pr->seg[i + 1].t ||
-                need - pr->seg[i + 1].t <= pr->tol * rs_scale(need)) {
-                *at = first;
-                return start;
-            }
-        } else {
-            open = 0;
+    const segment *seg = pr->seg;
+    int64_t k = pr->k, base = 0, i = 0;
+    uint64_t bits = fit_bits(seg, 0, k < 64 ? k : 64, p);
+    for (;;) {
+        uint64_t w = bits >> (i - base);  /* the next run starts at the next set bit */
+        while (!w) {
+            base += 64;
+            if (base >= k) return -1.0;  /* p > P: the instance forbids it */
+            bits = fit_bits(seg, base, k < base + 64 ? k : base + 64, p);
+            w = bits;
+            i = base;
+        }
+        i += __builtin_ctzll(w);
+        int64_t first = i;
+        uint64_t rest = ~bits >> (i - base);  /* it ends at the next clear bit */
+        while (!rest) {  /* past this (full) block */
+            base += 64;
+            if (base >= k) break;
+            bits = fit_bits(seg, base, k < base + 64 ? k : base + 64, p);
+            rest = ~bits;
+            i = base;
+        }
+        i = rest ? i + __builtin_ctzll(rest) : k;
+        if (i > k) i = k;  /* a partial block's missing breakpoints read as closing it */
+        double need = seg[first].t + dur;
+        if (i == k || need - seg[i].t <= pr->tol * rs_scale(need)) {
+            *at = first;
+            return seg[first].t;
         }
     }
-    return -1.0;  /* p > P: the instance forbids it */
 }
 
 /* Profile.fits_now: avail >= p on all of [t, t + dur) */
@@ -116,9 +144,12 @@ static inline int fits_now(const profile *pr, int64_t p, double dur) {
     return 1;
 }
 
-/* bisect_left of x among the breakpoints from index `from` on */
+/* bisect_left of x among the breakpoints from index `from` on (the few next ones first: the
+ * breakpoint looked for is often one of them) */
 static inline int64_t profile_bisect(const profile *pr, double x, int64_t from) {
     int64_t lo = from, hi = pr->k;
+    for (int64_t near = lo + 8 < hi ? lo + 8 : hi; lo < near; lo++)
+        if (!(pr->seg[lo].t < x)) return lo;
     while (lo < hi) {
         int64_t mid = (lo + hi) / 2;
         if (pr->seg[mid].t < x) lo = mid + 1; else hi = mid;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "events.h"
+
 #define RS_ENOMEM (-1.0)
 #define RS_EPOLICY (-2.0)
 #define RS_EDRAWS (-3.0)
@@ -52,5 +54,12 @@ int rs_cmp_int64(const void *a, const void *b);
 
 /* helpers shared by the rigid engines (rigid_common.c) */
 int rs_rigid_queue(const rs_rigid *in, double *k1, double *k2, int64_t *items);
+
+/* The rest of a list-scheduling run once a pass has left Q empty (decision T15): every failed
+ * attempt restarts at its completion time, no pass needed.  Returns the makespan (the largest
+ * end of a successful attempt, at least `makespan`); the heap is left empty. */
+double rs_rigid_drain(rs_heap *h, double tol, const int64_t *p, const double *t, int64_t *done,
+                      const int64_t *f, unsigned char *failed, int64_t *unfinished,
+                      double makespan, int64_t *comp);
 
 #endif

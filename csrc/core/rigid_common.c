@@ -44,3 +44,35 @@ int rs_rigid_queue(const rs_rigid *in, double *k1, double *k2, int64_t *items) {
     free(tmp);
     return 0;
 }
+
+/* rs_rigid_drain (decision T15).  A list-scheduling pass (R-LIST-0/1/Q, spec 002 §4) that
+ * leaves Q empty has started every unfinished job: they all run now, side by side, on at most
+ * P processors.  From then on Q holds only the jobs whose attempts just failed, and the next
+ * pass restarts them all at once: each one fits, with its whole duration, next to the attempts
+ * still running, because it ran next to them (and next to the others that failed with it) a
+ * moment ago, and a running attempt only frees processors when it ends.  So the pass is the
+ * identity "restart every failed job at `now`", Q is empty after it again, and the run goes on
+ * without passes: complete the attempts ending at `now` (A1, rs_complete_at), push each failed
+ * job back at now + t[j], as the engines do.  With one attempt left the chain is a loop of
+ * additions (its completion times are the only events). */
+double rs_rigid_drain(rs_heap *h, double tol, const int64_t *p, const double *t, int64_t *done,
+                      const int64_t *f, unsigned char *failed, int64_t *unfinished,
+                      double makespan, int64_t *comp) {
+    while (h->n > 1) {
+        double now = h->ev[0].end;
+        int64_t nc = rs_complete_at(h, now, tol, p, NULL, done, f, failed, unfinished,
+                                    &makespan, comp);
+        for (int64_t c = 0; c < nc; c++)
+            if (failed[comp[c]]) rs_heap_push(h, now + t[comp[c]], comp[c]);
+    }
+    if (h->n == 1) {  /* attempts done[j] + 1 .. f[j] fail, each restarts at its end */
+        int64_t j = h->ev[0].job;
+        double end = h->ev[0].end;
+        h->n = 0;
+        for (int64_t k = f[j] - done[j]; k > 0; k--) end = end + t[j];
+        done[j] = f[j] + 1;
+        (*unfinished)--;
+        if (end > makespan) makespan = end;
+    }
+    return makespan;
+}

@@ -166,6 +166,11 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
             free_ -= p[j];
             rs_heap_push(&heap, now + t[j], j);
         }
+        if (q.n == 0) {  /* every unfinished job runs: no pass changes anything any more */
+            makespan = rs_rigid_drain(&heap, tol, p, t, done, f, failed, &unfinished, makespan,
+                                      comp);
+            break;
+        }
         if (heap.n == 0) break;
         now = heap.ev[0].end;  /* complete every attempt ending at `now` (A1) */
         int64_t nc = rs_complete_at(&heap, now, tol, p, &free_, done, f, failed, &unfinished,

@@ -26,9 +26,9 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f) {
     rs_event *hev = RS_NEW(rs_event, n);
     int64_t *items = RS_NEW(int64_t, n);
     int64_t *done = RS_NEW(int64_t, n), *failed = RS_NEW(int64_t, n);
-    unsigned char *mark = RS_NEW(unsigned char, n);
+    unsigned char *mark = RS_NEW(unsigned char, n), *flag = RS_NEW(unsigned char, n);
     rs_fit fit = {0, 0, NULL};
-    if (!k1 || !k2 || !hev || !items || !done || !failed || !mark) goto out;
+    if (!k1 || !k2 || !hev || !items || !done || !failed || !mark || !flag) goto out;
     if (rs_rigid_queue(in, k1, k2, items)) goto out;
     rs_heap heap = {hev, 0};
     rs_queue q = {items, n, k1, k2, in->redraw, in->draws, in->ndraws, 0};
@@ -65,6 +65,11 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f) {
             }
             if (started) rs_queue_drop_marked(&q, mark);
         }
+        if (heap.n && (in->fixed ? fit.tree[1] > P : q.n == 0)) {  /* Q empty: T15 */
+            int64_t unfinished = heap.n;
+            best = rs_rigid_drain(&heap, tol, p, t, done, f, flag, &unfinished, best, failed);
+            break;
+        }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
         now = heap.ev[0].end;
@@ -91,6 +96,6 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f) {
     result = best;
 out:
     rs_fit_free(&fit);
-    free(k1); free(k2); free(hev); free(items); free(done); free(failed); free(mark);
+    free(k1); free(k2); free(hev); free(items); free(done); free(failed); free(mark); free(flag);
     return result;
 }

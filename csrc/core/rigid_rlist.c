@@ -119,6 +119,11 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
             free_ -= p[j];
             rs_heap_push(&heap, now + t[j], j);
         }
+        if (q.n == 0) {  /* every unfinished job runs: no pass changes anything any more */
+            makespan = rs_rigid_drain(&heap, tol, p, t, done, f, failed, &unfinished, makespan,
+                                      comp);
+            break;
+        }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
         now = heap.ev[0].end;

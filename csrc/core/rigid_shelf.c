@@ -68,7 +68,7 @@ double rs_rigid_shelf(const rs_rigid *in, const int64_t *f, int backfill, int fi
         int64_t nc = rs_complete_at(&heap, now, tol, p, NULL, done, f, failed, &unfinished,
                                     &makespan, comp);
         /* on_completions: in increasing job index, a failed job refills its shelf or waits */
-        qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
+        if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
         for (int64_t c = 0; c < nc; c++) {
             int64_t j = comp[c];
             if (!failed[j]) continue;

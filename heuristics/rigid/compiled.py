@@ -71,11 +71,29 @@ def _keys(queue: PriorityQueue) -> tuple[np.ndarray, np.ndarray, bool, np.ndarra
     return np.asarray(k1), np.asarray(k2), redraw is None, flags
 
 
+@dataclass(frozen=True)
+class FixedKeys:
+    """Initial queues whose keys never change (no redraws) as the core reads them: job j's
+    rank in ``k1[j]`` (one queue for every scenario, n entries) or ``k1[s n + j]`` (one queue
+    per scenario). Unlike the queues, reusable for any number of calls (`fixed_keys`)."""
+
+    k1: np.ndarray
+
+
+def fixed_keys(queues: Sequence[PriorityQueue]) -> FixedKeys | None:
+    """The `FixedKeys` of `queues`, or None when one of them redraws keys."""
+    keys = [_keys(q) for q in queues]
+    if not all(k[2] for k in keys):
+        return None
+    return FixedKeys(np.concatenate([k[0] for k in keys]))
+
+
 def makespans(engine: Engine, P: int, p: Sequence[int], t: Sequence[Any],
-              queues: Sequence[PriorityQueue], F: np.ndarray) -> list[Any] | None:
+              queues: Sequence[PriorityQueue] | FixedKeys, F: np.ndarray) -> list[Any] | None:
     """Makespan of every scenario (row) of ``F`` (S x n) on P processors; ``queues`` holds the
-    initial queue Q of each scenario, or one queue shared by all (fixed priorities). None when
-    the core cannot run them (see the module docstring); queues with redraws are consumed."""
+    initial queue Q of each scenario, or one queue shared by all (fixed priorities), or their
+    `FixedKeys`. None when the core cannot run them (see the module docstring); queues with
+    redraws are consumed."""
     lib = core.module()
     F = np.ascontiguousarray(np.atleast_2d(F), dtype=np.int64)
     times = _times(t, F) if lib is not None else None
@@ -83,11 +101,15 @@ def makespans(engine: Engine, P: int, p: Sequence[int], t: Sequence[Any],
         return None
     tt, tol = times
     S, n = F.shape
-    keys = [_keys(q) for q in queues]
-    fixed = keys[0][2]
-    k1 = np.concatenate([k[0] for k in keys])
-    k2 = np.concatenate([k[1] for k in keys])
-    flags = keys[0][3]
+    if isinstance(queues, FixedKeys):
+        fixed, k1, flags = True, queues.k1, np.zeros(0, dtype=np.uint8)
+        k2 = np.zeros(len(k1))
+    else:
+        keys = [_keys(q) for q in queues]
+        fixed = keys[0][2]
+        k1 = np.concatenate([k[0] for k in keys])
+        k2 = np.concatenate([k[1] for k in keys])
+        flags = keys[0][3]
     # enough fresh keys for every failure of the scenario (one per reinsertion at most)
     draws = np.empty(0)
     if not fixed:

@@ -12,8 +12,9 @@ times, sizes the heuristics refuse), the one-scenario calls run.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +31,9 @@ from resilsched.heuristics.rigid.rshelf import (
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 
+if TYPE_CHECKING:
+    from resilsched.heuristics.rigid.priorities import PriorityQueue
+
 
 def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
               persistent_reservations: bool = False) -> compiled.Engine | None:
@@ -44,6 +48,40 @@ def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
     if fn in shelves:
         return compiled.shelf(*shelves[fn])
     return None
+
+
+#: the last few `FixedKeys` built by `_queues`: (p, t, P, rule, secondary, seeds) -> keys
+_FIXED: OrderedDict[tuple, compiled.FixedKeys] = OrderedDict()
+_FIXED_SIZE = 4
+
+
+def _queues(p: list[int], t: list[Any], P: int, rule: str, seeds: list[int],
+            redraw_on_failure: bool, ljf_secondary: str
+            ) -> list[PriorityQueue] | compiled.FixedKeys:
+    """The initial queues of the scenarios (one per seed with a Random key, else one for all).
+
+    Keys that never change (no redraws) are kept as `compiled.FixedKeys` for the next calls
+    with the same jobs, rule and seeds: the experiments run many (q-bar, P) points and
+    heuristics on the same scenarios, and a Random priority needs one queue per scenario.
+    """
+    random = rule == "Random" or (rule == "LJF" and check_priority(ljf_secondary) == "Random")
+    draw = seeds if random else [0]
+    if redraw_on_failure and random:  # keys redrawn as the run goes: fresh queues every time
+        return [make_queue(p, t, rule, P=P, seed=s, redraw_on_failure=True,
+                           ljf_secondary=ljf_secondary) for s in draw]
+    key = (tuple(p), tuple(t), P if rule == "LJF" else None, rule,
+           ljf_secondary if rule == "LJF" else None, tuple(draw))
+    keys = _FIXED.get(key)
+    if keys is None:
+        keys = compiled.fixed_keys([make_queue(p, t, rule, P=P, seed=s,
+                                               ljf_secondary=ljf_secondary) for s in draw])
+        assert keys is not None  # no redraws
+        _FIXED[key] = keys
+        if len(_FIXED) > _FIXED_SIZE:
+            _FIXED.popitem(last=False)
+    else:
+        _FIXED.move_to_end(key)
+    return keys
 
 
 def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
@@ -70,11 +108,9 @@ def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
     refused = attempts.max() > MAX_ATTEMPTS or (
         fn is r_list_q and int(attempts.max()) * n * n > MAX_Q_STEPS)
     if engine is not None and n == instance.n and not refused:
-        random = rule == "Random" or (rule == "LJF" and check_priority(ljf_secondary) == "Random")
         p, t, P = instance.p, instance.t, instance.P
-        queues = [make_queue(p, t, rule, P=P, seed=s, redraw_on_failure=redraw_on_failure,
-                             ljf_secondary=ljf_secondary) for s in (seeds if random else [0])]
-        out = compiled.makespans(engine, P, p, t, queues, F)
+        out = compiled.makespans(engine, P, p, t, _queues(p, t, P, rule, seeds, redraw_on_failure,
+                                                          ljf_secondary), F)
     if out is None:  # the one-scenario calls (they also refuse what they refuse)
         out = [fn(instance, Scenario(tuple(int(x) for x in f)), rule, seed=s, record=False,
                   **options).objective for f, s in zip(F, seeds, strict=True)]

@@ -169,3 +169,15 @@ def test_vectorised_lower_bounds_equal_lower_bound():
             F = rng.integers(0, 5, size=(8, inst.n))
             ref = [float(lower_bound(inst, Scenario(tuple(int(x) for x in f)))) for f in F]
             assert lower_bounds(inst, F) == ref
+    # integer times and platforms of Mira's size: A / P rounded once (exact areas), and areas
+    # past 2^52, where the Fractions are used
+    for t_high in (10**5, 10**9):
+        for _ in range(5):
+            P = int(rng.integers(1000, 50_000))
+            jobs = [(int(a), int(b)) for a, b in zip(rng.integers(1, P + 1, size=40),
+                                                     rng.integers(1, t_high, size=40),
+                                                     strict=True)]
+            inst = RigidInstance.build(P, jobs)
+            F = rng.integers(0, 300, size=(6, inst.n))
+            ref = [float(lower_bound(inst, Scenario(tuple(int(x) for x in f)))) for f in F]
+            assert lower_bounds(inst, F) == ref
