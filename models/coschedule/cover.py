@@ -1,9 +1,9 @@
-"""Reduced-cost closure solved as an exact cover (spec 001 §2.3, decision C22).
+"""Reduced-cost closure solved as an exact cover (spec 001 §2.3, decisions C22, C24).
 
 With converged duals pi of the set-partitioning LP (every pack has rc_B = c_B - pi(B) >= -eps)
 the cost of any partition x is sum_i pi_i + sum_{B in x} rc_B. A partition costing less than
 the incumbent UB therefore uses only packs with rc_B <= UB - sum pi (the closure of `setpart`,
-listed here by `oracle.PackOracle.enumerate_below`), and its packs' reduced costs add up to at
+listed here by `oracle.PackOracle.enumerate_masks`), and its packs' reduced costs add up to at
 most that gap. `cheapest_cover` finds, among the listed packs, the partition of the tasks of
 least total reduced cost below a budget by depth-first search: branch on the first uncovered
 task (tasks ordered by how few packs hold them), over the packs whose first task it is, in
@@ -11,6 +11,11 @@ increasing reduced cost, and stop a branch when its reduced costs exceed the bud
 the search completes: it then either returns the cheapest such partition or proves there is
 none. HiGHS's MIP on the same closure (17,000 packs of ~12 tasks, p-in-p at n = 40) found no
 feasible point in two minutes; in p-in-p a partition has few packs and the budget prunes hard.
+
+With the C kernels built (`_cclosure`, n <= 63) the search runs in C and branches instead on the
+uncovered task with the fewest packs that still fit (disjoint from the covered tasks, within the
+budget), ending a branch at once when some task has none (decision C24): same least reduced
+cost, 10x fewer nodes than the static order on the closures of p-in-p at n = 40.
 """
 
 from __future__ import annotations
@@ -35,8 +40,10 @@ CLOSURE_LIMIT = 8_000_000
 FIRST_DELTA_SHARE = 1 / 16
 #: delta grows by this factor per round (the number of packs listed grows ~5x per round)
 DELTA_GROWTH = 1.4
-#: node budget of the search for a better incumbent among the packs of a closure round
+#: node budget of the search for a better incumbent among the packs of a closure round (the
+#: Python search; the C kernel's, `UPPER_BOUND_NODES_NATIVE`, is larger: it is ~50x faster)
 UPPER_BOUND_NODES = 10_000
+UPPER_BOUND_NODES_NATIVE = 200_000
 
 
 def cheapest_cover(n: int, packs: Sequence[tuple[int, ...]], rcs: Sequence[float],
@@ -192,7 +199,8 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
         lb = dual + delta
         # a heuristic: the listed packs may still combine into a partition better than the
         # incumbent (sum rc up to the full gap); a bounded search looks for one
-        chosen, _ = cheapest_cover_masks(n, masks, rcs, full + tol, deadline, UPPER_BOUND_NODES)
+        nodes = UPPER_BOUND_NODES_NATIVE if _cclosure.lib() is not None else UPPER_BOUND_NODES
+        chosen, _ = cheapest_cover_masks(n, masks, rcs, full + tol, deadline, nodes)
         if chosen is not None:
             best = _better(inst, masks, chosen, best)
         delta *= DELTA_GROWTH
