@@ -18,8 +18,8 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
   price-and-dive runs at the root (`dive`), from integral node LPs and (pool pricing) from a
   short MIP over the root columns;
 - with the oracle, the root is closed first by rounds of reduced-cost closures solved as exact
-  covers (`cover.close_by_cover`): proven optimal, or a bound sum pi + delta; the tree search
-  follows only when a closure outgrows its limit of packs.
+  covers (`cover.close_by_cover`, in C when built: decision C24): proven optimal, or a bound
+  sum pi + delta; the tree search follows only when a closure outgrows its limit of packs.
 
 Exact: the root bound plus the branching partition the feasible co-schedules; the search ends
 with status ``optimal`` only when every node was pruned or closed. A time limit gives

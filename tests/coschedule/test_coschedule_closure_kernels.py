@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 
 import numpy as np
 import pytest
@@ -21,6 +22,27 @@ from resilsched.models.coschedule.oracle import PackOracle
 
 needs_kernels = pytest.mark.skipif(_cclosure.lib() is None,
                                    reason="the closure kernels were not built")
+
+
+def test_the_kernels_are_built_by_the_install():
+    """CI installs from a clean clone, which builds `resilsched._closure` (as the core)."""
+    if any(os.environ.get(v, "") not in ("", "0") for v in _cclosure.DISABLE_VARIABLES):
+        pytest.skip("compiled modules disabled")
+    assert _cclosure.lib() is not None, "resilsched._closure was not built: pip install -e ."
+
+
+def test_missing_kernels_warn_once_and_the_python_search_runs(monkeypatch, capsys):
+    monkeypatch.setenv("RESILSCHED_NO_CORE", "1")
+    _cclosure.set_enabled(True)
+    try:
+        assert _cclosure.lib() is None and _cclosure.lib() is None
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "closure kernels" in err
+        chosen, done = cheapest_cover(3, [(0, 1), (2,), (0,), (1, 2)], [0.5, 0.1, 0.2, 0.1], 1.0)
+        assert done and sorted(chosen) == [2, 3]
+    finally:
+        monkeypatch.delenv("RESILSCHED_NO_CORE")
+        _cclosure.set_enabled(True)
 
 
 def _duals(inst, rng):
