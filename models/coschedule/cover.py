@@ -34,8 +34,10 @@ from resilsched.options import Deadline
 CHECK_EVERY = 4096
 #: candidate lists longer than this are filtered with numpy (masks as int64) at each node
 NUMPY_SCAN = 64
-#: the closure is searched only when it holds at most this many packs
+#: the closure is searched only when it holds at most this many packs (C kernels; the Python
+#: search, `CLOSURE_LIMIT_PYTHON`, would spend minutes and gigabytes on the larger ones)
 CLOSURE_LIMIT = 8_000_000
+CLOSURE_LIMIT_PYTHON = 1_000_000
 #: the first closure round lists packs of rc up to this share of the gap to the incumbent
 FIRST_DELTA_SHARE = 1 / 16
 #: delta grows by this factor per round (the number of packs listed grows ~5x per round)
@@ -141,7 +143,7 @@ def _cheapest(n: int, task_masks: list[int], rcs: list[float], budget: float,
 
 
 def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, step: float,
-                   deadline: Deadline, stats: dict, limit: int = CLOSURE_LIMIT
+                   deadline: Deadline, stats: dict, limit: int | None = None
                    ) -> tuple[Packs, bool, float | None, bool]:
     """Rounds of growing closures (decision C22): (best packs, proven optimal, lower bound or
     None, stopped by `limit` rather than by the deadline).
@@ -156,6 +158,9 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
     incumbent is proven.
     """
     n = inst.n
+    native = _cclosure.lib() is not None and n <= _cclosure.MAX_TASKS
+    if limit is None:
+        limit = CLOSURE_LIMIT if native else CLOSURE_LIMIT_PYTHON
     dual = float(pi.sum())
     neg = -min(0.0, min_rc)
     tol = 1e-9 * max(1.0, abs(float(best.makespan)))
@@ -199,7 +204,7 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
         lb = dual + delta
         # a heuristic: the listed packs may still combine into a partition better than the
         # incumbent (sum rc up to the full gap); a bounded search looks for one
-        nodes = UPPER_BOUND_NODES_NATIVE if _cclosure.lib() is not None else UPPER_BOUND_NODES
+        nodes = UPPER_BOUND_NODES_NATIVE if native else UPPER_BOUND_NODES
         chosen, _ = cheapest_cover_masks(n, masks, rcs, full + tol, deadline, nodes)
         if chosen is not None:
             best = _better(inst, masks, chosen, best)
