@@ -271,10 +271,10 @@ class PackOracle:
                     return None
                 wp = self.q[row - 1] if row > 0 else np.full(n, p + 1, dtype=np.int64)
                 if dll is not None:
-                    seconds = deadline.remaining() if deadline is not None else 0.0
+                    # seconds left (> 0), or 0: no clock
+                    seconds = max(deadline.remaining(), 1e-6) if deadline is not None else 0.0
                     got = _cclosure.enum_packs(dll, self.q[row], wp, stacked[t], profit, need,
-                                               p, cards, step, limit - total,
-                                               max(seconds, 1e-6) if deadline else 0.0)
+                                               p, cards, step, limit - total, seconds)
                     if got is None:
                         return None
                     found_masks, found_gains = got
