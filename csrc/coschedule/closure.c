@@ -10,8 +10,10 @@
  * - pk_cover: `cover.cheapest_cover`: the cheapest exact cover of the n tasks by the listed
  *             packs within a budget of reduced cost (depth-first, candidates by increasing
  *             reduced cost, a memo of covered sets); unlike the Python search, which branches
- *             on the first uncovered task of a static order, it branches on the uncovered task
- *             with the fewest packs that still fit, and a task with none ends the branch.
+ *             on the first uncovered task of a static order, each node keeps the list of the
+ *             packs that still fit (disjoint from the covered tasks, within the budget) and
+ *             branches on the uncovered task held by the fewest of them; a task held by none
+ *             ends the branch.
  *
  * pk_enum does the same operations in the same order as the Python code, built with
  * -ffp-contract=off: the same doubles, the same packs in the same order. pk_cover finds a cover
@@ -121,15 +123,14 @@ typedef struct {
 } Slot;
 
 typedef struct {
-    const Entry *e;      /* the packs by increasing reduced cost */
-    int32_t **list;      /* list[i]: positions in e of the packs holding task i, ascending */
-    int64_t *len;
-    int n, order[64];
+    const Entry *e;   /* the packs by increasing reduced cost */
+    int32_t *arena;   /* the active lists of the nodes on the current path, stacked */
+    int64_t top, cap; /* arena[0 .. top) in use, cap allocated */
+    int n;
     uint64_t full;
     double best;
     int64_t chosen[64], best_chosen[64];
-    int64_t skip[65][64]; /* skip[d][i]: list[i]'s leading packs that meet the covered set */
-    int depth, best_depth, found;
+    int depth, best_depth, found, oom;
     int64_t nodes, node_limit;
     double stop;
     Slot *memo;
@@ -139,7 +140,7 @@ typedef struct {
 
 static int64_t scanned_total = 0, nodes_total = 0;
 
-/* Search statistics since the last call (nodes, list entries scanned), then reset. */
+/* Search statistics since the last call (nodes, active entries scanned), then reset. */
 API void pk_stats(int64_t *out) {
     out[0] = nodes_total;
     out[1] = scanned_total;
@@ -177,9 +178,12 @@ static int seen(Cv *s, uint64_t covered, double spent) {
     return 0;
 }
 
-/* Branch on the uncovered task with the fewest packs that still fit (disjoint from `covered`,
- * spent + rc <= best), as in Knuth's dancing links; a task with none ends the branch. */
-static int search(Cv *s, uint64_t covered, double spent) {
+/* A node: `covered` tasks, `spent` reduced cost, and its active list arena[off .. off + len):
+ * the packs disjoint from `covered` with spent + rc <= best when the list was made, by
+ * increasing rc. Branch on the uncovered task held by the fewest active packs within the budget
+ * (Knuth's dancing-links rule); a task held by none ends the branch. A child's active list is
+ * its parent's, less the packs meeting the chosen one and those beyond the new budget. */
+static int search(Cv *s, uint64_t covered, double spent, int64_t off, int64_t len) {
     s->nodes++;
     nodes_total++;
     if (s->nodes % CHECK_EVERY == 0 &&
@@ -194,41 +198,47 @@ static int search(Cv *s, uint64_t covered, double spent) {
         return 1;
     }
     if (seen(s, covered, spent)) return 1;
-    int pick = -1, d = s->depth;
-    int64_t fewest = INT64_MAX, *skip = s->skip[d];
-    for (int pos = 0; pos < s->n; pos++) { /* tasks by increasing number of packs */
-        int i = s->order[pos];
-        if ((covered >> i) & 1) continue;
-        const int32_t *l = s->list[i];
-        int64_t cnt = 0, a = skip[i];
-        for (; a < s->len[i]; a++) { /* leading packs that meet `covered` meet it below too */
-            const Entry *en = &s->e[l[a]];
-            scanned_total++;
-            if (spent + en->rc > s->best || !(en->mask & covered)) break;
-        }
-        skip[i] = a;
-        for (; a < s->len[i]; a++) {
-            const Entry *en = &s->e[l[a]];
-            scanned_total++;
-            if (spent + en->rc > s->best) break;
-            if (en->mask & covered) continue;
-            if (++cnt >= fewest) break;
-        }
-        if (cnt == 0) return 1;
-        if (cnt < fewest) {
-            fewest = cnt;
-            pick = i;
-        }
-    }
-    const int32_t *l = s->list[pick];
-    for (int64_t a = skip[pick]; a < s->len[pick]; a++) {
-        const Entry *en = &s->e[l[a]];
+    int64_t count[64] = {0}, end = 0;
+    for (; end < len; end++) {
+        const Entry *en = &s->e[s->arena[off + end]];
         if (spent + en->rc > s->best) break;
-        if (en->mask & covered) continue;
-        memcpy(s->skip[d + 1], skip, sizeof(int64_t) * 64);
+        for (uint64_t x = en->mask; x; x &= x - 1) count[__builtin_ctzll(x)]++;
+    }
+    scanned_total += end;
+    int pick = -1;
+    for (uint64_t u = ~covered & s->full; u; u &= u - 1) {
+        int i = __builtin_ctzll(u);
+        if (count[i] == 0) return 1;
+        if (pick < 0 || count[i] < count[pick]) pick = i;
+    }    uint64_t bit = (uint64_t)1 << pick;
+    for (int64_t a = 0; a < end; a++) {
+        const Entry *en = &s->e[s->arena[off + a]];
+        double now_spent = spent + en->rc;
+        if (now_spent > s->best) break;
+        if (!(en->mask & bit)) continue;
+        int64_t child = s->top;
+        if (child + len > s->cap) {
+            int64_t cap = 2 * (child + len);
+            int32_t *grown = realloc(s->arena, sizeof(int32_t) * (size_t)cap);
+            if (!grown) {
+                s->oom = 1;
+                return 0;
+            }
+            s->arena = grown;
+            s->cap = cap;
+        }
+        int64_t b = 0;
+        for (; b < len; b++) {
+            int32_t q = s->arena[off + b];
+            const Entry *other = &s->e[q];
+            if (now_spent + other->rc > s->best) break;
+            if (!(other->mask & en->mask)) s->arena[s->top++] = q;
+        }
+        scanned_total += b;
         s->chosen[s->depth++] = en->c;
-        int ok = search(s, covered | en->mask, spent + en->rc);
+        int ok = search(s, covered | en->mask, now_spent, child, s->top - child);
         s->depth--;
+        s->top = child;
         if (!ok) return 0;
     }
     return 1;
@@ -246,51 +256,34 @@ API int64_t pk_cover(int n, int64_t m, const uint64_t *masks, const double *rcs,
     s.stop = seconds > 0 ? now() + seconds : 0.0;
     s.node_limit = node_limit;
     s.best = budget;
+    s.n = n;
     s.full = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
     uint64_t slots = (uint64_t)1 << memo_log2;
     s.memo_mask = slots - 1;
     s.memo_cap = (int64_t)(slots / 2);
     Entry *e = malloc(sizeof(Entry) * (size_t)(m > 0 ? m : 1));
-    s.list = calloc(64, sizeof(int32_t *));
-    s.len = calloc(64, sizeof(int64_t));
+    s.cap = 2 * m + 1024;
+    s.arena = malloc(sizeof(int32_t) * (size_t)s.cap);
     s.memo = calloc(slots, sizeof(Slot));
     int64_t k = -3;
-    if (!e || !s.list || !s.len || !s.memo) goto cleanup;
+    if (!e || !s.arena || !s.memo) goto cleanup;
     for (int64_t c = 0; c < m; c++) {
         Entry en = {rcs[c], masks[c], c};
         e[c] = en;
-        for (uint64_t x = masks[c]; x; x &= x - 1) s.len[__builtin_ctzll(x)]++;
     }
     qsort(e, (size_t)m, sizeof(Entry), by_rc);
-    for (int i = 0; i < n; i++) {
-        s.list[i] = malloc(sizeof(int32_t) * (size_t)(s.len[i] > 0 ? s.len[i] : 1));
-        if (!s.list[i]) goto cleanup;
-        s.len[i] = 0;
-    }
-    for (int64_t q = 0; q < m; q++)
-        for (uint64_t x = e[q].mask; x; x &= x - 1) {
-            int i = __builtin_ctzll(x);
-            s.list[i][s.len[i]++] = (int32_t)q;
-        }
+    for (int64_t q = 0; q < m; q++) s.arena[q] = (int32_t)q;
+    s.top = m;
     s.e = e;
-    s.n = n;
-    for (int i = 0; i < n; i++) s.order[i] = i;
-    for (int i = 1; i < n; i++) { /* stable insertion sort by number of packs */
-        int v = s.order[i], j = i - 1;
-        while (j >= 0 && s.len[s.order[j]] > s.len[v]) {
-            s.order[j + 1] = s.order[j];
-            j--;
-        }
-        s.order[j + 1] = v;
+    *done = search(&s, 0, 0.0, 0, m);
+    if (s.oom) {
+        *done = 0;
+        goto cleanup;
     }
-    *done = search(&s, 0, 0.0);
     k = s.found ? s.best_depth : 0;
     for (int64_t q = 0; q < k; q++) out[q] = s.best_chosen[q];
 cleanup:
-    if (s.list)
-        for (int i = 0; i < 64; i++) free(s.list[i]);
-    free(s.list);
-    free(s.len);
+    free(s.arena);
     free(s.memo);
     free(e);
     return k;
