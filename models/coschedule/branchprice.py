@@ -45,6 +45,7 @@ from resilsched.models.coschedule.colgen import singletons
 from resilsched.models.coschedule.cover import close_by_cover
 from resilsched.models.coschedule.dive import price_and_dive
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.improve import improve_packs
 from resilsched.models.coschedule.master import (
     add_pack_columns,
     new_highs,
@@ -66,6 +67,9 @@ AUTO_POOL = 1_000_000
 #: price-and-dive runs at the root (upper bounds; `dive`), and their share of the time left
 DIVES = 2
 DIVE_SHARE = 0.1
+#: with the oracle (p-in-p: large packs, dives of very unequal quality), more dives, each
+#: followed by a local search (decision C25)
+ORACLE_DIVES = 6
 #: the MIP over the root's columns gets min(ROOT_MIP_SECONDS, ROOT_MIP_SHARE * time left)
 ROOT_MIP_SECONDS = 15.0
 ROOT_MIP_SHARE = 0.25
@@ -234,7 +238,7 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
     # a valid bound even when the root did not converge (Lagrangian)
     lb = best_bound(lb, root_bound)
     if conv and not deadline.expired():
-        best = _dives(inst, master, pricer, best, deadline, batch, stats)
+        best = _dives(inst, master, pricer, best, deadline, batch, stats, oracle)
         if oracle is None:  # with the oracle, the closure rounds below find better packs
             best = _root_mip(inst, master, best, min(ROOT_MIP_SECONDS,
                                                      ROOT_MIP_SHARE * deadline.remaining()))
@@ -286,18 +290,22 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
 
 
 def _dives(inst: CoscheduleInstance, master: _BPMaster, pricer: Callable[..., PricingResult],
-           best: Packs, deadline, batch: int, stats: dict) -> Packs:
+           best: Packs, deadline, batch: int, stats: dict, oracle: PackOracle | None = None
+           ) -> Packs:
     """Up to `DIVES` price-and-dive runs from the root (`dive`), within `DIVE_SHARE` of the
     time left; the better of their partitions and `best`. Their columns stay in the master
-    (the root MIP that follows uses them)."""
+    (the root MIP that follows uses them). With the `oracle`, each dive's partition is first
+    improved by local search (`improve`, decision C25)."""
     stop = Deadline(DIVE_SHARE * deadline.remaining())
     found = []
-    for rank in range(DIVES):
+    for rank in range(DIVES if oracle is None else ORACLE_DIVES):
         if stop.expired():
             break
         packs = price_and_dive(master, pricer, inst.n, stop, max(batch, 80), rank)
         if packs is None:
             break
+        if oracle is not None:
+            packs = improve_packs(oracle, packs, stop)
         cand = make_packs(inst, packs)
         found.append(float(cand.makespan))
         if cand.makespan < best.makespan:

@@ -28,6 +28,7 @@ import numpy as np
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule._cclosure import masks_of, tasks_of
+from resilsched.models.coschedule.improve import improve_packs
 from resilsched.options import Deadline
 
 #: the deadline is checked every this many search nodes
@@ -194,7 +195,7 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
         value = None
         if chosen is not None:
             value = float(sum(rcs[c] for c in chosen))
-            best = _better(inst, masks, chosen, best)
+            best = _better(inst, oracle, masks, chosen, best, deadline)
         if not done:
             return best, False, lb, False
         if value is not None and value <= delta + tol:
@@ -207,11 +208,14 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
         nodes = UPPER_BOUND_NODES_NATIVE if native else UPPER_BOUND_NODES
         chosen, _ = cheapest_cover_masks(n, masks, rcs, full + tol, deadline, nodes)
         if chosen is not None:
-            best = _better(inst, masks, chosen, best)
+            best = _better(inst, oracle, masks, chosen, best, deadline)
         delta *= DELTA_GROWTH
 
 
-def _better(inst, masks: np.ndarray, chosen: list[int], best: Packs) -> Packs:
-    """The partition of the chosen packs (Algorithm 1's times) if it beats `best`."""
-    found = make_packs(inst, [tasks_of(int(masks[c])) for c in chosen])
+def _better(inst, oracle, masks: np.ndarray, chosen: list[int], best: Packs,
+            deadline: Deadline) -> Packs:
+    """The partition of the chosen packs, improved by local search (`improve`, Algorithm 1's
+    times), if it beats `best`."""
+    packs = improve_packs(oracle, [tasks_of(int(masks[c])) for c in chosen], deadline)
+    found = make_packs(inst, packs)
     return found if found.makespan < best.makespan else best

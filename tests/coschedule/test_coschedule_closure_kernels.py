@@ -1,4 +1,5 @@
-"""The closure's C kernels (decision C24) against their pure-Python twins and brute force.
+"""The closure's C kernels (decision C24) against their pure-Python twins and brute force, and
+the incumbents' local search (decision C25) against Algorithm 1.
 
 `pk_enum` must list the same packs, in the same order, with the same doubles as
 `oracle._packs_at`; `pk_cover` must find a cover of the same reduced cost as the Python search
@@ -14,10 +15,11 @@ import os
 import numpy as np
 import pytest
 
-from resilsched.heuristics.coschedule import optimal_pack
+from resilsched.heuristics.coschedule import make_packs, optimal_pack
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule.cover import cheapest_cover, cheapest_cover_masks
+from resilsched.models.coschedule.improve import _Packs, improve_packs
 from resilsched.models.coschedule.oracle import PackOracle
 
 needs_kernels = pytest.mark.skipif(_cclosure.lib() is None,
@@ -130,3 +132,24 @@ def test_c_cover_on_a_closure_equals_python(seed):
     assert (fast is None) == (slow is None)
     if fast is not None:
         assert float(rcs[fast].sum()) == pytest.approx(float(rcs[slow].sum()), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_local_search_times_equal_algorithm_1_and_never_worsen(seed):
+    """`improve`: pack times from the thresholds equal Algorithm 1's; the result partitions the
+    tasks and its makespan (Algorithm 1) is no larger."""
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(4, 16)), int(rng.integers(2, 9))
+    k = int(rng.integers(1, p + 1))
+    inst = random_instance(rng, n, p, k, kind="integer" if seed % 2 else "amdahl")
+    oracle = PackOracle(inst)
+    st = _Packs(oracle, [])
+    for _ in range(30):
+        b = sorted(rng.choice(n, int(rng.integers(1, min(n, k) + 1)), replace=False).tolist())
+        want = float(optimal_pack(inst, b)[0])
+        got = st.time(st.q[b].sum(axis=0), len(b))
+        assert got == want or (math.isinf(want) and math.isinf(got))
+    start = [(i,) for i in range(n)]
+    packs = improve_packs(oracle, start)
+    assert sorted(i for b in packs for i in b) == list(range(n))
+    assert make_packs(inst, packs).makespan <= make_packs(inst, start).makespan
