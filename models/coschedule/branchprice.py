@@ -67,9 +67,6 @@ AUTO_POOL = 1_000_000
 #: price-and-dive runs at the root (upper bounds; `dive`), and their share of the time left
 DIVES = 2
 DIVE_SHARE = 0.1
-#: with the oracle (p-in-p: large packs, dives of very unequal quality), more dives, each
-#: followed by a local search (decision C25)
-ORACLE_DIVES = 6
 #: the MIP over the root's columns gets min(ROOT_MIP_SECONDS, ROOT_MIP_SHARE * time left)
 ROOT_MIP_SECONDS = 15.0
 ROOT_MIP_SHARE = 0.25
@@ -298,7 +295,7 @@ def _dives(inst: CoscheduleInstance, master: _BPMaster, pricer: Callable[..., Pr
     improved by local search (`improve`, decision C25)."""
     stop = Deadline(DIVE_SHARE * deadline.remaining())
     found = []
-    for rank in range(DIVES if oracle is None else ORACLE_DIVES):
+    for rank in range(DIVES):
         if stop.expired():
             break
         packs = price_and_dive(master, pricer, inst.n, stop, max(batch, 80), rank)
