@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import time
 
 import numpy as np
 import pytest
@@ -18,9 +19,12 @@ import pytest
 from resilsched.heuristics.coschedule import make_packs, optimal_pack
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule import _cclosure
+from resilsched.models.coschedule.branchprice import solve_setpart_bp
 from resilsched.models.coschedule.cover import cheapest_cover, cheapest_cover_masks
 from resilsched.models.coschedule.improve import _Packs, improve_packs
 from resilsched.models.coschedule.oracle import PackOracle
+from resilsched.solution import Status
+from resilsched.validation.packs import check_packs
 
 needs_kernels = pytest.mark.skipif(_cclosure.lib() is None,
                                    reason="the closure kernels were not built")
@@ -153,3 +157,15 @@ def test_local_search_times_equal_algorithm_1_and_never_worsen(seed):
     packs = improve_packs(oracle, start)
     assert sorted(i for b in packs for i in b) == list(range(n))
     assert make_packs(inst, packs).makespan <= make_packs(inst, start).makespan
+
+
+@pytest.mark.parametrize("limit", [3.0, 8.0])
+def test_time_limit_with_the_kernels_on_an_open_p_in_p_instance(limit):
+    """Seed 19 at n = 40, k = p = 16 is not proven within 60 s: the closure rounds run in C
+    until the deadline, and the answer comes within the contract with an honest bound."""
+    inst = random_instance(19, 40, 16, 16, kind="amdahl")
+    t0 = time.perf_counter()
+    sol = solve_setpart_bp(inst, None, time_limit=limit, pricing="oracle")
+    assert time.perf_counter() - t0 <= 1.25 * limit + 1.0
+    assert sol.status is Status.FEASIBLE
+    assert float(sol.bound) < float(sol.objective) == check_packs(inst, sol.payload)
