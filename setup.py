@@ -32,10 +32,13 @@ EXTENSIONS = {
     # the desktop heuristics' kernels (spec 004 §3; decision D-19), loaded with ctypes by
     # heuristics/desktop/_ckernel.py
     "resilsched._desktop": ["csrc/desktop/kernels.c"],
+    # the rigid exact model's refutation search (decision R25), loaded with ctypes by
+    # models/rigid/crefute.py
+    "resilsched._refute": ["csrc/refute/rigid_refute.c"],
 }
 
 #: a module's own optimisation level (the desktop DP is 25-30% faster at -O3; integer code)
-OPTIMIZE = {"resilsched._desktop": "-O3"}
+OPTIMIZE = {"resilsched._desktop": "-O3", "resilsched._refute": "-O3"}
 
 #: same doubles as Python: no fused multiply-add (x + y * z rounded once) on any target
 COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched.models.rigid import crefute
 from resilsched.models.rigid.config_lp import (
     MAX_ROUNDS,
     ConfigurationLP,
@@ -57,6 +58,9 @@ MAX_LP_CUTS = 200
 #: Memo size cap (about 0.5 KB per state): the memo is emptied when it is reached, which only
 #: loses pruning, never a schedule.
 MAX_MEMO = 1_000_000
+
+#: Memory for the C search's memo (`c_memo`).
+C_MEMO_BYTES = 512 * 2**20
 
 #: Dual-feasible functions kept as cuts (all of them for small P).
 DFF_CUTS = 128
@@ -76,13 +80,14 @@ MAX_KNAPSACK_CELLS = 1_000_000
 class RefuteResult:
     """``status``: "infeasible" (D(T) is false), "feasible" (``starts`` ends by T) or "timeout"
     (time or work budget spent); ``nodes`` the nodes searched, ``work`` the work counted
-    against `max_nodes`."""
+    against `max_nodes`; ``engine`` "c" or "python"."""
 
     status: str
     starts: list[list[int]] | None
     nodes: int
     seconds: float
     work: int = 0
+    engine: str = "python"
 
 
 class _Timeout(Exception):
@@ -136,7 +141,7 @@ class CutPool:
 
 class _Search:
     def __init__(self, data: ScaledScenario, T: int, pool: CutPool, time_limit: float,
-                 lp_every: int, max_nodes: int | None) -> None:
+                 lp_every: int, max_nodes: int | None, max_memo: int = MAX_MEMO) -> None:
         self.P, self.p, self.t, self.n = data.P, list(data.p), list(data.t), data.n
         self.m, self.T, self.lp_every = list(data.m), T, lp_every
         self.clock = Deadline(time_limit)
@@ -147,6 +152,7 @@ class _Search:
         self.cells0 = 0 if pool.lp is None else pool.lp.cells
         self.lp_work = 0
         self.memo: dict[tuple, int] = {}
+        self.max_memo = max(1, max_memo)
         self.starts: list[list[int]] = [[] for _ in range(self.n)]
         self.solution: list[list[int]] | None = None
         self.lp = pool.lp
@@ -177,15 +183,25 @@ class _Search:
             return False
         if self.nodes % self.lp_every or self.lp is None:
             return True
-        if not affordable(self.n, self.P, self.clock, 2):
-            return True  # no time for the LP's knapsacks: the pool cuts only
-        row, z = self.lp.certificate(self.lp.duals(d, self.clock))
-        self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
-        if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
-            self.lp_cuts = (self.lp_cuts + [(row, z)])[-MAX_LP_CUTS:]
+        found, self.lp_work = self.lp_cut(d, left)
+        if found is not None:
+            self.lp_cuts = (self.lp_cuts + [found])[-MAX_LP_CUTS:]
             self._rebuild()
             return False
         return True
+
+    def lp_cut(self, d: list[int], left: int) -> tuple[tuple[list[int], int] | None, int]:
+        """A configuration-LP cut (pi, z) on the remaining work `d` that prunes the node
+        (sum_j pi_j d_j > z left) or None, and the LP's work so far in node units. Called by
+        the Python search and, through a callback, by the C search."""
+        assert self.lp is not None
+        if not affordable(self.n, self.P, self.clock, 2):
+            return None, self.lp_work  # no time for the LP's knapsacks: the pool cuts only
+        row, z = self.lp.certificate(self.lp.duals(d, self.clock))
+        self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
+        if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
+            return (row, z), self.lp_work
+        return None, self.lp_work
 
     # --- search ----------------------------------------------------------------------------
     def run(self) -> bool:
@@ -226,7 +242,7 @@ class _Search:
             return False
         if self._choose(tau, 0, rem, end, free, free_before):
             return True
-        if len(self.memo) >= MAX_MEMO:
+        if len(self.memo) >= self.max_memo:
             self.memo.clear()
         self.memo[key] = tau if failed_at is None else min(tau, failed_at)
         return False
@@ -258,9 +274,16 @@ class _Search:
         return self._at(nxt, rem, end, self.P - used_at, self.P - used_before)
 
 
+def c_memo(n: int) -> int:
+    """Failed states the C search keeps before emptying its memo: `C_MEMO_BYTES` over an
+    entry's size (a key of 2n + 1 int32, its time, hash and up to four table slots)."""
+    return max(1, C_MEMO_BYTES // (4 * (2 * n + 1) + 48))
+
+
 def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                     lp_every: int = 64, *, pool: CutPool | None = None,
-                    max_nodes: int | None = None) -> RefuteResult:
+                    max_nodes: int | None = None, engine: str = "auto",
+                    max_memo: int | None = None) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
     `max_nodes` units of work (a node one unit, more with a large cut matrix, and
     `CELLS_PER_NODE` knapsack cells of the configuration LP another), a limit that does not
@@ -269,15 +292,35 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     Returns "infeasible" (proof that every schedule ends after T), "feasible" with the start
     times of a schedule ending by T, or "timeout". `pool` is the scenario's `CutPool` (built
     here when not given; pass it when deciding several T on the same scenario).
+
+    `engine`: "auto" runs the compiled search (`crefute`, decision R25) when it is built and
+    exact on this scenario, else this module's; "python" this module's; "c" the compiled one
+    or ValueError. Both give the same verdict after the same nodes for the same `max_memo`
+    (failed states kept before the memo is emptied; default `MAX_MEMO` in Python, `c_memo`
+    in C).
     """
     t0 = time.perf_counter()
+    if engine not in ("auto", "python", "c"):
+        raise ValueError(f"engine: {engine!r} is not auto, python or c")
     if data.n == 0:
         return RefuteResult("feasible" if T >= 0 else "infeasible", [], 0, 0.0)
     limit = max(0.0, time_limit)
     if pool is None:
         pool = CutPool(data, Deadline(limit))
     search = _Search(data, T, pool, limit - (time.perf_counter() - t0), max(1, lp_every),
-                     max_nodes)
+                     max_nodes, MAX_MEMO if max_memo is None else max_memo)
+    if engine != "python":
+        done = crefute.run(
+            data.n, data.P, T, search.p, search.t, search.m, search.base, MAX_LP_CUTS,
+            search.lp_every, None if search.lp is None else search.lp_cut, max_nodes,
+            limit - (time.perf_counter() - t0), c_memo(data.n) if max_memo is None else max_memo)
+        if done is not None:
+            status, starts, nodes, work, lp_work = done
+            return RefuteResult(status, starts, nodes, time.perf_counter() - t0, work + lp_work,
+                                "c")
+        if engine == "c":
+            raise ValueError("engine: the compiled search is not built, disabled, or not exact "
+                             "on this scenario")
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 4 * sum(data.m) + 1000))
     try:
