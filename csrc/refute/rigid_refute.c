@@ -73,6 +73,9 @@ typedef struct {
     /* cuts: pi column-major (pi[j * cap + r]), nbase pool rows then a ring of LP rows */
     int nbase, lp_cap, nlp, lp_next, rows, cap;
     int64_t *pi, *z, *A, *B;
+    int64_t *zf;            /* NULL, or zf[r (P + 1) + c]: row r's largest sum over sets of
+                             * jobs of width <= c (the profile cut) */
+    int *run;               /* scratch: the running jobs by end */
     int *order; /* rows in the order they are checked */
     int64_t node_cost;
     /* limits */
@@ -143,6 +146,48 @@ static int cut(Search *s, int64_t tau) {
     return 0;
 }
 
+/* the profile cut (module comment): the attempts running at tau stay on their processors
+ * until they end, so on each piece [e_{k-1}, e_k) between their ends the pi-value at an
+ * instant is at most min(z, pi(R_k) + zf[P - p(R_k)]), R_k the attempts still running;
+ * after the last end at most z. Some row cuts when sum_j pi_j d_j exceeds that integral. */
+static int profile_cut(Search *s, int64_t tau) {
+    int n = s->n, q = 0;
+    for (int j = 0; j < n; j++) {
+        if (s->end[j] <= tau) continue;
+        int k = q++; /* insertion by end */
+        while (k > 0 && s->end[s->run[k - 1]] > s->end[j]) { s->run[k] = s->run[k - 1]; k--; }
+        s->run[k] = j;
+    }
+    if (!q) return 0;
+    int64_t used = 0;
+    for (int k = 0; k < q; k++) used += s->p[s->run[k]];
+    int64_t P1 = s->P + 1;
+    for (int x = 0; x < s->rows; x++) {
+        int r = s->order[x];
+        const int64_t *col = s->pi, *zf = s->zf + r * P1;
+        int64_t piR = 0, z = s->z[r], rhs = 0, prev = tau, u = used;
+        for (int k = 0; k < q; k++) piR += col[(int64_t)s->run[k] * s->cap + r];
+        for (int k = 0; k < q;) {
+            int64_t e = s->end[s->run[k]], v = piR + zf[s->P - u];
+            rhs += (e - prev) * (v < z ? v : z);
+            for (; k < q && s->end[s->run[k]] == e; k++) {
+                piR -= col[(int64_t)s->run[k] * s->cap + r];
+                u -= s->p[s->run[k]];
+            }
+            prev = e;
+        }
+        rhs += z * (s->T - prev);
+        if (s->A[r] - tau * s->B[r] > rhs) {
+            if (x) {
+                memmove(s->order + 1, s->order, sizeof(int) * (size_t)x);
+                s->order[0] = r;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* the LP cut found by the callback joins the ring (the oldest LP row is replaced when full) */
 static void add_lp_row(Search *s) {
     int r, fresh = s->nlp < s->lp_cap;
@@ -155,6 +200,7 @@ static void add_lp_row(Search *s) {
     }
     for (int j = 0; j < s->n; j++) s->pi[(int64_t)j * s->cap + r] = s->row[j];
     s->z[r] = s->row[s->n];
+    if (s->zf) memcpy(s->zf + r * (s->P + 1), s->row + s->n + 1, sizeof(int64_t) * (size_t)(s->P + 1));
     row_sums(s, r);
     int k = 0; /* r to the front of the order */
     if (fresh) k = s->rows - 1;
@@ -341,7 +387,7 @@ static int at(Search *s, int64_t tau, int64_t free, int64_t free_before) {
     }
     /* the cuts before the memo (refute.py has the memo first): both only prune, so the
      * nodes that reach the LP and the search below are the same */
-    if (cut(s, tau)) return 0;
+    if (cut(s, tau) || (s->zf && profile_cut(s, tau))) return 0;
     make_key(s, tau, free_before);
     uint64_t h = hash_key(s->key, s->K);
     int64_t i = memo_find(s, s->key, h);
@@ -375,7 +421,8 @@ static int at(Search *s, int64_t tau, int64_t free, int64_t free_before) {
  * when one is found; stats = (nodes, work, lp_work). Returns an RF_ code. */
 API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *t,
                   const int64_t *m, int nbase, const int64_t *pi, const int64_t *z,
-                  int lp_cap, int64_t lp_every, lp_callback cb, int64_t max_nodes,
+                  const int64_t *zf, int lp_cap, int64_t lp_every, lp_callback cb,
+                  int64_t max_nodes,
                   double seconds, int64_t memo_max, int64_t *starts, int64_t *stats) {
     Search s;
     memset(&s, 0, sizeof s);
@@ -393,13 +440,15 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.in = calloc((size_t)n, 1);
     s.first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
     s.d = malloc(sizeof(int64_t) * (size_t)n);
-    s.row = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s.row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
     s.key = malloc(sizeof(int32_t) * (size_t)s.K);
     s.pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
     s.z = calloc((size_t)cap, sizeof(int64_t));
     s.A = calloc((size_t)cap, sizeof(int64_t));
     s.B = calloc((size_t)cap, sizeof(int64_t));
     s.order = malloc(sizeof(int) * (size_t)cap);
+    s.run = malloc(sizeof(int) * (size_t)(n + 1));
+    if (zf) s.zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
     s.memo_cap = 1024;
     s.slot = calloc((size_t)s.memo_cap, sizeof(Slot));
     s.entries_cap = 256;
@@ -407,7 +456,8 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.failed_at = malloc(sizeof(int64_t) * (size_t)s.entries_cap);
     int code = RF_ENOMEM;
     if (!s.rem || !s.end || !s.in || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
-        !s.z || !s.A || !s.B || !s.order || !s.slot || !s.keys || !s.failed_at)
+        !s.z || !s.A || !s.B || !s.order || !s.slot || !s.keys || !s.failed_at ||
+        !s.run || (zf && !s.zf))
         goto fin;
     s.first_start[0] = 0;
     for (int j = 0; j < n; j++) {
@@ -421,6 +471,7 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     for (int r = 0; r < nbase; r++) {
         for (int j = 0; j < n; j++) s.pi[(int64_t)j * cap + r] = pi[(int64_t)r * n + j];
         s.z[r] = z[r];
+        if (zf) memcpy(s.zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
         s.order[r] = r;
         row_sums(&s, r);
     }
@@ -433,7 +484,7 @@ fin:
     stats[2] = s.lp_work;
     free(s.rem); free(s.end); free(s.in); free(s.first_start); free(s.d); free(s.row);
     free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order); free(s.slot);
-    free(s.keys); free(s.failed_at); free(s.starts); free(s.gone);
+    free(s.run); free(s.zf); free(s.keys); free(s.failed_at); free(s.starts); free(s.gone);
     return code;
 }
 

@@ -54,7 +54,7 @@ def library() -> Any | None:
     if path not in _dll:
         dll = ctypes.PyDLL(path)  # the GIL stays held: the search looks for Ctrl-C
         v = ctypes.c_void_p
-        dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v,
+        dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v, v,
                                   ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, _I64,
                                   v, v]
         dll.rs_refute.restype = ctypes.c_int
@@ -76,16 +76,18 @@ def fits(n: int, P: int, T: int, t: list[int], m: list[int],
 
 
 def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
-        rows: list[tuple[list[int], int]], lp_cap: int, lp_every: int,
-        lp_hook: Callable[[list[int], int], tuple[tuple[list[int], int] | None, int]] | None,
+        rows: list[tuple[list[int], int]], tables: list[np.ndarray] | None, lp_cap: int,
+        lp_every: int, lp_hook: Callable[[list[int], int], tuple[Any, int]] | None,
         max_nodes: int | None, seconds: float, max_memo: int
         ) -> tuple[str, list[list[int]] | None, int, int, int] | None:
     """Decide D(T) in C: (status, starts or None, nodes, work, lp_work), or None when the C
     search is not available or not exact here (`fits`).
 
-    `rows` are the pool cuts (pi, z); `lp_hook(d, left)` returns (a cut that prunes the node
-    or None, the LP's work so far in node units), at most `lp_cap` such cuts kept (the oldest
-    dropped); `max_memo` failed states are kept before the memo is emptied.
+    `rows` are the pool cuts (pi, z), `tables` None or their profile tables (zf, P + 1 values
+    each: the profile cut runs too); `lp_hook(d, left)` returns (a cut (pi, z, zf or None)
+    that prunes the node or None, the LP's work so far in node units), at most `lp_cap` such
+    cuts kept (the oldest dropped); `max_memo` failed states are kept before the memo is
+    emptied.
     """
     dll = library()
     if dll is None or not fits(n, P, T, t, m, rows):
@@ -93,6 +95,7 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
     arr = [np.ascontiguousarray(x, dtype=np.int64) for x in (p, t, m)]
     pi = np.array([r for r, _ in rows], dtype=np.int64).reshape(len(rows), n)
     z = np.array([zr for _, zr in rows], dtype=np.int64)
+    zf = None if tables is None else np.array(tables, dtype=np.int64).reshape(len(rows), P + 1)
     starts = np.zeros(max(1, sum(m)), dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
     failure: list[BaseException] = []
@@ -104,10 +107,13 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
             work_ptr[0] = lp_work
             if found is None:
                 return 0
-            row, zc = found
+            row, zc, table = found
             for j in range(n):
                 row_ptr[j] = row[j]
             z_ptr[0] = zc
+            if zf is not None:
+                for c in range(P + 1):
+                    z_ptr[1 + c] = int(table[c])
             return 1
         except BaseException as exc:  # re-raised below, after the C search returns
             failure.append(exc)
@@ -115,7 +121,8 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
 
     cb = LP_CALLBACK(callback) if lp_hook is not None else LP_CALLBACK()
     code = dll.rs_refute(n, P, T, *(a.ctypes.data for a in arr), len(rows), pi.ctypes.data,
-                         z.ctypes.data, lp_cap, max(1, lp_every), cb,
+                         z.ctypes.data, None if zf is None else zf.ctypes.data, lp_cap,
+                         max(1, lp_every), cb,
                          -1 if max_nodes is None else max_nodes, max(0.0, seconds),
                          max(1, max_memo), starts.ctypes.data, stats.ctypes.data)
     if failure:

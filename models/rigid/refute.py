@@ -47,6 +47,7 @@ from resilsched.models.rigid.config_lp import (
     affordable,
     knapsack_max,
     knapsack_seconds,
+    knapsack_table,
 )
 from resilsched.models.rigid.root_bounds import dff_screen, iter_conflict_cliques
 from resilsched.models.rigid.scaling import ScaledScenario
@@ -61,6 +62,9 @@ MAX_MEMO = 1_000_000
 
 #: Memory for the C search's memo (`c_memo`).
 C_MEMO_BYTES = 512 * 2**20
+
+#: Largest (pool rows + `MAX_LP_CUTS`) x (P + 1) for the profile cut's tables (decision R25).
+PROFILE_CELLS = 4_000_000
 
 #: Dual-feasible functions kept as cuts (all of them for small P).
 DFF_CUTS = 128
@@ -90,6 +94,10 @@ class RefuteResult:
     engine: str = "python"
 
 
+#: A configuration-LP cut found during the search: pi, z and its profile table (or None).
+LPCut = tuple[list[int], int, "np.ndarray | None"]
+
+
 class _Timeout(Exception):
     pass
 
@@ -108,6 +116,7 @@ class CutPool:
                  max_k: int | None = None, max_rounds: int = MAX_ROUNDS,
                  max_seconds: float | None = None) -> None:
         n, P, p = data.n, data.P, list(data.p)
+        self.p, self.P = p, P
         # the configuration LP only where its knapsacks fit in memory (`affordable`)
         self.lp = ConfigurationLP(p, P, max_rounds) if affordable(n, P, None) else None
         exact_z = n * (P + 1) <= MAX_KNAPSACK_CELLS
@@ -137,6 +146,14 @@ class CutPool:
             if z > 0:
                 seen.add(tuple(row))
                 self.base.append((row, z))
+        # the profile cut's tables zf (decision R25), where they are small
+        self.profile = (n * (P + 1) <= MAX_KNAPSACK_CELLS
+                        and (len(self.base) + MAX_LP_CUTS) * (P + 1) <= PROFILE_CELLS)
+        self.tables = [self.table(row, z) for row, z in self.base] if self.profile else []
+
+    def table(self, row: list[int], z: int) -> np.ndarray:
+        """zf[c] = min(z, max{sum_{j in K} pi_j : sum_{j in K} p_j <= c}), c = 0..P."""
+        return np.minimum(knapsack_table(self.p, row, self.P), z)
 
 
 class _Search:
@@ -158,6 +175,8 @@ class _Search:
         self.lp = pool.lp
         self.base = pool.base
         self.lp_cuts: list[tuple[list[int], int]] = []
+        self.pool = pool
+        self.lp_tables: list[np.ndarray] = []
         # int64 unless sum_j pi_j d_j or z (T - tau) could overflow (very fine time scales);
         # the configuration-LP cuts have pi_j <= 2^20 and z <= n 2^20
         work = sum(self.m[j] * self.t[j] for j in range(self.n))
@@ -173,34 +192,63 @@ class _Search:
         self.z = np.array([z for _, z in rows], dtype=self.dtype)
         # a node's work grows with its cut matrix: one unit per CELLS_PER_NODE / 10 entries
         self.node_cost = 1 + 10 * len(rows) * self.n // CELLS_PER_NODE
+        if self.pool.profile:
+            self.zf = np.array(self.pool.tables + self.lp_tables, dtype=self.dtype).reshape(
+                len(rows), self.P + 1)
 
     # --- bounds ----------------------------------------------------------------------------
-    def _cut_ok(self, tau: int, d: list[int]) -> bool:
-        """The pool cuts, and every `lp_every`-th node a fresh configuration-LP cut, on the
-        remaining work `d` from tau."""
+    def _cut_ok(self, tau: int, d: list[int], end: list[int]) -> bool:
+        """The pool cuts (with the profile of the attempts running at tau, `_profile`), and
+        every `lp_every`-th node a fresh configuration-LP cut, on the remaining work `d`."""
         left = self.T - tau
-        if len(self.z) and np.any(self.pi @ np.array(d, dtype=self.dtype) > self.z * left):
-            return False
+        if len(self.z):
+            load = self.pi @ np.array(d, dtype=self.dtype)
+            if np.any(load > self.z * left) or (self.pool.profile and
+                                                np.any(load > self._profile(tau, end))):
+                return False
         if self.nodes % self.lp_every or self.lp is None:
             return True
         found, self.lp_work = self.lp_cut(d, left)
         if found is not None:
-            self.lp_cuts = (self.lp_cuts + [found])[-MAX_LP_CUTS:]
+            self.lp_cuts = (self.lp_cuts + [found[:2]])[-MAX_LP_CUTS:]
+            if self.pool.profile:
+                self.lp_tables = (self.lp_tables + [found[2]])[-MAX_LP_CUTS:]
             self._rebuild()
             return False
         return True
 
-    def lp_cut(self, d: list[int], left: int) -> tuple[tuple[list[int], int] | None, int]:
-        """A configuration-LP cut (pi, z) on the remaining work `d` that prunes the node
-        (sum_j pi_j d_j > z left) or None, and the LP's work so far in node units. Called by
-        the Python search and, through a callback, by the C search."""
+    def _profile(self, tau: int, end: list[int]) -> np.ndarray:
+        """Per row, the largest sum_j pi_j d_j the time left allows (the profile cut): the
+        attempts running at tau (set R) keep their processors until they end, so on each piece
+        [e_{k-1}, e_k) between their ends an instant has pi-value at most
+        min(z, pi(R_k) + zf[P - p(R_k)]), R_k those still running, and after the last end at
+        most z."""
+        run = sorted((e, j) for j, e in enumerate(end) if e > tau)
+        piR = self.pi[:, [j for _, j in run]].sum(axis=1)
+        used = sum(self.p[j] for _, j in run)
+        rhs, prev, k = np.zeros_like(self.z), tau, 0
+        while k < len(run):
+            e = run[k][0]
+            rhs += (e - prev) * np.minimum(piR + self.zf[:, self.P - used], self.z)
+            while k < len(run) and run[k][0] == e:
+                piR = piR - self.pi[:, run[k][1]]
+                used -= self.p[run[k][1]]
+                k += 1
+            prev = e
+        return rhs + self.z * (self.T - prev)
+
+    def lp_cut(self, d: list[int], left: int) -> tuple[LPCut | None, int]:
+        """A configuration-LP cut (pi, z, its profile table or None) on the remaining work `d`
+        that prunes the node (sum_j pi_j d_j > z left) or None, and the LP's work so far in
+        node units. Called by the Python search and, through a callback, by the C search."""
         assert self.lp is not None
         if not affordable(self.n, self.P, self.clock, 2):
             return None, self.lp_work  # no time for the LP's knapsacks: the pool cuts only
         row, z = self.lp.certificate(self.lp.duals(d, self.clock))
         self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
         if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
-            return (row, z), self.lp_work
+            return (row, z, self.pool.table(row, z) if self.pool.profile else None), \
+                self.lp_work
         return None, self.lp_work
 
     # --- search ----------------------------------------------------------------------------
@@ -238,7 +286,7 @@ class _Search:
         failed_at = self.memo.get(key)
         if failed_at is not None and failed_at <= tau:
             return False
-        if not self._cut_ok(tau, d):
+        if not self._cut_ok(tau, d, end):
             return False
         if self._choose(tau, 0, rem, end, free, free_before):
             return True
@@ -311,7 +359,8 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                      max_nodes, MAX_MEMO if max_memo is None else max_memo)
     if engine != "python":
         done = crefute.run(
-            data.n, data.P, T, search.p, search.t, search.m, search.base, MAX_LP_CUTS,
+            data.n, data.P, T, search.p, search.t, search.m, search.base,
+            pool.tables if pool.profile else None, MAX_LP_CUTS,
             search.lp_every, None if search.lp is None else search.lp_cut, max_nodes,
             limit - (time.perf_counter() - t0), c_memo(data.n) if max_memo is None else max_memo)
         if done is not None:
