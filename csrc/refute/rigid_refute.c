@@ -66,6 +66,9 @@ typedef struct {
     /* the state: attempts left, end of the last started attempt, counted as running */
     int64_t *rem, *end;
     char *in;
+    int64_t *hole;        /* a waiting job: how long p_j processors have been free before tau */
+    int64_t *undo;        /* stack of (job, old hole) changed by the moves */
+    int64_t nundo, undo_cap;
     int *gone, ngone;     /* stack of the jobs taken out of the running set by the moves */
     int64_t *first_start; /* job j's starts are starts[first_start[j] ...] */
     int64_t *starts, *solution;
@@ -269,16 +272,16 @@ static int memo_grow(Search *s) {
     return 0;
 }
 
-/* the key of the state at tau: attempts left, end - tau (every end before tau as -1), and
- * the processors free on [tau - 1, tau) (-1 at tau = 0) */
-static void make_key(Search *s, int64_t tau, int64_t free_before) {
+/* the key of the state at tau (refute._Search._at): attempts left, and end - tau for a
+ * running job, -1 - hole for a waiting one, -1 for a job with no attempt left */
+static void make_key(Search *s, int64_t tau) {
     int n = s->n;
     for (int j = 0; j < n; j++) {
-        int64_t ahead = s->end[j] - tau;
-        s->key[j] = (int32_t)s->rem[j];
-        s->key[n + j] = (int32_t)(ahead > 0 ? ahead : (ahead == 0 ? 0 : -1));
+        int64_t ahead = s->end[j] - tau, r = s->rem[j];
+        s->key[j] = (int32_t)r;
+        s->key[n + j] = (int32_t)(ahead > 0 ? ahead : (r ? -1 - s->hole[j] : -1));
     }
-    s->key[2 * n] = (int32_t)(tau ? free_before : -1);
+    s->key[2 * n] = 0;
 }
 
 /* record that the state in s->key failed at tau (refute._Search._at: the memo is emptied
@@ -304,17 +307,28 @@ static int memo_store(Search *s, int64_t tau, uint64_t h) {
 
 /* ---- search ---------------------------------------------------------------------------- */
 
-static int at(Search *s, int64_t tau, int64_t free, int64_t free_before);
+static int at(Search *s, int64_t tau, int64_t free);
+
+static int push_undo(Search *s, int64_t j, int64_t old) {
+    if (s->nundo + 2 > s->undo_cap) {
+        int64_t cap = 2 * s->undo_cap + 64, *u = realloc(s->undo, sizeof(int64_t) * (size_t)cap);
+        if (!u) return -1;
+        s->undo = u;
+        s->undo_cap = cap;
+    }
+    s->undo[s->nundo++] = j;
+    s->undo[s->nundo++] = old;
+    return 0;
+}
 
 /* refute._Search._choose: start ready attempts of jobs >= first at tau, then move on */
-static int choose(Search *s, int64_t tau, int first, int64_t free, int64_t free_before) {
+static int choose(Search *s, int64_t tau, int first, int64_t free) {
     int n = s->n;
     const int64_t *p = s->p, *t = s->t;
     for (int j = first; j < n; j++) {
         if (!s->rem[j] || s->end[j] > tau || p[j] > free || tau + s->rem[j] * t[j] > s->T)
             continue;
-        if (tau > 0 && s->end[j] < tau && free_before >= p[j])
-            continue; /* could start one unit earlier: not semi-active */
+        if (s->hole[j]) continue; /* could start one unit earlier: not semi-active */
         int64_t ready = s->end[j];
         int was_in = s->in[j];
         shift(s, j, was_in ? 0 : tau, was_in ? 0 : 1);
@@ -322,7 +336,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free, int64_t free_
         s->rem[j]--;
         s->end[j] = tau + t[j];
         s->in[j] = 1;
-        int ok = choose(s, tau, j + 1, free - p[j], free_before);
+        int ok = choose(s, tau, j + 1, free - p[j]);
         s->rem[j]++;
         s->end[j] = ready;
         s->in[j] = (char)was_in;
@@ -345,7 +359,24 @@ static int choose(Search *s, int64_t tau, int first, int64_t free, int64_t free_
             s->in[j] = 0;
             s->gone[s->ngone++] = j;
         }
-    int ok = at(s, nxt, s->P - used_at, s->P - used_before);
+    /* the waiting jobs' holes grow over [tau, nxt) where p_j processors stay free, else
+     * close; a hole of t_j makes the job dead (its attempt could move there: not active) */
+    int64_t mark = s->nundo, seg = s->P - used_before;
+    int ok = 0, dead = 0;
+    for (int j = 0; j < n && !dead; j++) {
+        if (!s->rem[j] || s->end[j] > tau) continue;
+        int64_t h = seg >= p[j] ? s->hole[j] + nxt - tau : 0;
+        if (h != s->hole[j]) {
+            if (push_undo(s, j, s->hole[j])) { s->status = RF_ENOMEM; dead = 1; break; }
+            s->hole[j] = h;
+        }
+        if (h >= t[j]) dead = 1;
+    }
+    if (!dead) ok = at(s, nxt, s->P - used_at);
+    while (s->nundo > mark) {
+        s->nundo -= 2;
+        s->hole[s->undo[s->nundo]] = s->undo[s->nundo + 1];
+    }
     while (s->ngone > base) {
         int j = s->gone[--s->ngone];
         shift(s, j, s->end[j], 1);
@@ -355,7 +386,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free, int64_t free_
 }
 
 /* refute._Search._at: the node at decision time tau */
-static int at(Search *s, int64_t tau, int64_t free, int64_t free_before) {
+static int at(Search *s, int64_t tau, int64_t free) {
     int n = s->n;
     s->nodes++;
     s->work += s->node_cost;
@@ -388,7 +419,7 @@ static int at(Search *s, int64_t tau, int64_t free, int64_t free_before) {
     /* the cuts before the memo (refute.py has the memo first): both only prune, so the
      * nodes that reach the LP and the search below are the same */
     if (cut(s, tau) || (s->zf && profile_cut(s, tau))) return 0;
-    make_key(s, tau, free_before);
+    make_key(s, tau);
     uint64_t h = hash_key(s->key, s->K);
     int64_t i = memo_find(s, s->key, h);
     if (s->slot[i].e && s->failed_at[s->slot[i].e - 1] <= tau) return 0;
@@ -407,9 +438,9 @@ static int at(Search *s, int64_t tau, int64_t free, int64_t free_before) {
             return 0;
         }
     }
-    if (choose(s, tau, 0, free, free_before)) return 1;
+    if (choose(s, tau, 0, free)) return 1;
     if (s->status) return 0;
-    make_key(s, tau, free_before); /* the state is restored: the same key */
+    make_key(s, tau); /* the state is restored: the same key */
     if (memo_store(s, tau, h)) s->status = RF_ENOMEM;
     return 0;
 }
@@ -438,6 +469,7 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.rem = malloc(sizeof(int64_t) * (size_t)n);
     s.end = calloc((size_t)n, sizeof(int64_t));
     s.in = calloc((size_t)n, 1);
+    s.hole = calloc((size_t)n, sizeof(int64_t));
     s.first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
     s.d = malloc(sizeof(int64_t) * (size_t)n);
     s.row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
@@ -455,7 +487,7 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.keys = malloc(sizeof(int32_t) * (size_t)(s.entries_cap * s.K));
     s.failed_at = malloc(sizeof(int64_t) * (size_t)s.entries_cap);
     int code = RF_ENOMEM;
-    if (!s.rem || !s.end || !s.in || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
+    if (!s.rem || !s.end || !s.in || !s.hole || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
         !s.z || !s.A || !s.B || !s.order || !s.slot || !s.keys || !s.failed_at ||
         !s.run || (zf && !s.zf))
         goto fin;
@@ -476,13 +508,13 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
         row_sums(&s, r);
     }
     set_node_cost(&s);
-    int ok = at(&s, 0, P, P);
+    int ok = at(&s, 0, P);
     code = ok ? RF_FEASIBLE : (s.status ? s.status : RF_INFEASIBLE);
 fin:
     stats[0] = s.nodes;
     stats[1] = s.work;
     stats[2] = s.lp_work;
-    free(s.rem); free(s.end); free(s.in); free(s.first_start); free(s.d); free(s.row);
+    free(s.rem); free(s.end); free(s.in); free(s.hole); free(s.undo); free(s.first_start); free(s.d); free(s.row);
     free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order); free(s.slot);
     free(s.run); free(s.zf); free(s.keys); free(s.failed_at); free(s.starts); free(s.gone);
     return code;

@@ -6,14 +6,19 @@ attempts of length t_j on p_j processors, capacity P, Eq. 2-3 of §1.3) that end
 after CP-SAT on T = bound, bound + 1, ... (decision R7): every refuted T raises the proven bound
 by one, and a schedule found at T is optimal, since every smaller T was refuted.
 
-Search. Chronological, over semi-active schedules only: decision times are 0 and the end times
+Search. Chronological, over active schedules only: decision times are 0 and the end times
 of the attempts placed so far; at a decision time the search starts a set of ready attempts that
 fit (taken in increasing job order, so every set is met once) and then moves to the next end
 time. An attempt may start at tau > 0 only if its predecessor ends exactly at tau or fewer than
-p_j processors are free on [tau - 1, tau): otherwise it could move one unit left. With integer
-times every schedule can be shifted left unit by unit until no attempt can move without
-raising the makespan (see tests/rigid/oracle.py), and that schedule passes these rules; so a
-search that fails everywhere proves D(T) false.
+p_j processors are free on [tau - 1, tau): otherwise it could move one unit left. And a job
+waiting for its next attempt while p_j processors stay free for t_j units in a row (after its
+predecessor ended) is dead: wherever that attempt starts later, it could move into that hole
+(the other attempts fixed), so the schedule is not active (decision R25). Every schedule
+becomes active by such moves, each lowering a start, without raising the makespan (the moves
+by one unit are those of tests/rigid/oracle.py), and an active schedule passes these rules;
+so a search that fails everywhere proves D(T) false. The search tracks, for each waiting job,
+`hole[j]`: how long p_j processors have been free just before tau since it became ready
+(1 or more: it could move one unit left).
 
 Pruning, in exact integer arithmetic, at every decision time tau with remaining work
 d_j = (attempts not started) t_j + (remaining part of a running attempt):
@@ -26,9 +31,16 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
   functions of `dff_screen`, and integer certificates of the configuration LP
   (`ConfigurationLP`), solved at the root and on the remaining work of every `lp_every`-th
   node, kept when they cut;
-* memo: a state (attempts left, running attempts and ready times relative to tau, free
-  processors on [tau - 1, tau)) that failed at tau fails at every later tau as well: the search
-  below it depends on the state only, and has less time left.
+* the profile cut: the attempts running at tau (set R) keep their processors until they end,
+  so on each piece [e_{k-1}, e_k) between their ends an instant has pi-value at most
+  min(z, pi(R_k) + zf[P - p(R_k)]) (R_k: those still running; zf[c] the largest pi-sum of
+  jobs of total width <= c, a knapsack table), and z after the last end; the pool cuts are
+  checked against that integral too where the tables are small (`PROFILE_CELLS`);
+* memo: a state (attempts left, running attempts' ends relative to tau, waiting jobs' holes)
+  that failed at tau fails at every later tau as well: the search below it depends on the
+  state only, and has less time left. The state holds, for a job
+  waiting at tau, its hole length instead of its end (the search below reads nothing else of
+  it), and nothing for a job with no attempt left.
 """
 
 from __future__ import annotations
@@ -253,21 +265,24 @@ class _Search:
 
     # --- search ----------------------------------------------------------------------------
     def run(self) -> bool:
-        return self._at(0, list(self.m), [0] * self.n, self.P, self.P)
+        return self._at(0, list(self.m), [0] * self.n, self.P, [0] * self.n)
 
-    def _at(self, tau: int, rem: list[int], end: list[int], free: int, free_before: int) -> bool:
+    def _at(self, tau: int, rem: list[int], end: list[int], free: int, hole: list[int]
+            ) -> bool:
         """Decision time tau: `end[j]` is the end of job j's last started attempt (its ready
-        time), `free` the processors free at tau, `free_before` those free on [tau - 1, tau)."""
+        time), `free` the processors free at tau, `hole[j]` for a job waiting at tau how long
+        p_j processors have been free just before tau since it became ready (module
+        docstring: active schedules)."""
         self.nodes += 1
         self.work += self.node_cost
         if (self.max_nodes is not None and self.work + self.lp_work > self.max_nodes
                 or self.clock.expired()):
             raise _Timeout
         T = self.T
-        rel: list[int] = []  # end - tau, with every end before tau as -1
+        rel: list[int] = []  # end - tau for a running job, -1 - hole for a waiting one
         d: list[int] = []  # remaining work
         done = True
-        for r, e, tj in zip(rem, end, self.t, strict=True):
+        for r, e, tj, h in zip(rem, end, self.t, hole, strict=True):
             ahead = e - tau
             if r:
                 done = False
@@ -277,18 +292,18 @@ class _Search:
                 rel.append(ahead)
                 d.append(r * tj + ahead)
             else:
-                rel.append(0 if ahead == 0 else -1)
+                rel.append(-1 - h if r else -1)
                 d.append(r * tj)
         if done:
             self.solution = [list(s) for s in self.starts]
             return True
-        key = (tuple(rem), tuple(rel), free_before if tau else -1)
+        key = (tuple(rem), tuple(rel))
         failed_at = self.memo.get(key)
         if failed_at is not None and failed_at <= tau:
             return False
         if not self._cut_ok(tau, d, end):
             return False
-        if self._choose(tau, 0, rem, end, free, free_before):
+        if self._choose(tau, 0, rem, end, free, hole):
             return True
         if len(self.memo) >= self.max_memo:
             self.memo.clear()
@@ -296,18 +311,18 @@ class _Search:
         return False
 
     def _choose(self, tau: int, first: int, rem: list[int], end: list[int], free: int,
-                free_before: int) -> bool:
+                hole: list[int]) -> bool:
         p, t = self.p, self.t
         for j in range(first, self.n):
             if not rem[j] or end[j] > tau or p[j] > free or tau + rem[j] * t[j] > self.T:
                 continue
-            if tau > 0 and end[j] < tau and free_before >= p[j]:
+            if hole[j]:
                 continue  # could start one unit earlier: not semi-active
             ready = end[j]
             rem[j] -= 1
             end[j] = tau + t[j]
             self.starts[j].append(tau)
-            if self._choose(tau, j + 1, rem, end, free - p[j], free_before):
+            if self._choose(tau, j + 1, rem, end, free - p[j], hole):
                 return True
             rem[j] += 1
             end[j] = ready
@@ -315,11 +330,17 @@ class _Search:
         nxt = min((e for e in end if e > tau), default=None)
         if nxt is None:
             return False
-        # the attempts running at tau all run on [nxt - 1, nxt) (none ends before nxt, and
-        # every attempt placed so far starts by tau); those ending after nxt go on at nxt
+        # the attempts running at tau all run on [tau, nxt) (none ends before nxt, and every
+        # attempt placed so far starts by tau); those ending after nxt go on at nxt
         used_before = sum(pj for e, pj in zip(end, p, strict=True) if e > tau)
         used_at = sum(pj for e, pj in zip(end, p, strict=True) if e > nxt)
-        return self._at(nxt, rem, end, self.P - used_at, self.P - used_before)
+        after = list(hole)
+        for j in range(self.n):
+            if rem[j] and end[j] <= tau:  # waiting through [tau, nxt)
+                after[j] = hole[j] + nxt - tau if self.P - used_before >= p[j] else 0
+                if after[j] >= t[j]:
+                    return False  # a hole job j fits in: it can never start (not active)
+        return self._at(nxt, rem, end, self.P - used_at, after)
 
 
 def c_memo(n: int) -> int:
