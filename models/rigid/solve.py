@@ -49,8 +49,10 @@ from resilsched.bounds.rigid import lower_bound, scenario_of
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
+from resilsched.models.rigid import crefute
 from resilsched.models.rigid.budget import (
     BUILD_SHARE,
+    C_NODES_PER_SECOND,
     CP_SAT_UNITS_PER_SECOND,
     GREEDY_SHARE,
     NODES_PER_SECOND,
@@ -171,6 +173,15 @@ def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
     return solver, solver.solve(built_model)
 
 
+def search_rate(data: ScaledScenario) -> float:
+    """Refutation-search nodes per second of budget under ``deterministic=True``: the C rate
+    when the compiled search is built and takes this scenario (`crefute`: at most
+    `crefute.MAX_ATTEMPTS` attempts, times and P below 2^31), else the Python rate. The same
+    call in the same installation gets the same budget."""
+    small = sum(data.m) <= crefute.MAX_ATTEMPTS and max(data.P, sum(data.work())) < 2**31
+    return C_NODES_PER_SECOND if small and crefute.library() is not None else NODES_PER_SECOND
+
+
 def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
                  hint: list[list[int]] | None = None, refute: bool = True) -> ScaledResult:
     """Solve the scaled attempt model under `opts` (module docstring, phases 1-5).
@@ -247,7 +258,7 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     if share > 0 and status != "OPTIMAL" and bound < objective:
         opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
         nodes = (None if not opts.deterministic or not limited
-                 else int(opts.time_limit * share * NODES_PER_SECOND))
+                 else int(opts.time_limit * share * search_rate(rest)))
         pooling = phase(opts, POOL_SHARE * share)
         pool = CutPool(rest, pooling.deadline, max_k=max_k, max_rounds=rounds,
                        max_seconds=pooling.seconds if pooling.capped else None)
