@@ -5,9 +5,12 @@
  * (PyDLL: the GIL is held, so Ctrl-C is seen through PyErr_CheckSignals). It is the twin of
  * `_Search` in models/rigid/refute.py, which stays the oracle: the same decision problem D(T)
  * (spec 002 §1.3, Eq. 2-3: is there an attempt schedule ending by T?), the same search over
- * semi-active schedules in the same branching order, the same pruning (chains, the cut pool,
- * the memo of failed states, a configuration-LP cut every `lp_every`-th node through a
- * callback into Python), so the same verdict and the same node count.
+ * active schedules in the same branching order (a waiting job whose hole -- p_j processors
+ * free since it became ready -- reaches t_j is dead), the same pruning (chains, the cut pool
+ * and its profile cut, the memo of failed states, a configuration-LP cut every `lp_every`-th
+ * node through a callback into Python), so the same verdict and the same node count. The pure
+ * checks (cuts, memo) run in another order than in Python: each only prunes, so the nodes that
+ * reach the LP and the search below are the same.
  *
  * What differs is how the cuts are evaluated. A cut (pi, z) holds when
  * sum_j pi_j d_j <= z (T - tau), d_j = rem_j t_j + max(0, end_j - tau) the remaining work at
@@ -42,6 +45,7 @@
 #define RF_TIMEOUT 2
 #define RF_ENOMEM (-1)
 #define RF_ECALLBACK (-2) /* the LP callback failed or Ctrl-C: a Python error is pending */
+#define RF_EMEMO (-3)     /* no memo, or one for another job count */
 
 /* the configuration-LP callback: d (n remaining works), left = T - tau; writes a row (n
  * integers) and z and returns 1 when that cut prunes the node, 0 when not, -1 on error;
@@ -57,6 +61,18 @@ typedef struct {
     uint64_t h;
     int64_t e;
 } Slot;
+
+/* the memo of failed states: open addressing over entries of K int32 words, each with the
+ * largest time left T - tau at which the state failed (a state that cannot finish within L
+ * cannot within less, whatever T: the memo serves every target of a scenario) */
+typedef struct {
+    int K;
+    int64_t max, count, cap; /* entries; cap (slots) a power of two */
+    Slot *slot;              /* hash and entry index + 1 (0 when empty): one probe per line */
+    int32_t *keys;           /* count x K */
+    int64_t *left;
+    int64_t entries_cap;
+} Memo;
 
 typedef struct {
     /* the scenario and the target */
@@ -87,14 +103,8 @@ typedef struct {
     lp_callback cb;
     int status; /* 0 while searching, else RF_TIMEOUT / RF_ENOMEM / RF_ECALLBACK */
     int64_t *d, *row;
-    /* memo: open addressing over entries of K int32 words */
-    int K;
     int32_t *key;
-    int64_t memo_max, memo_count, memo_cap; /* entries; memo_cap a power of two (slots) */
-    Slot *slot;      /* hash and entry index + 1 (0 when empty): one cache line per probe */
-    int32_t *keys;   /* memo_count x K */
-    int64_t *failed_at;
-    int64_t entries_cap;
+    Memo *memo;
 } Search;
 
 static double now(void) {
@@ -225,52 +235,78 @@ static uint64_t hash_key(const int32_t *key, int K) {
     return h;
 }
 
-static void memo_clear(Search *s) {
-    memset(s->slot, 0, sizeof(Slot) * (size_t)s->memo_cap);
-    s->memo_count = 0;
+static void memo_clear(Memo *m) {
+    memset(m->slot, 0, sizeof(Slot) * (size_t)m->cap);
+    m->count = 0;
 }
 
 /* the slot of `key` (h its hash): its entry, or the empty slot where it would go */
-static int64_t memo_find(Search *s, const int32_t *key, uint64_t h) {
-    int64_t mask = s->memo_cap - 1, i = (int64_t)(h & (uint64_t)mask);
+static int64_t memo_find(const Memo *m, const int32_t *key, uint64_t h) {
+    int64_t mask = m->cap - 1, i = (int64_t)(h & (uint64_t)mask);
     for (;;) {
-        int64_t e = s->slot[i].e;
+        int64_t e = m->slot[i].e;
         if (!e) return i;
-        if (s->slot[i].h == h &&
-            !memcmp(s->keys + (e - 1) * s->K, key, sizeof(int32_t) * (size_t)s->K))
+        if (m->slot[i].h == h &&
+            !memcmp(m->keys + (e - 1) * m->K, key, sizeof(int32_t) * (size_t)m->K))
             return i;
         i = (i + 1) & mask;
     }
 }
 
-static int memo_grow(Search *s) {
-    if (s->memo_count + 1 > s->entries_cap) {
-        int64_t cap = s->entries_cap * 2;
-        if (cap > s->memo_max) cap = s->memo_max;
-        int32_t *keys = realloc(s->keys, sizeof(int32_t) * (size_t)(cap * s->K));
+static int memo_grow(Memo *m) {
+    if (m->count + 1 > m->entries_cap) {
+        int64_t cap = m->entries_cap * 2;
+        if (cap > m->max) cap = m->max;
+        int32_t *keys = realloc(m->keys, sizeof(int32_t) * (size_t)(cap * m->K));
         if (!keys) return -1;
-        s->keys = keys;
-        int64_t *fa = realloc(s->failed_at, sizeof(int64_t) * (size_t)cap);
-        if (!fa) return -1;
-        s->failed_at = fa;
-        s->entries_cap = cap;
+        m->keys = keys;
+        int64_t *left = realloc(m->left, sizeof(int64_t) * (size_t)cap);
+        if (!left) return -1;
+        m->left = left;
+        m->entries_cap = cap;
     }
-    if (2 * (s->memo_count + 1) > s->memo_cap) { /* rehash into twice the slots */
-        int64_t cap = s->memo_cap * 2;
-        Slot *slot = calloc((size_t)cap, sizeof(Slot)), *old = s->slot;
+    if (2 * (m->count + 1) > m->cap) { /* rehash into twice the slots */
+        int64_t cap = m->cap * 2;
+        Slot *slot = calloc((size_t)cap, sizeof(Slot)), *old = m->slot;
         if (!slot) return -1;
-        for (int64_t k = 0; k < s->memo_cap; k++) {
+        for (int64_t k = 0; k < m->cap; k++) {
             if (!old[k].e) continue;
             int64_t i = (int64_t)(old[k].h & (uint64_t)(cap - 1));
             while (slot[i].e) i = (i + 1) & (cap - 1);
             slot[i] = old[k];
         }
         free(old);
-        s->slot = slot;
-        s->memo_cap = cap;
+        m->slot = slot;
+        m->cap = cap;
     }
     return 0;
 }
+
+/* a memo for keys of K words, emptied when it holds `max` states; NULL when out of memory */
+API Memo *rs_memo_new(int K, int64_t max) {
+    Memo *m = calloc(1, sizeof(Memo));
+    if (!m) return NULL;
+    m->K = K;
+    m->max = max > 0 ? max : 1;
+    m->cap = 1024;
+    m->entries_cap = 256;
+    m->slot = calloc((size_t)m->cap, sizeof(Slot));
+    m->keys = malloc(sizeof(int32_t) * (size_t)(m->entries_cap * K));
+    m->left = malloc(sizeof(int64_t) * (size_t)m->entries_cap);
+    if (!m->slot || !m->keys || !m->left) {
+        free(m->slot); free(m->keys); free(m->left); free(m);
+        return NULL;
+    }
+    return m;
+}
+
+API void rs_memo_free(Memo *m) {
+    if (!m) return;
+    free(m->slot); free(m->keys); free(m->left); free(m);
+}
+
+/* states held (tests) */
+API int64_t rs_memo_count(const Memo *m) { return m ? m->count : 0; }
 
 /* the key of the state at tau (refute._Search._at): attempts left, and end - tau for a
  * running job, -1 - hole for a waiting one, -1 for a job with no attempt left */
@@ -284,24 +320,24 @@ static void make_key(Search *s, int64_t tau) {
     s->key[2 * n] = 0;
 }
 
-/* record that the state in s->key failed at tau (refute._Search._at: the memo is emptied
- * when full, then the entry is set to min(tau, its old value)) */
-static int memo_store(Search *s, int64_t tau, uint64_t h) {
-    if (s->memo_count >= s->memo_max) memo_clear(s);
-    int64_t i = memo_find(s, s->key, h);
-    if (s->slot[i].e) {
-        int64_t e = s->slot[i].e - 1;
-        if (tau < s->failed_at[e]) s->failed_at[e] = tau;
+/* record that the state in s->key failed with `left` = T - tau time left (refute._Search._at:
+ * the memo is emptied when full, then the entry is set to max(left, its old value)) */
+static int memo_store(Memo *m, const int32_t *key, int64_t left, uint64_t h) {
+    if (m->count >= m->max) memo_clear(m);
+    int64_t i = memo_find(m, key, h);
+    if (m->slot[i].e) {
+        int64_t e = m->slot[i].e - 1;
+        if (left > m->left[e]) m->left[e] = left;
         return 0;
     }
-    int64_t slots = s->memo_cap;
-    if (memo_grow(s)) return -1;
-    if (s->memo_cap != slots) i = memo_find(s, s->key, h); /* rehashed */
-    int64_t e = s->memo_count++;
-    memcpy(s->keys + e * s->K, s->key, sizeof(int32_t) * (size_t)s->K);
-    s->failed_at[e] = tau;
-    s->slot[i].h = h;
-    s->slot[i].e = e + 1;
+    int64_t slots = m->cap;
+    if (memo_grow(m)) return -1;
+    if (m->cap != slots) i = memo_find(m, key, h); /* rehashed */
+    int64_t e = m->count++;
+    memcpy(m->keys + e * m->K, key, sizeof(int32_t) * (size_t)m->K);
+    m->left[e] = left;
+    m->slot[i].h = h;
+    m->slot[i].e = e + 1;
     return 0;
 }
 
@@ -420,9 +456,10 @@ static int at(Search *s, int64_t tau, int64_t free) {
      * nodes that reach the LP and the search below are the same */
     if (cut(s, tau) || (s->zf && profile_cut(s, tau))) return 0;
     make_key(s, tau);
-    uint64_t h = hash_key(s->key, s->K);
-    int64_t i = memo_find(s, s->key, h);
-    if (s->slot[i].e && s->failed_at[s->slot[i].e - 1] <= tau) return 0;
+    Memo *m = s->memo;
+    uint64_t h = hash_key(s->key, m->K);
+    int64_t i = memo_find(m, s->key, h);
+    if (m->slot[i].e && m->left[m->slot[i].e - 1] >= s->T - tau) return 0;
     if (s->cb && !(s->nodes % s->lp_every)) {
         for (int j = 0; j < n; j++) {
             int64_t ahead = s->end[j] - tau;
@@ -441,20 +478,20 @@ static int at(Search *s, int64_t tau, int64_t free) {
     if (choose(s, tau, 0, free)) return 1;
     if (s->status) return 0;
     make_key(s, tau); /* the state is restored: the same key */
-    if (memo_store(s, tau, h)) s->status = RF_ENOMEM;
+    if (memo_store(m, s->key, s->T - tau, h)) s->status = RF_ENOMEM;
     return 0;
 }
 
 /* Decide D(T): n jobs (p, t, m), capacity P; `nbase` pool cuts, pi row-major (nbase x n) and
  * z; at most `lp_cap` configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node;
- * stop after `seconds` or when the work exceeds `max_nodes` (< 0: no limit); the memo holds at
- * most `memo_max` states. `starts` (sum_j m_j, job by job) receives a schedule ending by T
+ * stop after `seconds` or when the work exceeds `max_nodes` (< 0: no limit); `memo` (from
+ * rs_memo_new with K = 2n + 1) keeps the failed states, also for the next targets. `starts` (sum_j m_j, job by job) receives a schedule ending by T
  * when one is found; stats = (nodes, work, lp_work). Returns an RF_ code. */
 API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *t,
                   const int64_t *m, int nbase, const int64_t *pi, const int64_t *z,
                   const int64_t *zf, int lp_cap, int64_t lp_every, lp_callback cb,
                   int64_t max_nodes,
-                  double seconds, int64_t memo_max, int64_t *starts, int64_t *stats) {
+                  double seconds, Memo *memo, int64_t *starts, int64_t *stats) {
     Search s;
     memset(&s, 0, sizeof s);
     s.n = n; s.P = P; s.T = T; s.p = p; s.t = t; s.m = m;
@@ -462,8 +499,11 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.nbase = nbase; s.lp_cap = cb ? lp_cap : 0; s.rows = nbase;
     s.lp_every = lp_every > 0 ? lp_every : 1;
     s.cb = cb; s.max_nodes = max_nodes; s.stop = now() + seconds;
-    s.K = 2 * n + 1;
-    s.memo_max = memo_max > 0 ? memo_max : 1;
+    s.memo = memo;
+    if (!memo || memo->K != 2 * n + 1) {
+        stats[0] = stats[1] = stats[2] = 0;
+        return RF_EMEMO;
+    }
     int cap = nbase + s.lp_cap > 0 ? nbase + s.lp_cap : 1;
     s.cap = cap;
     s.rem = malloc(sizeof(int64_t) * (size_t)n);
@@ -473,7 +513,7 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
     s.d = malloc(sizeof(int64_t) * (size_t)n);
     s.row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
-    s.key = malloc(sizeof(int32_t) * (size_t)s.K);
+    s.key = malloc(sizeof(int32_t) * (size_t)memo->K);
     s.pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
     s.z = calloc((size_t)cap, sizeof(int64_t));
     s.A = calloc((size_t)cap, sizeof(int64_t));
@@ -481,14 +521,9 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.order = malloc(sizeof(int) * (size_t)cap);
     s.run = malloc(sizeof(int) * (size_t)(n + 1));
     if (zf) s.zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
-    s.memo_cap = 1024;
-    s.slot = calloc((size_t)s.memo_cap, sizeof(Slot));
-    s.entries_cap = 256;
-    s.keys = malloc(sizeof(int32_t) * (size_t)(s.entries_cap * s.K));
-    s.failed_at = malloc(sizeof(int64_t) * (size_t)s.entries_cap);
     int code = RF_ENOMEM;
     if (!s.rem || !s.end || !s.in || !s.hole || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
-        !s.z || !s.A || !s.B || !s.order || !s.slot || !s.keys || !s.failed_at ||
+        !s.z || !s.A || !s.B || !s.order ||
         !s.run || (zf && !s.zf))
         goto fin;
     s.first_start[0] = 0;
@@ -515,8 +550,8 @@ fin:
     stats[1] = s.work;
     stats[2] = s.lp_work;
     free(s.rem); free(s.end); free(s.in); free(s.hole); free(s.undo); free(s.first_start); free(s.d); free(s.row);
-    free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order); free(s.slot);
-    free(s.run); free(s.zf); free(s.keys); free(s.failed_at); free(s.starts); free(s.gone);
+    free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order);
+    free(s.run); free(s.zf); free(s.starts); free(s.gone);
     return code;
 }
 

@@ -26,7 +26,7 @@ from resilsched import core
 EXTENSION = "_refute"
 
 #: rs_refute's return codes
-INFEASIBLE, FEASIBLE, TIMEOUT, ENOMEM, ECALLBACK = 0, 1, 2, -1, -2
+INFEASIBLE, FEASIBLE, TIMEOUT, ENOMEM, ECALLBACK, EMEMO = 0, 1, 2, -1, -2, -3
 STATUS = {INFEASIBLE: "infeasible", FEASIBLE: "feasible", TIMEOUT: "timeout"}
 
 #: Most attempts searched in C: its recursion takes about 3 frames (~300 bytes) per attempt on
@@ -55,11 +55,44 @@ def library() -> Any | None:
         dll = ctypes.PyDLL(path)  # the GIL stays held: the search looks for Ctrl-C
         v = ctypes.c_void_p
         dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v, v,
-                                  ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, _I64,
+                                  ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, v,
                                   v, v]
         dll.rs_refute.restype = ctypes.c_int
+        dll.rs_memo_new.argtypes = [ctypes.c_int, _I64]
+        dll.rs_memo_new.restype = ctypes.c_void_p
+        dll.rs_memo_free.argtypes = [ctypes.c_void_p]
+        dll.rs_memo_free.restype = None
+        dll.rs_memo_count.argtypes = [ctypes.c_void_p]
+        dll.rs_memo_count.restype = _I64
         _dll[path] = dll
     return _dll[path]
+
+
+class CMemo:
+    """The C search's table of failed states (`refute.RefuteMemo`), freed with this object."""
+
+    def __init__(self, dll: Any, handle: int) -> None:
+        self.dll, self.handle = dll, handle
+
+    @classmethod
+    def make(cls, K: int, max_states: int) -> CMemo | None:
+        """A table for keys of K words holding `max_states` states, or None (C search not
+        built)."""
+        dll = library()
+        if dll is None:
+            return None
+        handle = dll.rs_memo_new(K, max_states)
+        if not handle:
+            raise MemoryError("refutation search: out of memory")
+        return cls(dll, handle)
+
+    def __len__(self) -> int:
+        return int(self.dll.rs_memo_count(self.handle))
+
+    def __del__(self) -> None:
+        if getattr(self, "handle", None):
+            self.dll.rs_memo_free(self.handle)
+            self.handle = None
 
 
 def fits(n: int, P: int, T: int, t: list[int], m: list[int],
@@ -78,7 +111,7 @@ def fits(n: int, P: int, T: int, t: list[int], m: list[int],
 def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
         rows: list[tuple[list[int], int]], tables: list[np.ndarray] | None, lp_cap: int,
         lp_every: int, lp_hook: Callable[[list[int], int], tuple[Any, int]] | None,
-        max_nodes: int | None, seconds: float, max_memo: int
+        max_nodes: int | None, seconds: float, memo: Callable[[], CMemo | None]
         ) -> tuple[str, list[list[int]] | None, int, int, int] | None:
     """Decide D(T) in C: (status, starts or None, nodes, work, lp_work), or None when the C
     search is not available or not exact here (`fits`).
@@ -86,11 +119,14 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
     `rows` are the pool cuts (pi, z), `tables` None or their profile tables (zf, P + 1 values
     each: the profile cut runs too); `lp_hook(d, left)` returns (a cut (pi, z, zf or None)
     that prunes the node or None, the LP's work so far in node units), at most `lp_cap` such
-    cuts kept (the oldest dropped); `max_memo` failed states are kept before the memo is
-    emptied.
+    cuts kept (the oldest dropped); `memo()` gives the table of failed states (`CMemo`), kept
+    from one target to the next.
     """
     dll = library()
     if dll is None or not fits(n, P, T, t, m, rows):
+        return None
+    table = memo()
+    if table is None:
         return None
     arr = [np.ascontiguousarray(x, dtype=np.int64) for x in (p, t, m)]
     pi = np.array([r for r, _ in rows], dtype=np.int64).reshape(len(rows), n)
@@ -124,7 +160,7 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
                          z.ctypes.data, None if zf is None else zf.ctypes.data, lp_cap,
                          max(1, lp_every), cb,
                          -1 if max_nodes is None else max_nodes, max(0.0, seconds),
-                         max(1, max_memo), starts.ctypes.data, stats.ctypes.data)
+                         table.handle, starts.ctypes.data, stats.ctypes.data)
     if failure:
         raise failure[0]
     if code == ENOMEM:

@@ -178,7 +178,7 @@ class CutPool:
 
 class _Search:
     def __init__(self, data: ScaledScenario, T: int, pool: CutPool, time_limit: float,
-                 lp_every: int, max_nodes: int | None, max_memo: int = MAX_MEMO) -> None:
+                 lp_every: int, max_nodes: int | None, memo: RefuteMemo) -> None:
         self.P, self.p, self.t, self.n = data.P, list(data.p), list(data.t), data.n
         self.m, self.T, self.lp_every = list(data.m), T, lp_every
         self.clock = Deadline(time_limit)
@@ -188,8 +188,8 @@ class _Search:
         # the configuration LP's knapsack cells, in node units
         self.cells0 = 0 if pool.lp is None else pool.lp.cells
         self.lp_work = 0
-        self.memo: dict[tuple, int] = {}
-        self.max_memo = max(1, max_memo)
+        self.memo = memo.table
+        self.max_memo = memo.max_python
         self.starts: list[list[int]] = [[] for _ in range(self.n)]
         self.solution: list[list[int]] | None = None
         self.lp = pool.lp
@@ -306,8 +306,8 @@ class _Search:
             self.solution = [list(s) for s in self.starts]
             return True
         key = (tuple(rem), tuple(rel))
-        failed_at = self.memo.get(key)
-        if failed_at is not None and failed_at <= tau:
+        failed = self.memo.get(key)  # the most time left with which the state failed
+        if failed is not None and failed >= T - tau:
             return False
         if not self._cut_ok(tau, d, end):
             return False
@@ -315,7 +315,7 @@ class _Search:
             return True
         if len(self.memo) >= self.max_memo:
             self.memo.clear()
-        self.memo[key] = tau if failed_at is None else min(tau, failed_at)
+        self.memo[key] = T - tau if failed is None else max(T - tau, failed)
         return False
 
     def _choose(self, tau: int, first: int, rem: list[int], end: list[int], free: int,
@@ -351,6 +351,30 @@ class _Search:
         return self._at(nxt, rem, end, self.P - used_at, after)
 
 
+class RefuteMemo:
+    """The failed states of one scenario, kept from one target T to the next (decision R25).
+
+    A state that cannot finish within L time units cannot within less, whatever T: each entry
+    holds the most time left T - tau with which its state failed, so the states refuted for T
+    prune the search for T + 1 when met one unit later or more. `max_memo` states are kept
+    before the memo is emptied (default `MAX_MEMO` in Python, `c_memo` in C). The Python
+    search keeps `table`; the C search its own table (`crefute.CMemo`, made at first use).
+    """
+
+    def __init__(self, n: int, max_memo: int | None = None) -> None:
+        self.n = n
+        self.table: dict[tuple, int] = {}
+        self.max_python = max(1, MAX_MEMO if max_memo is None else max_memo)
+        self.max_c = max(1, c_memo(n) if max_memo is None else max_memo)
+        self.c: crefute.CMemo | None = None
+
+    def for_c(self) -> crefute.CMemo | None:
+        """The C search's table (None when the C search is not built)."""
+        if self.c is None:
+            self.c = crefute.CMemo.make(2 * self.n + 1, self.max_c)
+        return self.c
+
+
 def c_memo(n: int) -> int:
     """Failed states the C search keeps before emptying its memo: `C_MEMO_BYTES` over an
     entry's size (a key of 2n + 1 int32, its time, up to four 16-byte table slots)."""
@@ -360,7 +384,8 @@ def c_memo(n: int) -> int:
 def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                     lp_every: int | None = None, *, pool: CutPool | None = None,
                     max_nodes: int | None = None, engine: str = "auto",
-                    max_memo: int | None = None) -> RefuteResult:
+                    max_memo: int | None = None, memo: RefuteMemo | None = None
+                    ) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
     `max_nodes` units of work (a node one unit, more with a large cut matrix, and
     `CELLS_PER_NODE` knapsack cells of the configuration LP another), a limit that does not
@@ -375,7 +400,8 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     exact on this scenario, else this module's; "python" this module's; "c" the compiled one
     or ValueError. Both give the same verdict after the same nodes for the same `max_memo`
     (failed states kept before the memo is emptied; default `MAX_MEMO` in Python, `c_memo`
-    in C).
+    in C) and the same history of `memo` (pass one `RefuteMemo` to every T of a scenario: its
+    states serve the next targets; a fresh one otherwise).
     """
     t0 = time.perf_counter()
     if engine not in ("auto", "python", "c"):
@@ -388,14 +414,16 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     if lp_every is None:  # the LP's cost against a node's: far cheaper in C
         lp_every = LP_EVERY_C if engine != "python" and crefute.library() is not None \
             else LP_EVERY
+    if memo is None:
+        memo = RefuteMemo(data.n, max_memo)
     search = _Search(data, T, pool, limit - (time.perf_counter() - t0), max(1, lp_every),
-                     max_nodes, MAX_MEMO if max_memo is None else max_memo)
+                     max_nodes, memo)
     if engine != "python":
         done = crefute.run(
             data.n, data.P, T, search.p, search.t, search.m, search.base,
             pool.tables if pool.profile else None, MAX_LP_CUTS,
             search.lp_every, None if search.lp is None else search.lp_cut, max_nodes,
-            limit - (time.perf_counter() - t0), c_memo(data.n) if max_memo is None else max_memo)
+            limit - (time.perf_counter() - t0), memo.for_c)
         if done is not None:
             status, starts, nodes, work, lp_work = done
             return RefuteResult(status, starts, nodes, time.perf_counter() - t0, work + lp_work,

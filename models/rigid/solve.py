@@ -71,7 +71,7 @@ from resilsched.models.rigid.reductions import (
     place_isolated,
     split_isolated,
 )
-from resilsched.models.rigid.refute import CutPool, refute_makespan
+from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import RootBound, root_bound
 from resilsched.models.rigid.scaling import (
     MAX_SCALE,
@@ -91,8 +91,9 @@ SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search ran too
 
 #: CP-SAT threads when ``workers=0``.
 DEFAULT_WORKERS = 2
-#: Share of the time left for the refutation search after CP-SAT (decision R7).
-REFUTE_SHARE = 0.75
+#: Share of the time left for the refutation search after CP-SAT (decisions R7, R25: 0.9 since
+#: the search runs in C over active schedules; 0.75 before).
+REFUTE_SHARE = 0.9
 #: Most attempts sum_j (f_j + 1) an exact model accepts: every failure-free instance within the
 #: 10^4-job limit. Each attempt is a CP-SAT interval, built only when it fits the budget
 #: (`model_fits`: 0.3 ms per attempt), and a line of the output.
@@ -262,8 +263,10 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         pooling = phase(opts, POOL_SHARE * share)
         pool = CutPool(rest, pooling.deadline, max_k=max_k, max_rounds=rounds,
                        max_seconds=pooling.seconds if pooling.capped else None)
+        memo = RefuteMemo(rest.n)  # the states refuted for T prune the search for T + 1
         while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
-            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes)
+            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes,
+                                  memo=memo)
             searched = True
             if nodes is not None:
                 nodes -= res.work

@@ -1,10 +1,12 @@
 """The compiled refutation search = the pure-Python one (decision R25).
 
 On seeded random scenarios, for every target T from below the root bound to the greedy
-makespan, with the configuration LP every node, every 7th node or never, and with a memo small
-enough to be emptied: both engines return the same status, the same schedule, the same node
-count and the same work. With the C engine, D(T) is refuted at T_OPT - 1 and met at T_OPT
-(brute force); and the fallbacks: core disabled, or a scenario outside the C search's range.
+makespan in turn (the memo of failed states kept from one T to the next), with the
+configuration LP every node, every 7th node or never, and with a memo small enough to be
+emptied: both engines return the same status, the same schedule, the same node count, the
+same work and keep as many failed states. With the C engine, D(T) is refuted at T_OPT - 1
+and met at T_OPT (brute force); and the fallbacks: core disabled, or a scenario outside the C
+search's range.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import crefute, scale_scenario
 from resilsched.models.rigid.greedy import greedy_upper_bound
-from resilsched.models.rigid.refute import CutPool, refute_makespan
+from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import root_bound
 from resilsched.validation import validate_rigid_schedule
 
@@ -46,17 +48,20 @@ def test_same_verdict_nodes_and_schedule(seed):
         data = scale_scenario(inst, sc)
         pool = CutPool(data)
         low, high = root_bound(data).value, greedy_upper_bound(data)[0]
-        for T in range(max(0, low - 2), high + 1):
-            for every in (1, 7, 10**9):
-                for memo in (None, 5):
+        for every in (1, 7, 10**9):
+            for size in (5, 10**6):
+                # one memo per engine for every T, as solve_scenario does
+                memos = RefuteMemo(data.n, size), RefuteMemo(data.n, size)
+                for T in range(max(0, low - 2), high + 1):
                     a = refute_makespan(data, T, 30, every, pool=pool, engine="python",
-                                        max_memo=memo)
+                                        memo=memos[0])
                     b = refute_makespan(data, T, 30, every, pool=pool, engine="c",
-                                        max_memo=memo or 10**6)
+                                        memo=memos[1])
                     assert "timeout" not in (a.status, b.status)
                     assert (a.status, a.nodes, a.work, a.starts) == \
-                        (b.status, b.nodes, b.work, b.starts), (inst, sc, T, every, memo)
+                        (b.status, b.nodes, b.work, b.starts), (inst, sc, T, every, size)
                     assert (a.engine, b.engine) == ("python", "c")
+                    assert len(memos[0].table) == len(memos[1].for_c())
                     compared += 1
     assert compared > 500
 
