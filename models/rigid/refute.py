@@ -37,10 +37,10 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
   jobs of total width <= c, a knapsack table), and z after the last end; the pool cuts are
   checked against that integral too where the tables are small (`PROFILE_CELLS`);
 * memo: a state (attempts left, running attempts' ends relative to tau, waiting jobs' holes)
-  that failed at tau fails at every later tau as well: the search below it depends on the
-  state only, and has less time left. The state holds, for a job
-  waiting at tau, its hole length instead of its end (the search below reads nothing else of
-  it), and nothing for a job with no attempt left.
+  that failed with L = T - tau time left fails with any time left <= L, whatever T: the search
+  below it depends on the state and the time left only (`RefuteMemo` keeps it from one T to
+  the next). The state holds, for a job waiting at tau, its hole length instead of its end
+  (the search below reads nothing else of it), and nothing for a job with no attempt left.
 """
 
 from __future__ import annotations
@@ -83,8 +83,10 @@ MAX_MEMO = 1_000_000
 #: (uniform case 1 at T = 897: 6.8 M nodes with 3.6 M states kept or 20 M, 31.7 M with 0.5 M).
 C_MEMO_BYTES = 2**30
 
-#: Largest (pool rows + `MAX_LP_CUTS`) x (P + 1) for the profile cut's tables (decision R25).
+#: Largest (pool rows + `MAX_LP_CUTS`) x (P + 1) for the profile cut's tables (decision R25),
+#: and largest knapsack work to build them (rows x n x (P + 1) cells, about 0.1 s).
 PROFILE_CELLS = 4_000_000
+PROFILE_WORK = 20_000_000
 
 #: Dual-feasible functions kept as cuts (all of them for small P).
 DFF_CUTS = 128
@@ -167,8 +169,9 @@ class CutPool:
                 seen.add(tuple(row))
                 self.base.append((row, z))
         # the profile cut's tables zf (decision R25), where they are small
-        self.profile = (n * (P + 1) <= MAX_KNAPSACK_CELLS
-                        and (len(self.base) + MAX_LP_CUTS) * (P + 1) <= PROFILE_CELLS)
+        self.profile = ((len(self.base) + MAX_LP_CUTS) * (P + 1) <= PROFILE_CELLS
+                        and len(self.base) * n * (P + 1) <= PROFILE_WORK
+                        and not (deadline is not None and deadline.expired()))
         self.tables = [self.table(row, z) for row, z in self.base] if self.profile else []
 
     def table(self, row: list[int], z: int) -> np.ndarray:
