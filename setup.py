@@ -35,10 +35,13 @@ EXTENSIONS = {
     # the p-in-p closure's pack enumeration and exact cover (spec 001 §2.3; decision C24),
     # loaded with ctypes by models/coschedule/_cclosure.py
     "resilsched._closure": ["csrc/coschedule/closure.c"],
+    # the rigid exact model's refutation search (decision R25), loaded with ctypes by
+    # models/rigid/crefute.py
+    "resilsched._refute": ["csrc/refute/rigid_refute.c"],
 }
 
 #: a module's own optimisation level (the desktop DP is 25-30% faster at -O3; integer code)
-OPTIMIZE = {"resilsched._desktop": "-O3", "resilsched._closure": "-O3"}
+OPTIMIZE = {"resilsched._desktop": "-O3", "resilsched._closure": "-O3", "resilsched._refute": "-O3"}
 
 #: same doubles as Python: no fused multiply-add (x + y * z rounded once) on any target
 COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]
