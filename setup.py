@@ -27,6 +27,7 @@ EXTENSIONS = {
         "csrc/core/rigid_greedy.c",    # R-LIST-0 (spec 002 §4.2)
         "csrc/core/rigid_rlist.c",     # R-LIST-1 / R-LIST-Q (spec 002 §4.3)
         "csrc/core/rigid_conservative.c",  # R-LIST-Q, its profile kept across events
+        "csrc/core/rigid_fixed.c",     # R-LIST-1 / R-LIST-Q, fixed reservations (issue 14)
         "csrc/core/rigid_shelf.c",     # R-SHELF(-FILL)-B/NB (spec 002 §5)
     ],
     # the desktop heuristics' kernels (spec 004 §3; decision D-19), loaded with ctypes by
