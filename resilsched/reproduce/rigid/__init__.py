@@ -293,8 +293,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help=f"comma-separated P grid, values >= {PAPER_P_RANGE[1]} (default "
                          f"{','.join(map(str, d.Ps))}; 5000,6000,...,20000 with --full)")
     ap.add_argument("--full", action="store_true",
-                    help="paper sizes: 30 sets, 1000 scenarios, full grids (hundreds of CPU-hours "
-                         "with both reservation modes; resumable; default off)")
+                    help="paper sizes: 30 sets, 1000 scenarios, full grids (about an hour of CPU "
+                         "with both reservation modes and the compiled core, see "
+                         "docs/performance.md; resumable; default off)")
     ap.add_argument("--seed", type=_seed, default=d.seed,
                     help=f"seed of the synthetic sets and of every scenario (default {d.seed})")
     ap.add_argument("--mira-days", type=_count(3650), default=d.mira_days,
