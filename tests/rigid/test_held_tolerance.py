@@ -49,6 +49,16 @@ def test_minimal_r_list_q_instance():
     assert mk == _check(r_list_q, inst, sc, "LPT") == 4000000.004 + 4000000.0
 
 
+def test_persistent_unreachable_hold_is_cancelled():
+    # job 3 is held at 10000000.006 (the end of job 2's reservation at 8000000.003, which
+    # started at 7999999.998): the last completion, 9999999.996, is more than the tolerance
+    # before it and nothing runs any more (it used to deadlock); the pass cancels the hold
+    inst = RigidInstance.build(6, [(1, 1000000.0), (1, 4000000.003), (4, 2000000.003),
+                                   (4, 2000000.0), (5, 4000000.0), (2, 2999999.998)])
+    sc = Scenario((3, 1, 0, 0, 0, 1))
+    assert _check(r_list_q, inst, sc, "LPT", reservations="persistent") == 11999999.996
+
+
 def test_minimal_r_list_1_instance():
     inst = RigidInstance.build(4, [(1, 2000000.004), (2, 3000000.008), (1, 3000000.006),
                                    (1, 4000000.004), (3, 3000000.0)])
