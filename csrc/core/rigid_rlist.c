@@ -14,7 +14,7 @@
  * positions; persistent (A3) keeps reservations across successful completions, all cancelled
  * when some attempt fails; a held job whose time has come starts only if it fits now, else it
  * is held at its new earliest fit, and a pass leaving nothing running cancels the held
- * reservations and runs again (the float tolerance is not transitive: decision R25).
+ * reservations and runs again (the float tolerance is not transitive: decision R27).
  *
  * The profile (spec 002 §11.3) is a step function: seg[0].t = t < seg[1].t < ..., seg[i].a
  * processors free on [seg[i].t, seg[i+1].t).  Its comparisons use the tolerance of

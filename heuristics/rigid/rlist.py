@@ -52,10 +52,12 @@ reservation fits for its whole window when it is made, and later starts fit arou
 reservations stay feasible whatever fails.
 
 With float times that argument needs transitive equality, which the tolerance is not: a profile
-may merge two ends that the event loop does not group with the pass time (R25). So a held job
-whose time has come is placed again at its earliest fit and starts only if it fits now (else it
-is held at the new fit; with exact times it always fits now, so nothing changes), and a pass
-that would leave nothing running cancels the held reservations and runs again.
+may merge two ends that the event loop does not group with the pass time (R27). So in
+"persistent" mode a held job whose time has come is placed again at its earliest fit and starts
+only if it fits now (else it is held at the new fit; with exact times it always fits now, so
+nothing changes), and a pass that would leave nothing running cancels the held reservations and
+runs again. "fixed" mode does not do this yet (its compiled twin must change with it) and can
+still fail on such times.
 """
 
 from __future__ import annotations
@@ -324,8 +326,11 @@ class RList:
         prof = Profile(t, self.P, ((end, q) for _, end, q in state.running.values()), self.exact)
         held = self.reservations
         started: list[Decision] = []
-        if self.persistent:
+        if self.mode == "persistent":
             started = self._held(t, L, prof)
+        elif self.persistent:  # "fixed": the holds as made (rigid_fixed.c mirrors this)
+            for j, s in held.items():
+                prof.reserve(s if s > t else t, s + dur[j], p[j])
         m_eff = len(L) if self.m == "Q" else self.m
         # suffix minimum of p over L: once free_now is below it, nobody else can start now
         suffix_min = [0] * (len(L) + 1)
@@ -339,7 +344,12 @@ class RList:
         for idx, j in enumerate(L):
             if not self.persistent and prof.free_now < suffix_min[idx]:
                 break  # fresh round: later reservations are discarded anyway
-            if self.persistent and (j in held or j in due):
+            if self.persistent and j in held:
+                if self._le(held[j], t):  # "fixed": its time has come, up to the tolerance
+                    del held[j]
+                    started.append((j, p[j]))
+                continue
+            if j in due:
                 continue
             if (future < m_eff) if self.classic_easy else (heads < m_eff):
                 heads += 1
@@ -356,17 +366,18 @@ class RList:
                 started.append((j, p[j]))
         if started:
             self.queue.keep({j for j, _ in started})
-        elif held and not state.running:  # no event would ever come: cancel them (R25)
+        elif held and not state.running and self.mode == "persistent":
+            # no event would ever come: cancel the holds (R27)
             held.clear()
             return self._reserve_and_backfill(t, state)
         return started
 
     def _held(self, t: Any, L: Sequence[int], prof: Profile) -> list[Decision]:
-        """Put the held reservations (persistent and fixed modes) into `prof` and start the
-        jobs whose reserved start has come (``s <= t`` up to the tolerance), in queue order.
+        """Put the held reservations (persistent mode) into `prof` and start the jobs whose
+        reserved start has come (``s <= t`` up to the tolerance), in queue order.
 
         A job due now is placed again at its earliest fit in the profile of the running
-        attempts and the other held reservations (R25): with exact times that is t (a held
+        attempts and the other held reservations (R27): with exact times that is t (a held
         reservation fits for its whole window, A3), but the float tolerance is not transitive
         (the profile that made the reservation may have merged an end that the event loop
         does not group with t), so the job starts only if it fits now, else it is held at the
