@@ -27,15 +27,22 @@ EXTENSIONS = {
         "csrc/core/rigid_greedy.c",    # R-LIST-0 (spec 002 §4.2)
         "csrc/core/rigid_rlist.c",     # R-LIST-1 / R-LIST-Q (spec 002 §4.3)
         "csrc/core/rigid_conservative.c",  # R-LIST-Q, its profile kept across events
+        "csrc/core/rigid_fixed.c",     # R-LIST-1 / R-LIST-Q, fixed reservations (issue 14)
         "csrc/core/rigid_shelf.c",     # R-SHELF(-FILL)-B/NB (spec 002 §5)
     ],
     # the desktop heuristics' kernels (spec 004 §3; decision D-19), loaded with ctypes by
     # heuristics/desktop/_ckernel.py
     "resilsched._desktop": ["csrc/desktop/kernels.c"],
+    # the p-in-p closure's pack enumeration and exact cover (spec 001 §2.3; decision C24),
+    # loaded with ctypes by models/coschedule/_cclosure.py
+    "resilsched._closure": ["csrc/coschedule/closure.c"],
+    # the rigid exact model's refutation search (decision R25), loaded with ctypes by
+    # models/rigid/crefute.py
+    "resilsched._refute": ["csrc/refute/rigid_refute.c"],
 }
 
 #: a module's own optimisation level (the desktop DP is 25-30% faster at -O3; integer code)
-OPTIMIZE = {"resilsched._desktop": "-O3"}
+OPTIMIZE = {"resilsched._desktop": "-O3", "resilsched._closure": "-O3", "resilsched._refute": "-O3"}
 
 #: same doubles as Python: no fused multiply-add (x + y * z rounded once) on any target
 COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]

@@ -7,7 +7,8 @@ machine can still measure: both sides see the same load):
 - rigid (spec 002 §8.2: the paper's synthetic sets, n = 100, P = 10,000, q-bar = 0.3, LPT):
   every rigid heuristic through ``record=False`` with the core disabled (the reference: the
   pure-Python fast path), one scenario per call with the core, and all scenarios of a set in
-  one call (`resilsched.heuristics.rigid.many.makespans`);
+  one call (`resilsched.heuristics.rigid.many.makespans`); R-LIST-1/Q also with fixed
+  reservations (``reservations="fixed"``, issue 14: ``rigid_fixed.c`` against RList);
 - moldable (spec 000 §5 defaults: n = 500, P = 7500, lambda = 1e-7): LPA-LIST
   (`Simulator.makespan`, one call per scenario, and `Simulator.makespans`, batched) and
   BATCH-LIST (`Simulator.batch_makespan`, its later batches' allotments recomputed per
@@ -82,15 +83,17 @@ def rigid_table(args) -> None:
     print("| heuristic | reference (pure Python) | core, 1 call per scenario | "
           "core, batched | ratio ref / batched (CPU) | goal |")
     print("|---|---|---|---|---|---|")
-    for name, h in family.heuristics.items():
-        fn = h.run
+    runs = [(name, h.run, {}) for name, h in family.heuristics.items()]
+    runs += [(f"{name}, fixed", family.heuristics[name].run, {"reservations": "fixed"})
+             for name in ("R-LIST-1", "R-LIST-Q")]
+    for name, fn, kw in runs:
 
-        def one_by_one(fn=fn):
-            return [fn(inst, Scenario(tuple(int(x) for x in f)), "LPT", record=False).objective
-                    for inst, F in cases for f in F]
+        def one_by_one(fn=fn, kw=kw):
+            return [fn(inst, Scenario(tuple(int(x) for x in f)), "LPT", record=False,
+                       **kw).objective for inst, F in cases for f in F]
 
-        def batched(fn=fn):
-            return [x for inst, F in cases for x in many.makespans(fn, inst, F, "LPT")]
+        def batched(fn=fn, kw=kw):
+            return [x for inst, F in cases for x in many.makespans(fn, inst, F, "LPT", **kw)]
 
         with core.pure_python():
             ref_values = one_by_one()

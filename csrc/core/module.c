@@ -98,7 +98,8 @@ fin:
  *   kind 0: R-LIST-0 (GREEDY);
  *   kind 1: R-LIST with m reservations (m = 1, or -1 for m = |Q|), opt_a = classic_easy (A2),
  *           opt_b = persistent_reservations (A3);
- *   kind 2: shelves, opt_a = backfill (B / NB), opt_b = fill (R-SHELFFILL).
+ *   kind 2: shelves, opt_a = backfill (B / NB), opt_b = fill (R-SHELFFILL);
+ *   kind 3: R-LIST with m fixed reservations (A3 "fixed"), opt_a = classic_easy.
  * Scenario s reads fail[s n : (s + 1) n].  The keys k1, k2 (queue.h) have n entries shared by
  * all scenarios, or S n (one row per scenario: Random keys drawn per scenario); redraw has n
  * flags or is empty; draws holds S rows of equal length (the fresh keys of each scenario). */
@@ -120,8 +121,8 @@ static PyObject *py_rigid(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "rigid: keys, redraw flags or draws of the wrong size");
         goto fin;
     }
-    if (kind < 0 || kind > 2) {
-        PyErr_SetString(PyExc_ValueError, "rigid: kind must be 0, 1 or 2");
+    if (kind < 0 || kind > 3) {
+        PyErr_SetString(PyExc_ValueError, "rigid: kind must be 0, 1, 2 or 3");
         goto fin;
     }
     Py_ssize_t per = S > 0 ? nd / S : 0;
@@ -138,7 +139,8 @@ static PyObject *py_rigid(PyObject *self, PyObject *args) {
         double v;
         if (kind == 0) v = rs_rigid_greedy(&in, f);
         else if (kind == 1) v = rs_rigid_rlist(&in, f, m, opt_a, opt_b);
-        else v = rs_rigid_shelf(&in, f, opt_a, opt_b);
+        else if (kind == 2) v = rs_rigid_shelf(&in, f, opt_a, opt_b);
+        else v = rs_rigid_fixed(&in, f, m, opt_a);
         o[s] = v;
         if (v < 0) { code = v; break; }
     }

@@ -39,6 +39,10 @@ double rs_rigid_greedy(const rs_rigid *in, const int64_t *f);
 double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_easy,
                       int persistent);
 
+/* R-LIST-1 (m = 1) and R-LIST-Q (m = RS_M_Q) with fixed reservations, never cancelled nor
+ * moved (issue 14, A3 "fixed"), option A2 (rigid_fixed.c) */
+double rs_rigid_fixed(const rs_rigid *in, const int64_t *f, int m, int classic_easy);
+
 /* R-LIST-Q in the default options (A2 by position, A3 fresh rounds) with its profile kept
  * across events: the same makespans as rs_rigid_rlist, which calls it (rigid_conservative.c) */
 double rs_rigid_conservative(const rs_rigid *in, const int64_t *f);

@@ -10,7 +10,8 @@ one instance in one call of the core.
 
 `Engine` names which C engine and options stand for a policy: ``kind`` 0 is GREEDY (R-LIST-0),
 1 is R-LIST with ``m`` reservations (1, or `M_Q` for m = |Q|; options A2, A3), 2 the shelves
-(options B/NB and FILL).
+(options B/NB and FILL), 3 R-LIST with fixed reservations (``reservations="fixed"``, issue 14;
+``rigid_fixed.c``; option A2).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ GREEDY = Engine(0)
 def rlist(m: int | str, classic_easy: bool, persistent: bool) -> Engine:
     """R-LIST with m = 1 or "Q" reservations (m = 0 is `GREEDY`)."""
     return Engine(1, M_Q if m == "Q" else int(m), classic_easy, persistent)
+
+
+def fixed_rlist(m: int | str, classic_easy: bool) -> Engine:
+    """R-LIST with m = 1 or "Q" reservations that are never cancelled or moved (A3 "fixed")."""
+    return Engine(3, M_Q if m == "Q" else int(m), classic_easy)
 
 
 def shelf(backfill: bool, fill: bool) -> Engine:

@@ -21,7 +21,13 @@ import numpy as np
 from resilsched.heuristics.rigid import compiled
 from resilsched.heuristics.rigid.common import MAX_ATTEMPTS
 from resilsched.heuristics.rigid.priorities import check_priority, make_queue
-from resilsched.heuristics.rigid.rlist import MAX_Q_STEPS, r_list_0, r_list_1, r_list_q
+from resilsched.heuristics.rigid.rlist import (
+    MAX_Q_STEPS,
+    r_list_0,
+    r_list_1,
+    r_list_q,
+    reservation_mode,
+)
 from resilsched.heuristics.rigid.rshelf import (
     r_shelf_b,
     r_shelf_nb,
@@ -36,13 +42,17 @@ if TYPE_CHECKING:
 
 
 def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
-              persistent_reservations: bool = False) -> compiled.Engine | None:
+              persistent_reservations: bool = False,
+              reservations: str = "fresh") -> compiled.Engine | None:
     """The C engine of a registered rigid heuristic (None for any other function)."""
     if fn is r_list_0:
         return compiled.GREEDY
     if fn is r_list_1 or fn is r_list_q:
-        return compiled.rlist(1 if fn is r_list_1 else "Q", classic_easy,
-                              persistent_reservations)
+        m = 1 if fn is r_list_1 else "Q"
+        if reservations == "fixed":
+            return compiled.fixed_rlist(m, classic_easy)
+        return compiled.rlist(m, classic_easy,
+                              persistent_reservations or reservations == "persistent")
     shelves = {r_shelf_b: (True, False), r_shelf_nb: (False, False),
                r_shelffill_b: (True, True), r_shelffill_nb: (False, True)}
     if fn in shelves:
@@ -87,11 +97,13 @@ def _queues(p: list[int], t: list[Any], P: int, rule: str, seeds: list[int],
 def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
               priority: str | None = None, *, seeds: Sequence[int] | None = None,
               redraw_on_failure: bool = False, ljf_secondary: str = "LPT",
-              classic_easy: bool = False, persistent_reservations: bool = False) -> list[Any]:
+              classic_easy: bool = False, persistent_reservations: bool = False,
+              reservations: str = "fresh") -> list[Any]:
     """Makespan of `fn` on every scenario (row) of ``F`` (S x n); see the module docstring.
 
     ``seeds[s]`` seeds the Random priority of scenario s (default 0 for all). The options are
-    those of the heuristics (R-LIST-1/Q only: `classic_easy`, `persistent_reservations`).
+    those of the heuristics (R-LIST-1/Q only: `classic_easy`, `reservations`,
+    `persistent_reservations`; the heuristics refuse a contradictory pair).
     """
     F = np.atleast_2d(np.asarray(F, dtype=np.int64))
     S, n = F.shape
@@ -99,10 +111,11 @@ def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
     rule = check_priority("LPT" if priority is None else priority)
     options: dict[str, Any] = {"redraw_on_failure": redraw_on_failure,
                                "ljf_secondary": ljf_secondary}
-    engine = engine_of(fn, classic_easy, persistent_reservations)
-    if engine is not None and engine.kind == 1:
-        options.update(classic_easy=classic_easy,
+    engine = engine_of(fn, classic_easy, persistent_reservations, reservations)
+    if fn is r_list_1 or fn is r_list_q:
+        options.update(classic_easy=classic_easy, reservations=reservations,
                        persistent_reservations=persistent_reservations)
+        reservation_mode(reservations, persistent_reservations)  # the one-line refusals
     out = None
     attempts = F.sum(axis=1) + n
     refused = attempts.max() > MAX_ATTEMPTS or (

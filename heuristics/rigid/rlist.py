@@ -470,8 +470,9 @@ def _reserving(name: str, m: int | str, instance: RigidInstance,
                                   f"{sum(run.failures) + instance.n} attempts = {steps:.2g} "
                                   f"profile steps, at most {MAX_Q_STEPS:.0e} (R-LIST-1 and "
                                   "R-LIST-0 scale to 10^4 jobs)")
-    if not record and mode != "fixed":  # the compiled core has fresh and persistent only
-        engine = compiled.rlist(m, classic_easy, mode == "persistent")
+    if not record:
+        engine = (compiled.fixed_rlist(m, classic_easy) if mode == "fixed"
+                  else compiled.rlist(m, classic_easy, mode == "persistent"))
         mk = compiled.makespan(engine, instance.P, instance.p, instance.t, run.queue,
                                run.failures)
         if mk is not None:

@@ -11,7 +11,7 @@ with its options class in `options`, and answers honestly when time runs out (`o
   `colgen` (pricing, cuts, the LP bound) and `subset_rows` (the cuts);
 - `branchprice`: the same model by branch-and-price, pricing over the pool or with `oracle`
   (threshold knapsacks, any k), with `dive` (price-and-dive incumbents) and `cover` (the
-  reduced-cost closure as an exact cover);
+  reduced-cost closure as an exact cover; its listing and search in C through `_cclosure`);
 - `hardlimit`: solver phases in a forked child with a hard time limit; `exact`: exact integer
   times; `outcome`: the fallback answer and the honest `Solution`.
 

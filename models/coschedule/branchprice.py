@@ -18,8 +18,8 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
   price-and-dive runs at the root (`dive`), from integral node LPs and (pool pricing) from a
   short MIP over the root columns;
 - with the oracle, the root is closed first by rounds of reduced-cost closures solved as exact
-  covers (`cover.close_by_cover`): proven optimal, or a bound sum pi + delta; the tree search
-  follows only when a closure outgrows its limit of packs.
+  covers (`cover.close_by_cover`, in C when built: decision C24): proven optimal, or a bound
+  sum pi + delta; the tree search follows only when a closure outgrows its limit of packs.
 
 Exact: the root bound plus the branching partition the feasible co-schedules; the search ends
 with status ``optimal`` only when every node was pruned or closed. A time limit gives
@@ -45,6 +45,7 @@ from resilsched.models.coschedule.colgen import singletons
 from resilsched.models.coschedule.cover import close_by_cover
 from resilsched.models.coschedule.dive import price_and_dive
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.improve import improve_packs
 from resilsched.models.coschedule.master import (
     add_pack_columns,
     new_highs,
@@ -234,7 +235,7 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
     # a valid bound even when the root did not converge (Lagrangian)
     lb = best_bound(lb, root_bound)
     if conv and not deadline.expired():
-        best = _dives(inst, master, pricer, best, deadline, batch, stats)
+        best = _dives(inst, master, pricer, best, deadline, batch, stats, oracle)
         if oracle is None:  # with the oracle, the closure rounds below find better packs
             best = _root_mip(inst, master, best, min(ROOT_MIP_SECONDS,
                                                      ROOT_MIP_SHARE * deadline.remaining()))
@@ -286,10 +287,12 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
 
 
 def _dives(inst: CoscheduleInstance, master: _BPMaster, pricer: Callable[..., PricingResult],
-           best: Packs, deadline, batch: int, stats: dict) -> Packs:
+           best: Packs, deadline, batch: int, stats: dict, oracle: PackOracle | None = None
+           ) -> Packs:
     """Up to `DIVES` price-and-dive runs from the root (`dive`), within `DIVE_SHARE` of the
     time left; the better of their partitions and `best`. Their columns stay in the master
-    (the root MIP that follows uses them)."""
+    (the root MIP that follows uses them). With the `oracle`, each dive's partition is first
+    improved by local search (`improve`, decision C25)."""
     stop = Deadline(DIVE_SHARE * deadline.remaining())
     found = []
     for rank in range(DIVES):
@@ -298,6 +301,8 @@ def _dives(inst: CoscheduleInstance, master: _BPMaster, pricer: Callable[..., Pr
         packs = price_and_dive(master, pricer, inst.n, stop, max(batch, 80), rank)
         if packs is None:
             break
+        if oracle is not None:
+            packs = improve_packs(oracle, packs, stop)
         cand = make_packs(inst, packs)
         found.append(float(cand.makespan))
         if cand.makespan < best.makespan:

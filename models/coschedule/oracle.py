@@ -30,6 +30,8 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import optimal_pack
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule import _cclosure
+from resilsched.models.coschedule._cclosure import masks_of, tasks_of
 
 #: a depth-first search (conflicts) gives up after this many nodes per threshold
 DFS_NODES = 20_000
@@ -221,49 +223,76 @@ class PackOracle:
         return best[1], True
 
     def enumerate_below(self, pi: np.ndarray, mu: float, delta: float, limit: int,
-                        deadline=None
+                        deadline=None, native: bool = True
                         ) -> tuple[list[tuple[int, ...]], list[float], list[float]] | None:
+        """`enumerate_masks` with the packs as ascending task tuples and lists of floats."""
+        listed = self.enumerate_masks(pi, mu, delta, limit, deadline, native)
+        if listed is None:
+            return None
+        masks, costs, gains = listed
+        return [tasks_of(int(m)) for m in masks], costs.tolist(), gains.tolist()
+
+    def enumerate_masks(self, pi: np.ndarray, mu: float, delta: float, limit: int,
+                        deadline=None, native: bool = True
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Every pack B with rc_B = c_B - pi(B) - mu <= `delta` (no branching decisions),
-        each once, found at its own cost T = c_B: (packs, costs c_B, pi(B)); None when there
-        are more than `limit` of them or `deadline` expires (the reduced-cost closure of `cover`).
+        each once, found at its own cost T = c_B: (bit masks of the packs, costs c_B, pi(B));
+        None when there are more than `limit` of them or `deadline` expires (the reduced-cost
+        closure of `cover`).
 
         At threshold T (previous threshold T'), c_B = T iff sum q_i(T) <= p < sum q_i(T'):
         B holds a task whose q changes between T' and T (usually the one task with a time equal
         to T), so the search starts from each such task in turn (excluding the earlier ones),
         then adds tasks in index order while the suffix DP bound can still reach
-        pi(B) >= T - mu - delta.
+        pi(B) >= T - mu - delta. The search of one threshold runs in C (`_cclosure.pk_enum`)
+        when the kernels are built, n <= 63 and `native`; else in Python (`_packs_at`).
         """
         n, p = self.n, self.p
+        dll = _cclosure.lib() if native and n <= _cclosure.MAX_TASKS else None
         profit = np.asarray(pi, dtype=float)
         size = np.ones(n, dtype=np.int64)
         top = self._suffix(profit, size, self.q[-1:])[0][0, -1, -1]
         keep = np.nonzero(self.thresholds <= top + mu + delta)[0]
-        out: list[tuple[int, ...]] = []
-        costs: list[float] = []
-        gains: list[float] = []
-        if len(keep) == 0:
-            return out, costs, gains
-        table = self._suffix(profit, size, self.q[keep])
-        cards = table[0].shape[1] - 1
-        step = 1 if self.cards else 0
-        prof = profit.tolist()
-        for t, row in enumerate(keep):
-            need = float(self.thresholds[row]) - mu - delta  # pi(B) >= need
-            if table[0][t, cards, p] < need:
-                continue
-            if deadline is not None and deadline.expired():
-                return None
-            w = self.q[row].tolist()
-            wp = self.q[row - 1].tolist() if row > 0 else [p + 1] * n
-            bound = [table[r][t].tolist() for r in range(n + 1)]
-            found = _packs_at(w, wp, bound, prof, need, p, cards, step, limit - len(out),
-                              deadline)
-            if found is None:
-                return None
-            out += [tuple(sorted(b)) for b, _ in found]
-            gains += [g for _, g in found]
-            costs += [float(self.thresholds[row])] * len(found)
-        return out, costs, gains
+        masks: list[np.ndarray] = []
+        costs: list[np.ndarray] = []
+        gains: list[np.ndarray] = []
+        total = 0
+        if len(keep) > 0:
+            table = self._suffix(profit, size, self.q[keep])
+            stacked = np.stack(table, axis=1) if dll is not None else None  # (t, n+1, a, c)
+            cards = table[0].shape[1] - 1
+            step = 1 if self.cards else 0
+            prof = profit.tolist()
+            for t, row in enumerate(keep):
+                need = float(self.thresholds[row]) - mu - delta  # pi(B) >= need
+                if table[0][t, cards, p] < need:
+                    continue
+                if deadline is not None and deadline.expired():
+                    return None
+                wp = self.q[row - 1] if row > 0 else np.full(n, p + 1, dtype=np.int64)
+                if dll is not None:
+                    # seconds left (> 0), or 0: no clock
+                    seconds = max(deadline.remaining(), 1e-6) if deadline is not None else 0.0
+                    got = _cclosure.enum_packs(dll, self.q[row], wp, stacked[t], profit, need,
+                                               p, cards, step, limit - total, seconds)
+                    if got is None:
+                        return None
+                    found_masks, found_gains = got
+                else:
+                    bound = [table[r][t].tolist() for r in range(n + 1)]
+                    found = _packs_at(self.q[row].tolist(), wp.tolist(), bound, prof, need, p,
+                                      cards, step, limit - total, deadline)
+                    if found is None:
+                        return None
+                    found_masks = masks_of([b for b, _ in found], n)
+                    found_gains = np.array([g for _, g in found], dtype=float)
+                masks.append(found_masks)
+                gains.append(found_gains)
+                costs.append(np.full(len(found_masks), float(self.thresholds[row])))
+                total += len(found_masks)
+        if not masks:
+            return masks_of([], n), np.zeros(0), np.zeros(0)
+        return np.concatenate(masks), np.concatenate(costs), np.concatenate(gains)
 
 
 def _packs_at(w: list[int], wp: list[int], bound: list, prof: list[float], need: float, p: int,

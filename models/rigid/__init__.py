@@ -5,7 +5,9 @@
 - `greedy`: the greedy list schedules that give the horizon and the hint;
 - `reductions`: the isolated-job reduction (decision R6);
 - `constraints`: the CP-SAT attempt model, one builder per constraint, and `build_model`;
-- `refute`: the branch and bound that refutes makespans after CP-SAT (decision R7);
+- `crefute`: the ctypes loader of the refutation search compiled in C (decision R25);
+- `refute`: the branch and bound that refutes makespans after CP-SAT (decisions R7, R25), in
+  Python (the oracle) or through `crefute`;
 - `budget`: the shares of the time limit, the work rates of ``deterministic=True`` and the
   sizing of the parts that cannot be interrupted (`model_fits`, decisions R15-R18);
 - `solve`: the entry points `solve_scenario`, `solve_failure_free`, `solve_scenario_merged`
@@ -18,6 +20,7 @@ from resilsched.models.rigid.config_lp import (
     ConfigurationLP,
     configuration_lp_bound,
     knapsack_max,
+    knapsack_table,
 )
 from resilsched.models.rigid.constraints import (
     AttemptVars,
@@ -43,7 +46,7 @@ from resilsched.models.rigid.reductions import (
     place_isolated,
     split_isolated,
 )
-from resilsched.models.rigid.refute import CutPool, RefuteResult, refute_makespan
+from resilsched.models.rigid.refute import CutPool, RefuteMemo, RefuteResult, refute_makespan
 from resilsched.models.rigid.root_bounds import (
     chain_area_bound,
     clique_chain_bound,
@@ -69,14 +72,14 @@ from resilsched.models.rigid.solve import (
 
 __all__ = [
     "MAX_ATTEMPTS", "MAX_SCALE", "REFUTE_SHARE", "SOLVER", "AttemptVars", "BuiltModel",
-    "ConfigurationLP", "CutPool", "RefuteResult", "RigidSolveOptions", "ScaledResult",
+    "ConfigurationLP", "CutPool", "RefuteMemo", "RefuteResult", "RigidSolveOptions", "ScaledResult",
     "ScaledScenario", "add_attempt_chains", "add_attempt_intervals", "add_capacity",
     "add_conflict_cliques_no_overlap", "add_forbidden_set_clauses", "add_hint", "add_makespan",
     "add_symmetry_breaking", "add_wide_jobs_no_overlap", "build_model", "canonical_starts",
     "chain_area_bound", "clique_chain_bound", "compress_starts", "configuration_lp_bound",
     "conflict_cliques", "dff_energy_bound", "dff_screen", "greedy_upper_bound", "isolated_jobs",
-    "iter_conflict_cliques", "knapsack_max", "list_schedule", "lower_bound_scaled",
-    "minimal_forbidden_sets", "place_isolated", "refute_makespan", "root_bound",
-    "scale_scenario", "solve_failure_free", "solve_scaled", "solve_scenario",
+    "iter_conflict_cliques", "knapsack_max", "knapsack_table", "list_schedule",
+    "lower_bound_scaled", "minimal_forbidden_sets", "place_isolated", "refute_makespan",
+    "root_bound", "scale_scenario", "solve_failure_free", "solve_scaled", "solve_scenario",
     "solve_scenario_merged", "split_isolated", "symmetry_classes",
 ]

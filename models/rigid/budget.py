@@ -48,6 +48,8 @@ DFF_CELLS_PER_SECOND = 4e6  # widths x values of k screened (9e6 per second)
 CLAUSES_PER_SECOND = 5e3  # forbidden-set clauses added to the model (about 1e4 per second)
 STEPS_PER_SECOND = 1e5  # forbidden-set enumeration steps (2e5 per second)
 NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
+#: ... in C (`resilsched.models.rigid.crefute`; 3-6e5 nodes per second measured at load 5-7)
+C_NODES_PER_SECOND = 1e5
 CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
 #: Most forbidden-set clauses in any case.
 MAX_CLAUSES = 20_000

@@ -80,6 +80,21 @@ def knapsack_max(weights: Sequence[int], values: Sequence[Any], capacity: int
     return (int(value) if is_int else float(value)), sorted(chosen)
 
 
+def knapsack_table(weights: Sequence[int], values: Sequence[int], capacity: int) -> np.ndarray:
+    """best[c] = max sum_{j in K} values_j s.t. sum_{j in K} weights_j <= c, for c = 0..capacity
+    (int64; the same dynamic programme as `knapsack_max`, every capacity at once).
+
+    >>> knapsack_table([2, 3, 4], [3, 4, 6], 5).tolist()
+    [0, 0, 3, 4, 6, 7]
+    """
+    best = np.zeros(capacity + 1, dtype=np.int64)
+    for w, v in zip(weights, values, strict=True):
+        w = int(w)
+        if v > 0 and w <= capacity:
+            best[w:] = np.maximum(best[w:], best[: capacity + 1 - w] + int(v))
+    return best
+
+
 class ConfigurationLP:
     """The configuration LP for a fixed (p, P), re-solvable for any work vector w.
 

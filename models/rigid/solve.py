@@ -49,8 +49,10 @@ from resilsched.bounds.rigid import lower_bound, scenario_of
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
+from resilsched.models.rigid import crefute
 from resilsched.models.rigid.budget import (
     BUILD_SHARE,
+    C_NODES_PER_SECOND,
     CP_SAT_UNITS_PER_SECOND,
     GREEDY_SHARE,
     NODES_PER_SECOND,
@@ -69,7 +71,7 @@ from resilsched.models.rigid.reductions import (
     place_isolated,
     split_isolated,
 )
-from resilsched.models.rigid.refute import CutPool, refute_makespan
+from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import RootBound, root_bound
 from resilsched.models.rigid.scaling import (
     MAX_SCALE,
@@ -89,8 +91,9 @@ SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search ran too
 
 #: CP-SAT threads when ``workers=0``.
 DEFAULT_WORKERS = 2
-#: Share of the time left for the refutation search after CP-SAT (decision R7).
-REFUTE_SHARE = 0.75
+#: Share of the time left for the refutation search after CP-SAT (decisions R7, R25: 0.9 since
+#: the search runs in C over active schedules; 0.75 before).
+REFUTE_SHARE = 0.9
 #: Most attempts sum_j (f_j + 1) an exact model accepts: every failure-free instance within the
 #: 10^4-job limit. Each attempt is a CP-SAT interval, built only when it fits the budget
 #: (`model_fits`: 0.3 ms per attempt), and a line of the output.
@@ -171,6 +174,15 @@ def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
     return solver, solver.solve(built_model)
 
 
+def search_rate(data: ScaledScenario) -> float:
+    """Refutation-search nodes per second of budget under ``deterministic=True``: the C rate
+    when the compiled search is built and takes this scenario (`crefute`: at most
+    `crefute.MAX_ATTEMPTS` attempts, times and P below 2^31), else the Python rate. The same
+    call in the same installation gets the same budget."""
+    small = sum(data.m) <= crefute.MAX_ATTEMPTS and max(data.P, sum(data.work())) < 2**31
+    return C_NODES_PER_SECOND if small and crefute.library() is not None else NODES_PER_SECOND
+
+
 def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
                  hint: list[list[int]] | None = None, refute: bool = True) -> ScaledResult:
     """Solve the scaled attempt model under `opts` (module docstring, phases 1-5).
@@ -247,12 +259,14 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     if share > 0 and status != "OPTIMAL" and bound < objective:
         opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
         nodes = (None if not opts.deterministic or not limited
-                 else int(opts.time_limit * share * NODES_PER_SECOND))
+                 else int(opts.time_limit * share * search_rate(rest)))
         pooling = phase(opts, POOL_SHARE * share)
         pool = CutPool(rest, pooling.deadline, max_k=max_k, max_rounds=rounds,
                        max_seconds=pooling.seconds if pooling.capped else None)
+        memo = RefuteMemo(rest.n)  # the states refuted for T prune the search for T + 1
         while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
-            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes)
+            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes,
+                                  memo=memo)
             searched = True
             if nodes is not None:
                 nodes -= res.work

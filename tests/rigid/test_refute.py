@@ -1,7 +1,8 @@
 """The refutation search of `resilsched.models.rigid.refute` vs the brute-force oracle.
 
-D(T) is decided exactly on tiny random scenarios: refuted at T_OPT - 1, met at T_OPT with a
-schedule that passes the independent validator; `solve_scenario` with the whole time given to
+D(T) is decided exactly by the Python search (the C one: test_crefute.py) on tiny random
+scenarios: refuted at T_OPT - 1, met at T_OPT with a schedule that passes the independent
+validator; `solve_scenario` with the whole time given to
 the search (CP-SAT gets none and the greedy schedule is the start) proves the same optima.
 """
 
@@ -36,9 +37,10 @@ def test_decision_matches_brute_force(lp_every):
         opt, _ = oracle.brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs],
                                              sc.failures)
         data = scale_scenario(inst, sc)
-        below = refute_makespan(data, opt - 1, time_limit=10, lp_every=lp_every)
+        below = refute_makespan(data, opt - 1, time_limit=10, lp_every=lp_every,
+                                engine="python")
         assert below.status == "infeasible", (inst, sc, opt)
-        at = refute_makespan(data, opt, time_limit=10, lp_every=lp_every)
+        at = refute_makespan(data, opt, time_limit=10, lp_every=lp_every, engine="python")
         assert at.status == "feasible" and at.starts is not None, (inst, sc, opt)
         sched = _as_schedule(data, at.starts, sc.failures)
         validate_rigid_schedule(inst, sc, sched)

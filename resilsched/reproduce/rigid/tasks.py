@@ -17,7 +17,6 @@ import numpy as np
 from resilsched.bounds.rigid import lower_bounds
 from resilsched.campaign import ResultStore, Task, run_campaign
 from resilsched.heuristics.rigid.many import makespans as simulate_many
-from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.registry import get_family
 from resilsched.registry import heuristic as get_heuristic
@@ -40,7 +39,7 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
     (``record=False``), all the scenarios of a point in one call of the compiled core when it is
     available (`resilsched.heuristics.rigid.many.makespans`, the same values). A label
     ``R-LIST-1/fixed`` runs R-LIST-1 with ``reservations="fixed"`` (`config.label`), in the
-    Python engine, one scenario at a time (the core has the fresh and persistent modes only).
+    core too (``rigid_fixed.c``).
     """
     inst: RigidInstance = task["instance"]
     h, prio, k = task["heuristic"], task["priority"], task["set"]
@@ -54,12 +53,7 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
         if prio != "Random" and not mat.any():
             mat = mat[:1]
         seeds = [random_seed(k, s) for s in range(mat.shape[0])]
-        if params:
-            makespans = [heuristic(inst_P, Scenario(tuple(int(x) for x in row)), prio,
-                                   seed=seed, record=False, **params).objective
-                         for row, seed in zip(mat, seeds, strict=True)]
-        else:
-            makespans = simulate_many(heuristic, inst_P, mat, prio, seeds=seeds)
+        makespans = simulate_many(heuristic, inst_P, mat, prio, seeds=seeds, **params)
         ratios = [float(T) / L for T, L in zip(makespans, lower_bounds(inst_P, mat),
                                                strict=True)]
         rows.append({"heuristic": h, "priority": prio, "qbar": q, "P": P, "set": k,

@@ -1,0 +1,563 @@
+/* rigid_refute.c -- the refutation search of the rigid exact model in C (decision R25).
+ *
+ * Built at install time as the optional extension `resilsched._refute` (setup.py); the module
+ * itself is empty and `resilsched.models.rigid.crefute` loads its shared object with ctypes
+ * (PyDLL: the GIL is held, so Ctrl-C is seen through PyErr_CheckSignals). It is the twin of
+ * `_Search` in models/rigid/refute.py, which stays the oracle: the same decision problem D(T)
+ * (spec 002 §1.3, Eq. 2-3: is there an attempt schedule ending by T?), the same search over
+ * active schedules in the same branching order (a waiting job whose hole -- p_j processors
+ * free since it became ready -- reaches t_j is dead), the same pruning (chains, the cut pool
+ * and its profile cut, the memo of failed states, a configuration-LP cut every `lp_every`-th
+ * node through a callback into Python), so the same verdict and the same node count. The pure
+ * checks (cuts, memo) run in another order than in Python: each only prunes, so the nodes that
+ * reach the LP and the search below are the same.
+ *
+ * What differs is how the cuts are evaluated. A cut (pi, z) holds when
+ * sum_j pi_j d_j <= z (T - tau), d_j = rem_j t_j + max(0, end_j - tau) the remaining work at
+ * the decision time tau. Starting an attempt does not change d_j (rem_j t_j falls by t_j,
+ * end_j - tau rises by t_j), and moving tau forward lowers d_j of each running job by the
+ * step. So each row keeps A = sum_j pi_j (rem_j t_j + in_j end_j) and B = sum_j pi_j in_j,
+ * where in_j marks the jobs counted as running (every job with end_j > tau, and possibly some
+ * with end_j = tau, whose term end_j - tau is 0): sum_j pi_j d_j = A - tau B. A start or an
+ * attempt leaving the running set updates A and B in O(rows), and the check is O(rows) with
+ * an early exit, the last row that cut being tried first (the order does not change "some row
+ * cuts").
+ *
+ * All arithmetic is exact int64: the caller checks that pi_j (work + n T) and z T stay below
+ * 2^62, T and P below 2^31 (the memo keys are int32).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _WIN32
+#define API __declspec(dllexport)
+#else
+#define API
+#endif
+
+/* return codes of rs_refute */
+#define RF_INFEASIBLE 0
+#define RF_FEASIBLE 1
+#define RF_TIMEOUT 2
+#define RF_ENOMEM (-1)
+#define RF_ECALLBACK (-2) /* the LP callback failed or Ctrl-C: a Python error is pending */
+#define RF_EMEMO (-3)     /* no memo, or one for another job count */
+
+/* the configuration-LP callback: d (n remaining works), left = T - tau; writes a row (n
+ * integers) and z and returns 1 when that cut prunes the node, 0 when not, -1 on error;
+ * *lp_work is the LP's work so far, in node units */
+typedef int (*lp_callback)(const int64_t *d, int64_t left, int64_t *row, int64_t *z,
+                           int64_t *lp_work);
+
+#define CELLS_PER_NODE 20000 /* refute.CELLS_PER_NODE: a node's cost grows with the cuts */
+#define CLOCK_EVERY 1024     /* nodes between two looks at the clock */
+#define SIGNAL_EVERY 65536   /* nodes between two looks for Ctrl-C */
+
+typedef struct {
+    uint64_t h;
+    int64_t e;
+} Slot;
+
+/* the memo of failed states: open addressing over entries of K int32 words, each with the
+ * largest time left T - tau at which the state failed (a state that cannot finish within L
+ * cannot within less, whatever T: the memo serves every target of a scenario) */
+typedef struct {
+    int K;
+    int64_t max, count, cap; /* entries; cap (slots) a power of two */
+    Slot *slot;              /* hash and entry index + 1 (0 when empty): one probe per line */
+    int32_t *keys;           /* count x K */
+    int64_t *left;
+    int64_t entries_cap;
+} Memo;
+
+typedef struct {
+    /* the scenario and the target */
+    int n;
+    int64_t P, T;
+    const int64_t *p, *t, *m;
+    /* the state: attempts left, end of the last started attempt, counted as running */
+    int64_t *rem, *end;
+    char *in;
+    int64_t *hole;        /* a waiting job: how long p_j processors have been free before tau */
+    int64_t *undo;        /* stack of (job, old hole) changed by the moves */
+    int64_t nundo, undo_cap;
+    int *gone, ngone;     /* stack of the jobs taken out of the running set by the moves */
+    int64_t *first_start; /* job j's starts are starts[first_start[j] ...] */
+    int64_t *starts, *solution;
+    int found;
+    /* cuts: pi column-major (pi[j * cap + r]), nbase pool rows then a ring of LP rows */
+    int nbase, lp_cap, nlp, lp_next, rows, cap;
+    int64_t *pi, *z, *A, *B;
+    int64_t *zf;            /* NULL, or zf[r (P + 1) + c]: row r's largest sum over sets of
+                             * jobs of width <= c (the profile cut) */
+    int *run;               /* scratch: the running jobs by end */
+    int *order; /* rows in the order they are checked */
+    int64_t node_cost;
+    /* limits */
+    int64_t nodes, work, lp_work, max_nodes, lp_every;
+    double stop; /* CLOCK_MONOTONIC seconds */
+    lp_callback cb;
+    int status; /* 0 while searching, else RF_TIMEOUT / RF_ENOMEM / RF_ECALLBACK */
+    int64_t *d, *row;
+    int32_t *key;
+    Memo *memo;
+} Search;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- cuts ------------------------------------------------------------------------------ */
+
+static void set_node_cost(Search *s) {
+    s->node_cost = 1 + 10 * (int64_t)s->rows * s->n / CELLS_PER_NODE;
+}
+
+/* A and B of row r from the current state */
+static void row_sums(Search *s, int r) {
+    int64_t a = 0, b = 0;
+    for (int j = 0; j < s->n; j++) {
+        int64_t w = s->pi[(int64_t)j * s->cap + r];
+        a += w * s->rem[j] * s->t[j];
+        if (s->in[j]) { a += w * s->end[j]; b += w; }
+    }
+    s->A[r] = a;
+    s->B[r] = b;
+}
+
+/* job j enters (sign 1) or leaves (-1) the running set with its end e; also used for a start
+ * (rem_j falls by one and the end becomes tau + t_j: A rises by pi_j tau for a job not
+ * counted as running, by 0 for one counted with end_j = tau) */
+static void shift(Search *s, int j, int64_t da, int64_t db) {
+    const int64_t *col = s->pi + (int64_t)j * s->cap;
+    int64_t *A = s->A, *B = s->B;
+    for (int r = 0; r < s->rows; r++) {
+        A[r] += col[r] * da;
+        B[r] += col[r] * db;
+    }
+}
+
+/* some row cuts the node at tau */
+static int cut(Search *s, int64_t tau) {
+    int64_t left = s->T - tau;
+    for (int k = 0; k < s->rows; k++) {
+        int r = s->order[k];
+        if (s->A[r] - tau * s->B[r] > s->z[r] * left) {
+            if (k) { /* move to the front */
+                memmove(s->order + 1, s->order, sizeof(int) * (size_t)k);
+                s->order[0] = r;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* the profile cut (module comment): the attempts running at tau stay on their processors
+ * until they end, so on each piece [e_{k-1}, e_k) between their ends the pi-value at an
+ * instant is at most min(z, pi(R_k) + zf[P - p(R_k)]), R_k the attempts still running;
+ * after the last end at most z. Some row cuts when sum_j pi_j d_j exceeds that integral. */
+static int profile_cut(Search *s, int64_t tau) {
+    int n = s->n, q = 0;
+    for (int j = 0; j < n; j++) {
+        if (s->end[j] <= tau) continue;
+        int k = q++; /* insertion by end */
+        while (k > 0 && s->end[s->run[k - 1]] > s->end[j]) { s->run[k] = s->run[k - 1]; k--; }
+        s->run[k] = j;
+    }
+    if (!q) return 0;
+    int64_t used = 0;
+    for (int k = 0; k < q; k++) used += s->p[s->run[k]];
+    int64_t P1 = s->P + 1;
+    for (int x = 0; x < s->rows; x++) {
+        int r = s->order[x];
+        const int64_t *col = s->pi, *zf = s->zf + r * P1;
+        int64_t piR = 0, z = s->z[r], rhs = 0, prev = tau, u = used;
+        for (int k = 0; k < q; k++) piR += col[(int64_t)s->run[k] * s->cap + r];
+        for (int k = 0; k < q;) {
+            int64_t e = s->end[s->run[k]], v = piR + zf[s->P - u];
+            rhs += (e - prev) * (v < z ? v : z);
+            for (; k < q && s->end[s->run[k]] == e; k++) {
+                piR -= col[(int64_t)s->run[k] * s->cap + r];
+                u -= s->p[s->run[k]];
+            }
+            prev = e;
+        }
+        rhs += z * (s->T - prev);
+        if (s->A[r] - tau * s->B[r] > rhs) {
+            if (x) {
+                memmove(s->order + 1, s->order, sizeof(int) * (size_t)x);
+                s->order[0] = r;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* the LP cut found by the callback joins the ring (the oldest LP row is replaced when full) */
+static void add_lp_row(Search *s) {
+    int r, fresh = s->nlp < s->lp_cap;
+    if (fresh) {
+        r = s->nbase + s->nlp++;
+        s->rows++;
+    } else {
+        r = s->nbase + s->lp_next;
+        s->lp_next = (s->lp_next + 1) % s->lp_cap;
+    }
+    for (int j = 0; j < s->n; j++) s->pi[(int64_t)j * s->cap + r] = s->row[j];
+    s->z[r] = s->row[s->n];
+    if (s->zf) memcpy(s->zf + r * (s->P + 1), s->row + s->n + 1, sizeof(int64_t) * (size_t)(s->P + 1));
+    row_sums(s, r);
+    int k = 0; /* r to the front of the order */
+    if (fresh) k = s->rows - 1;
+    else while (s->order[k] != r) k++;
+    memmove(s->order + 1, s->order, sizeof(int) * (size_t)k);
+    s->order[0] = r;
+    set_node_cost(s);
+}
+
+/* ---- memo ------------------------------------------------------------------------------ */
+
+static uint64_t hash_key(const int32_t *key, int K) {
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < K; i++) {
+        h ^= (uint32_t)key[i];
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+static void memo_clear(Memo *m) {
+    memset(m->slot, 0, sizeof(Slot) * (size_t)m->cap);
+    m->count = 0;
+}
+
+/* the slot of `key` (h its hash): its entry, or the empty slot where it would go */
+static int64_t memo_find(const Memo *m, const int32_t *key, uint64_t h) {
+    int64_t mask = m->cap - 1, i = (int64_t)(h & (uint64_t)mask);
+    for (;;) {
+        int64_t e = m->slot[i].e;
+        if (!e) return i;
+        if (m->slot[i].h == h &&
+            !memcmp(m->keys + (e - 1) * m->K, key, sizeof(int32_t) * (size_t)m->K))
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+static int memo_grow(Memo *m) {
+    if (m->count + 1 > m->entries_cap) {
+        int64_t cap = m->entries_cap * 2;
+        if (cap > m->max) cap = m->max;
+        int32_t *keys = realloc(m->keys, sizeof(int32_t) * (size_t)(cap * m->K));
+        if (!keys) return -1;
+        m->keys = keys;
+        int64_t *left = realloc(m->left, sizeof(int64_t) * (size_t)cap);
+        if (!left) return -1;
+        m->left = left;
+        m->entries_cap = cap;
+    }
+    if (2 * (m->count + 1) > m->cap) { /* rehash into twice the slots */
+        int64_t cap = m->cap * 2;
+        Slot *slot = calloc((size_t)cap, sizeof(Slot)), *old = m->slot;
+        if (!slot) return -1;
+        for (int64_t k = 0; k < m->cap; k++) {
+            if (!old[k].e) continue;
+            int64_t i = (int64_t)(old[k].h & (uint64_t)(cap - 1));
+            while (slot[i].e) i = (i + 1) & (cap - 1);
+            slot[i] = old[k];
+        }
+        free(old);
+        m->slot = slot;
+        m->cap = cap;
+    }
+    return 0;
+}
+
+/* a memo for keys of K words, emptied when it holds `max` states; NULL when out of memory */
+API Memo *rs_memo_new(int K, int64_t max) {
+    Memo *m = calloc(1, sizeof(Memo));
+    if (!m) return NULL;
+    m->K = K;
+    m->max = max > 0 ? max : 1;
+    m->cap = 1024;
+    m->entries_cap = 256;
+    m->slot = calloc((size_t)m->cap, sizeof(Slot));
+    m->keys = malloc(sizeof(int32_t) * (size_t)(m->entries_cap * K));
+    m->left = malloc(sizeof(int64_t) * (size_t)m->entries_cap);
+    if (!m->slot || !m->keys || !m->left) {
+        free(m->slot); free(m->keys); free(m->left); free(m);
+        return NULL;
+    }
+    return m;
+}
+
+API void rs_memo_free(Memo *m) {
+    if (!m) return;
+    free(m->slot); free(m->keys); free(m->left); free(m);
+}
+
+/* states held (tests) */
+API int64_t rs_memo_count(const Memo *m) { return m ? m->count : 0; }
+
+/* the key of the state at tau (refute._Search._at): attempts left, and end - tau for a
+ * running job, -1 - hole for a waiting one, -1 for a job with no attempt left */
+static void make_key(Search *s, int64_t tau) {
+    int n = s->n;
+    for (int j = 0; j < n; j++) {
+        int64_t ahead = s->end[j] - tau, r = s->rem[j];
+        s->key[j] = (int32_t)r;
+        s->key[n + j] = (int32_t)(ahead > 0 ? ahead : (r ? -1 - s->hole[j] : -1));
+    }
+    s->key[2 * n] = 0;
+}
+
+/* record that the state in s->key failed with `left` = T - tau time left (refute._Search._at:
+ * the memo is emptied when full, then the entry is set to max(left, its old value)) */
+static int memo_store(Memo *m, const int32_t *key, int64_t left, uint64_t h) {
+    if (m->count >= m->max) memo_clear(m);
+    int64_t i = memo_find(m, key, h);
+    if (m->slot[i].e) {
+        int64_t e = m->slot[i].e - 1;
+        if (left > m->left[e]) m->left[e] = left;
+        return 0;
+    }
+    int64_t slots = m->cap;
+    if (memo_grow(m)) return -1;
+    if (m->cap != slots) i = memo_find(m, key, h); /* rehashed */
+    int64_t e = m->count++;
+    memcpy(m->keys + e * m->K, key, sizeof(int32_t) * (size_t)m->K);
+    m->left[e] = left;
+    m->slot[i].h = h;
+    m->slot[i].e = e + 1;
+    return 0;
+}
+
+/* ---- search ---------------------------------------------------------------------------- */
+
+static int at(Search *s, int64_t tau, int64_t free);
+
+static int push_undo(Search *s, int64_t j, int64_t old) {
+    if (s->nundo + 2 > s->undo_cap) {
+        int64_t cap = 2 * s->undo_cap + 64, *u = realloc(s->undo, sizeof(int64_t) * (size_t)cap);
+        if (!u) return -1;
+        s->undo = u;
+        s->undo_cap = cap;
+    }
+    s->undo[s->nundo++] = j;
+    s->undo[s->nundo++] = old;
+    return 0;
+}
+
+/* refute._Search._choose: start ready attempts of jobs >= first at tau, then move on */
+static int choose(Search *s, int64_t tau, int first, int64_t free) {
+    int n = s->n;
+    const int64_t *p = s->p, *t = s->t;
+    for (int j = first; j < n; j++) {
+        if (!s->rem[j] || s->end[j] > tau || p[j] > free || tau + s->rem[j] * t[j] > s->T)
+            continue;
+        if (s->hole[j]) continue; /* could start one unit earlier: not semi-active */
+        int64_t ready = s->end[j];
+        int was_in = s->in[j];
+        shift(s, j, was_in ? 0 : tau, was_in ? 0 : 1);
+        s->starts[s->first_start[j] + s->m[j] - s->rem[j]] = tau;
+        s->rem[j]--;
+        s->end[j] = tau + t[j];
+        s->in[j] = 1;
+        int ok = choose(s, tau, j + 1, free - p[j]);
+        s->rem[j]++;
+        s->end[j] = ready;
+        s->in[j] = (char)was_in;
+        shift(s, j, was_in ? 0 : -tau, was_in ? 0 : -1);
+        if (ok || s->status) return ok;
+    }
+    int64_t nxt = -1, used_before = 0, used_at = 0;
+    for (int j = 0; j < n; j++)
+        if (s->end[j] > tau && (nxt < 0 || s->end[j] < nxt)) nxt = s->end[j];
+    if (nxt < 0) return 0;
+    for (int j = 0; j < n; j++) {
+        if (s->end[j] > tau) used_before += p[j];
+        if (s->end[j] > nxt) used_at += p[j];
+    }
+    /* the jobs counted as running that end by tau leave the running set for the move */
+    int base = s->ngone;
+    for (int j = 0; j < n; j++)
+        if (s->in[j] && s->end[j] <= tau) {
+            shift(s, j, -s->end[j], -1);
+            s->in[j] = 0;
+            s->gone[s->ngone++] = j;
+        }
+    /* the waiting jobs' holes grow over [tau, nxt) where p_j processors stay free, else
+     * close; a hole of t_j makes the job dead (its attempt could move there: not active) */
+    int64_t mark = s->nundo, seg = s->P - used_before;
+    int ok = 0, dead = 0;
+    for (int j = 0; j < n && !dead; j++) {
+        if (!s->rem[j] || s->end[j] > tau) continue;
+        int64_t h = seg >= p[j] ? s->hole[j] + nxt - tau : 0;
+        if (h != s->hole[j]) {
+            if (push_undo(s, j, s->hole[j])) { s->status = RF_ENOMEM; dead = 1; break; }
+            s->hole[j] = h;
+        }
+        if (h >= t[j]) dead = 1;
+    }
+    if (!dead) ok = at(s, nxt, s->P - used_at);
+    while (s->nundo > mark) {
+        s->nundo -= 2;
+        s->hole[s->undo[s->nundo]] = s->undo[s->nundo + 1];
+    }
+    while (s->ngone > base) {
+        int j = s->gone[--s->ngone];
+        shift(s, j, s->end[j], 1);
+        s->in[j] = 1;
+    }
+    return ok;
+}
+
+/* refute._Search._at: the node at decision time tau */
+static int at(Search *s, int64_t tau, int64_t free) {
+    int n = s->n;
+    s->nodes++;
+    s->work += s->node_cost;
+    if (s->max_nodes >= 0 && s->work + s->lp_work > s->max_nodes) {
+        s->status = RF_TIMEOUT;
+        return 0;
+    }
+    if (!(s->nodes % CLOCK_EVERY) && now() > s->stop) {
+        s->status = RF_TIMEOUT;
+        return 0;
+    }
+    if (!(s->nodes % SIGNAL_EVERY) && PyErr_CheckSignals()) {
+        s->status = RF_ECALLBACK;
+        return 0;
+    }
+    int done = 1;
+    for (int j = 0; j < n; j++) {
+        int64_t r = s->rem[j];
+        if (r) {
+            done = 0;
+            int64_t e = s->end[j];
+            if ((e > tau ? e : tau) + r * s->t[j] > s->T) return 0; /* chain */
+        }
+    }
+    if (done) {
+        memcpy(s->solution, s->starts, sizeof(int64_t) * (size_t)s->first_start[n]);
+        s->found = 1;
+        return 1;
+    }
+    /* the cuts before the memo (refute.py has the memo first): both only prune, so the
+     * nodes that reach the LP and the search below are the same */
+    if (cut(s, tau) || (s->zf && profile_cut(s, tau))) return 0;
+    make_key(s, tau);
+    Memo *m = s->memo;
+    uint64_t h = hash_key(s->key, m->K);
+    int64_t i = memo_find(m, s->key, h);
+    if (m->slot[i].e && m->left[m->slot[i].e - 1] >= s->T - tau) return 0;
+    if (s->cb && !(s->nodes % s->lp_every)) {
+        for (int j = 0; j < n; j++) {
+            int64_t ahead = s->end[j] - tau;
+            s->d[j] = s->rem[j] * s->t[j] + (ahead > 0 ? ahead : 0);
+        }
+        int c = s->cb(s->d, s->T - tau, s->row, s->row + n, &s->lp_work);
+        if (c < 0) {
+            s->status = RF_ECALLBACK;
+            return 0;
+        }
+        if (c > 0) {
+            add_lp_row(s);
+            return 0;
+        }
+    }
+    if (choose(s, tau, 0, free)) return 1;
+    if (s->status) return 0;
+    make_key(s, tau); /* the state is restored: the same key */
+    if (memo_store(m, s->key, s->T - tau, h)) s->status = RF_ENOMEM;
+    return 0;
+}
+
+/* Decide D(T): n jobs (p, t, m), capacity P; `nbase` pool cuts, pi row-major (nbase x n) and
+ * z; at most `lp_cap` configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node;
+ * stop after `seconds` or when the work exceeds `max_nodes` (< 0: no limit); `memo` (from
+ * rs_memo_new with K = 2n + 1) keeps the failed states, also for the next targets. `starts` (sum_j m_j, job by job) receives a schedule ending by T
+ * when one is found; stats = (nodes, work, lp_work). Returns an RF_ code. */
+API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *t,
+                  const int64_t *m, int nbase, const int64_t *pi, const int64_t *z,
+                  const int64_t *zf, int lp_cap, int64_t lp_every, lp_callback cb,
+                  int64_t max_nodes,
+                  double seconds, Memo *memo, int64_t *starts, int64_t *stats) {
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.n = n; s.P = P; s.T = T; s.p = p; s.t = t; s.m = m;
+    if (lp_cap <= 0) cb = NULL;
+    s.nbase = nbase; s.lp_cap = cb ? lp_cap : 0; s.rows = nbase;
+    s.lp_every = lp_every > 0 ? lp_every : 1;
+    s.cb = cb; s.max_nodes = max_nodes; s.stop = now() + seconds;
+    s.memo = memo;
+    if (!memo || memo->K != 2 * n + 1) {
+        stats[0] = stats[1] = stats[2] = 0;
+        return RF_EMEMO;
+    }
+    int cap = nbase + s.lp_cap > 0 ? nbase + s.lp_cap : 1;
+    s.cap = cap;
+    s.rem = malloc(sizeof(int64_t) * (size_t)n);
+    s.end = calloc((size_t)n, sizeof(int64_t));
+    s.in = calloc((size_t)n, 1);
+    s.hole = calloc((size_t)n, sizeof(int64_t));
+    s.first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s.d = malloc(sizeof(int64_t) * (size_t)n);
+    s.row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
+    s.key = malloc(sizeof(int32_t) * (size_t)memo->K);
+    s.pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
+    s.z = calloc((size_t)cap, sizeof(int64_t));
+    s.A = calloc((size_t)cap, sizeof(int64_t));
+    s.B = calloc((size_t)cap, sizeof(int64_t));
+    s.order = malloc(sizeof(int) * (size_t)cap);
+    s.run = malloc(sizeof(int) * (size_t)(n + 1));
+    if (zf) s.zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
+    int code = RF_ENOMEM;
+    if (!s.rem || !s.end || !s.in || !s.hole || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
+        !s.z || !s.A || !s.B || !s.order ||
+        !s.run || (zf && !s.zf))
+        goto fin;
+    s.first_start[0] = 0;
+    for (int j = 0; j < n; j++) {
+        s.rem[j] = m[j];
+        s.first_start[j + 1] = s.first_start[j] + m[j];
+    }
+    s.starts = malloc(sizeof(int64_t) * (size_t)(s.first_start[n] + 1));
+    s.gone = malloc(sizeof(int) * (size_t)(s.first_start[n] + n + 1));
+    s.solution = starts;
+    if (!s.starts || !s.gone) goto fin;
+    for (int r = 0; r < nbase; r++) {
+        for (int j = 0; j < n; j++) s.pi[(int64_t)j * cap + r] = pi[(int64_t)r * n + j];
+        s.z[r] = z[r];
+        if (zf) memcpy(s.zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
+        s.order[r] = r;
+        row_sums(&s, r);
+    }
+    set_node_cost(&s);
+    int ok = at(&s, 0, P);
+    code = ok ? RF_FEASIBLE : (s.status ? s.status : RF_INFEASIBLE);
+fin:
+    stats[0] = s.nodes;
+    stats[1] = s.work;
+    stats[2] = s.lp_work;
+    free(s.rem); free(s.end); free(s.in); free(s.hole); free(s.undo); free(s.first_start); free(s.d); free(s.row);
+    free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order);
+    free(s.run); free(s.zf); free(s.starts); free(s.gone);
+    return code;
+}
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_refute",
+    "The rigid refutation search in C, called through ctypes (resilsched.models.rigid.crefute).",
+    -1, NULL, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__refute(void) { return PyModule_Create(&module); }

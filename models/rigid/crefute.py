@@ -1,0 +1,177 @@
+"""The compiled refutation search (decision R25): `rs_refute` of ``csrc/refute/rigid_refute.c``.
+
+The C twin of `resilsched.models.rigid.refute._Search` decides the same D(T) (spec 002 §1.3,
+§11.2) by the same search over semi-active schedules, in the same branching order and with the
+same pruning, so it returns the same verdict after the same number of nodes; only the clock is
+read less often (every 1024 nodes). The configuration-LP cut of every `lp_every`-th node is
+computed here, in Python, through a ctypes callback (`refute.lp_cut`, the function the Python
+search calls).
+
+The C file is built at install time as the optional extension ``resilsched._refute``
+(setup.py); nothing is compiled at run time (issue 15). `run` returns None, and the caller runs
+the pure-Python search, when the extension is missing or disabled (``RESILSCHED_NO_CORE=1``,
+`resilsched.core`), or when the scenario is outside the C search's exact range (`fits`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from resilsched import core
+
+EXTENSION = "_refute"
+
+#: rs_refute's return codes
+INFEASIBLE, FEASIBLE, TIMEOUT, ENOMEM, ECALLBACK, EMEMO = 0, 1, 2, -1, -2, -3
+STATUS = {INFEASIBLE: "infeasible", FEASIBLE: "feasible", TIMEOUT: "timeout"}
+
+#: Most attempts searched in C: its recursion takes about 3 frames (~300 bytes) per attempt on
+#: the C stack, kept under 2 MB.
+MAX_ATTEMPTS = 5000
+
+#: Largest configuration-LP row entry and z per job (`ConfigurationLP.certificate`: pi_j <=
+#: 2^20), used to bound the C search's int64 sums before it starts.
+LP_PI = 2**20
+
+_I64 = ctypes.c_int64
+_P64 = ctypes.POINTER(ctypes.c_int64)
+#: int cb(const int64 *d, int64 left, int64 *row, int64 *z, int64 *lp_work)
+LP_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, _P64, _I64, _P64, _P64, _P64)
+
+_dll: dict[str, Any] = {}  # the module's file -> its declared ctypes library
+
+
+def library() -> Any | None:
+    """The built search (a ctypes library), or None (not built, or disabled)."""
+    mod = core.module(EXTENSION)
+    if mod is None:
+        return None
+    path = str(mod.__file__)
+    if path not in _dll:
+        dll = ctypes.PyDLL(path)  # the GIL stays held: the search looks for Ctrl-C
+        v = ctypes.c_void_p
+        dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v, v,
+                                  ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, v,
+                                  v, v]
+        dll.rs_refute.restype = ctypes.c_int
+        dll.rs_memo_new.argtypes = [ctypes.c_int, _I64]
+        dll.rs_memo_new.restype = ctypes.c_void_p
+        dll.rs_memo_free.argtypes = [ctypes.c_void_p]
+        dll.rs_memo_free.restype = None
+        dll.rs_memo_count.argtypes = [ctypes.c_void_p]
+        dll.rs_memo_count.restype = _I64
+        _dll[path] = dll
+    return _dll[path]
+
+
+class CMemo:
+    """The C search's table of failed states (`refute.RefuteMemo`), freed with this object."""
+
+    def __init__(self, dll: Any, handle: int) -> None:
+        self.dll, self.handle = dll, handle
+
+    @classmethod
+    def make(cls, K: int, max_states: int) -> CMemo | None:
+        """A table for keys of K words holding `max_states` states, or None (C search not
+        built)."""
+        dll = library()
+        if dll is None:
+            return None
+        handle = dll.rs_memo_new(K, max_states)
+        if not handle:
+            raise MemoryError("refutation search: out of memory")
+        return cls(dll, handle)
+
+    def __len__(self) -> int:
+        return int(self.dll.rs_memo_count(self.handle))
+
+    def __del__(self) -> None:
+        if getattr(self, "handle", None):
+            self.dll.rs_memo_free(self.handle)
+            self.handle = None
+
+
+def fits(n: int, P: int, T: int, t: list[int], m: list[int],
+         rows: list[tuple[list[int], int]]) -> bool:
+    """Whether the C search is exact here: its sums sum_j pi_j (rem_j t_j + end_j) and
+    z (T - tau) below 2^62, T, P and the attempt counts below 2^31 (its memo keys are int32),
+    at most `MAX_ATTEMPTS` attempts."""
+    if n == 0 or sum(m) > MAX_ATTEMPTS or max(T, P, max(m)) >= 2**31 - 1 or T < 0:
+        return False
+    work = sum(mj * tj for mj, tj in zip(m, t, strict=True))
+    top_pi = max([LP_PI] + [max(r, default=0) for r, _ in rows])
+    top_z = max([n * LP_PI] + [z for _, z in rows])
+    return top_pi * (work + n * T) < 2**62 and top_z * max(T, 1) < 2**62
+
+
+def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
+        rows: list[tuple[list[int], int]], tables: list[np.ndarray] | None, lp_cap: int,
+        lp_every: int, lp_hook: Callable[[list[int], int], tuple[Any, int]] | None,
+        max_nodes: int | None, seconds: float, memo: Callable[[], CMemo | None]
+        ) -> tuple[str, list[list[int]] | None, int, int, int] | None:
+    """Decide D(T) in C: (status, starts or None, nodes, work, lp_work), or None when the C
+    search is not available or not exact here (`fits`).
+
+    `rows` are the pool cuts (pi, z), `tables` None or their profile tables (zf, P + 1 values
+    each: the profile cut runs too); `lp_hook(d, left)` returns (a cut (pi, z, zf or None)
+    that prunes the node or None, the LP's work so far in node units), at most `lp_cap` such
+    cuts kept (the oldest dropped); `memo()` gives the table of failed states (`CMemo`), kept
+    from one target to the next.
+    """
+    dll = library()
+    if dll is None or not fits(n, P, T, t, m, rows):
+        return None
+    table = memo()
+    if table is None:
+        return None
+    arr = [np.ascontiguousarray(x, dtype=np.int64) for x in (p, t, m)]
+    pi = np.array([r for r, _ in rows], dtype=np.int64).reshape(len(rows), n)
+    z = np.array([zr for _, zr in rows], dtype=np.int64)
+    zf = None if tables is None else np.array(tables, dtype=np.int64).reshape(len(rows), P + 1)
+    starts = np.zeros(max(1, sum(m)), dtype=np.int64)
+    stats = np.zeros(3, dtype=np.int64)
+    failure: list[BaseException] = []
+
+    def callback(d_ptr: Any, left: int, row_ptr: Any, z_ptr: Any, work_ptr: Any) -> int:
+        try:
+            assert lp_hook is not None
+            found, lp_work = lp_hook([d_ptr[j] for j in range(n)], int(left))
+            work_ptr[0] = lp_work
+            if found is None:
+                return 0
+            row, zc, table = found
+            for j in range(n):
+                row_ptr[j] = row[j]
+            z_ptr[0] = zc
+            if zf is not None:
+                for c in range(P + 1):
+                    z_ptr[1 + c] = int(table[c])
+            return 1
+        except BaseException as exc:  # re-raised below, after the C search returns
+            failure.append(exc)
+            return -1
+
+    cb = LP_CALLBACK(callback) if lp_hook is not None else LP_CALLBACK()
+    code = dll.rs_refute(n, P, T, *(a.ctypes.data for a in arr), len(rows), pi.ctypes.data,
+                         z.ctypes.data, None if zf is None else zf.ctypes.data, lp_cap,
+                         max(1, lp_every), cb,
+                         -1 if max_nodes is None else max_nodes, max(0.0, seconds),
+                         table.handle, starts.ctypes.data, stats.ctypes.data)
+    if failure:
+        raise failure[0]
+    if code == ENOMEM:
+        raise MemoryError("refutation search: out of memory")
+    if code not in STATUS:
+        raise RuntimeError(f"refutation search: error code {code}")
+    nodes, work, lp_work = (int(x) for x in stats)
+    out = None
+    if code == FEASIBLE:
+        flat, out = starts.tolist(), []
+        for mj in m:
+            out.append(flat[:mj])
+            flat = flat[mj:]
+    return STATUS[code], out, nodes, work, lp_work
