@@ -12,7 +12,9 @@
  * m = 1 is R-LIST-1 (EASY-like), m = |Q| (RS_M_Q) is R-LIST-Q (conservative).  Options:
  * classic_easy (A2) reserves until m jobs hold a future reservation instead of the first m
  * positions; persistent (A3) keeps reservations across successful completions, all cancelled
- * when some attempt fails.
+ * when some attempt fails; a held job whose time has come starts only if it fits now, else it
+ * is held at its new earliest fit, and a pass leaving nothing running cancels the held
+ * reservations and runs again (the float tolerance is not transitive: decision R27).
  *
  * The profile (spec 002 §11.3) is a step function: seg[0].t = t < seg[1].t < ..., seg[i].a
  * processors free on [seg[i].t, seg[i+1].t).  Its comparisons use the tolerance of
@@ -40,13 +42,14 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     int64_t *items = RS_NEW(int64_t, n), *done = RS_NEW(int64_t, n);
     int64_t *comp = RS_NEW(int64_t, n), *suffix = RS_NEW(int64_t, n + 1);
     int64_t *started = RS_NEW(int64_t, n), *held = RS_NEW(int64_t, n);
+    int64_t *due = RS_NEW(int64_t, n);
     double *held_s = RS_NEW(double, n);
     unsigned char *failed = RS_NEW(unsigned char, n), *mark = RS_NEW(unsigned char, n);
     unsigned char *is_held = RS_NEW(unsigned char, n);
     ending *run = RS_NEW(ending, n);
     profile pr = {RS_NEW(segment, 5 * n + 2), 0, tol, 0};
     if (!k1 || !k2 || !hev || !items || !done || !comp || !suffix || !started ||
-        !held || !held_s || !failed || !mark || !is_held || !run || !pr.seg)
+        !held || !due || !held_s || !failed || !mark || !is_held || !run || !pr.seg)
         goto out;
     if (rs_rigid_queue(in, k1, k2, items)) goto out;
     rs_heap heap = {hev, 0};
@@ -56,18 +59,44 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     for (;;) {
         /* one pass at `now` (RList._reserve_and_backfill) */
         int64_t ns = 0;
+    pass:
         if (q.n) {
             for (int64_t i = 0; i < heap.n; i++) {
                 run[i].end = heap.ev[i].end;
                 run[i].p = p[heap.ev[i].job];
             }
             profile_build(&pr, now, P, run, heap.n);
-            if (persistent)
+            if (persistent) {  /* RList._held: the held reservations, those due placed again */
+                int64_t nd = 0, w = 0;
+                for (int64_t i = 0; i < q.n; i++) {  /* due now: s <= now, in queue order */
+                    int64_t j = q.items[i];
+                    if (is_held[j] && rs_le(held_s[j], now, tol)) {
+                        due[nd++] = j;
+                        is_held[j] = 0;
+                    }
+                }
+                for (int64_t h = 0; h < nheld; h++)  /* the others keep their order */
+                    if (is_held[held[h]]) held[w++] = held[h];
+                nheld = w;
                 for (int64_t h = 0; h < nheld; h++) {
                     int64_t j = held[h];
-                    double s = held_s[j];
-                    reserve(&pr, s > now ? s : now, s + t[j], p[j], -1);
+                    reserve(&pr, held_s[j], held_s[j] + t[j], p[j], -1);
                 }
+                for (int64_t d = 0; d < nd; d++) {  /* a due job starts only if it fits now */
+                    int64_t j = due[d], at = 0;
+                    double s = earliest_fit(&pr, p[j], t[j], &at);
+                    if (s < 0) { result = RS_EPOLICY; goto out; }
+                    reserve(&pr, s, s + t[j], p[j], at);
+                    if (rs_same(s, now, tol)) {
+                        started[ns++] = j;
+                        mark[j] = 1;  /* skipped by the loop below */
+                    } else {
+                        held[nheld++] = j;
+                        held_s[j] = s;
+                        is_held[j] = 1;
+                    }
+                }
+            }
             int64_t m_eff = m == RS_M_Q ? q.n : m;
             suffix[q.n] = P + 1;  /* suffix minimum of p over Q */
             for (int64_t i = q.n - 1; i >= 0; i--)
@@ -76,18 +105,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
             for (int64_t idx = 0; idx < q.n; idx++) {
                 int64_t j = q.items[idx];
                 if (!persistent && pr.seg[0].a < suffix[idx]) break;  /* nobody else fits */
-                if (persistent && is_held[j]) {
-                    double s = held_s[j];
-                    if (rs_le(s, now, tol)) {  /* its time has come: start, drop the hold */
-                        int64_t h = 0;
-                        while (held[h] != j) h++;
-                        memmove(held + h, held + h + 1, sizeof(int64_t) * (size_t)(nheld - h - 1));
-                        nheld--;
-                        is_held[j] = 0;
-                        started[ns++] = j;
-                    }
-                    continue;
-                }
+                if (persistent && (is_held[j] || mark[j])) continue;
                 if (classic_easy ? future < m_eff : heads < m_eff) {  /* reservation phase */
                     heads++;
                     int64_t at = 0;
@@ -110,7 +128,13 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
                 }
             }
             for (int64_t c = 0; c < ns; c++) mark[started[c]] = 1;
-            if (ns) rs_queue_drop_marked(&q, mark);
+            if (ns) {
+                rs_queue_drop_marked(&q, mark);
+            } else if (nheld && heap.n == 0) {  /* no event would ever come: cancel them */
+                for (int64_t h = 0; h < nheld; h++) is_held[held[h]] = 0;
+                nheld = 0;
+                goto pass;
+            }
         }
         /* the engine starts them (run_engine.start checks the processors) */
         for (int64_t c = 0; c < ns; c++) {
@@ -147,7 +171,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
     result = unfinished ? RS_EPOLICY : makespan;
 out:
     free(k1); free(k2); free(hev); free(items); free(done); free(comp);
-    free(suffix); free(started); free(held); free(held_s); free(failed); free(mark);
+    free(suffix); free(started); free(held); free(due); free(held_s); free(failed); free(mark);
     free(is_held); free(run); free(pr.seg);
     return result;
 }

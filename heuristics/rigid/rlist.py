@@ -50,6 +50,14 @@ future completion, so a job reserved at s is started by the pass at s (in "fixed
 reserved start therefore never needs a pass of its own, as in the authors' simulator). Every
 reservation fits for its whole window when it is made, and later starts fit around it, so held
 reservations stay feasible whatever fails.
+
+With float times that argument needs transitive equality, which the tolerance is not: a profile
+may merge two ends that the event loop does not group with the pass time (R27). So in
+"persistent" mode a held job whose time has come is placed again at its earliest fit and starts
+only if it fits now (else it is held at the new fit; with exact times it always fits now, so
+nothing changes), and a pass that would leave nothing running cancels the held reservations and
+runs again. "fixed" mode does not do this yet (its compiled twin must change with it) and can
+still fail on such times.
 """
 
 from __future__ import annotations
@@ -317,7 +325,10 @@ class RList:
             return []
         prof = Profile(t, self.P, ((end, q) for _, end, q in state.running.values()), self.exact)
         held = self.reservations
-        if self.persistent:
+        started: list[Decision] = []
+        if self.mode == "persistent":
+            started = self._held(t, L, prof)
+        elif self.persistent:  # "fixed": the holds as made (rigid_fixed.c mirrors this)
             for j, s in held.items():
                 prof.reserve(s if s > t else t, s + dur[j], p[j])
         m_eff = len(L) if self.m == "Q" else self.m
@@ -326,18 +337,19 @@ class RList:
         suffix_min[len(L)] = self.P + 1
         for i in range(len(L) - 1, -1, -1):
             suffix_min[i] = min(p[L[i]], suffix_min[i + 1])
-        started: list[Decision] = []
         heads = 0  # jobs handled by the reservation phase in this pass (position-based m)
         future = 0  # new future reservations made in this pass (classic EASY counts these)
         same = self._same
+        due = {j for j, _ in started}
         for idx, j in enumerate(L):
             if not self.persistent and prof.free_now < suffix_min[idx]:
                 break  # fresh round: later reservations are discarded anyway
             if self.persistent and j in held:
-                s = held[j]
-                if self._le(s, t):  # its time has come (s == t up to the tolerance)
+                if self._le(held[j], t):  # "fixed": its time has come, up to the tolerance
                     del held[j]
                     started.append((j, p[j]))
+                continue
+            if j in due:
                 continue
             if (future < m_eff) if self.classic_easy else (heads < m_eff):
                 heads += 1
@@ -354,6 +366,37 @@ class RList:
                 started.append((j, p[j]))
         if started:
             self.queue.keep({j for j, _ in started})
+        elif held and not state.running and self.mode == "persistent":
+            # no event would ever come: cancel the holds (R27)
+            held.clear()
+            return self._reserve_and_backfill(t, state)
+        return started
+
+    def _held(self, t: Any, L: Sequence[int], prof: Profile) -> list[Decision]:
+        """Put the held reservations (persistent mode) into `prof` and start the jobs whose
+        reserved start has come (``s <= t`` up to the tolerance), in queue order.
+
+        A job due now is placed again at its earliest fit in the profile of the running
+        attempts and the other held reservations (R27): with exact times that is t (a held
+        reservation fits for its whole window, A3), but the float tolerance is not transitive
+        (the profile that made the reservation may have merged an end that the event loop
+        does not group with t), so the job starts only if it fits now, else it is held at the
+        new fit.
+        """
+        p, dur, held, le = self.p, self.t, self.reservations, self._le
+        due = [j for j in L if j in held and le(held[j], t)]
+        for j in due:
+            del held[j]
+        for j, s in held.items():
+            prof.reserve(s, s + dur[j], p[j])
+        started: list[Decision] = []
+        for j in due:
+            s = prof.earliest_fit(p[j], dur[j])
+            prof.reserve(s, s + dur[j], p[j])
+            if self._same(s, t):
+                started.append((j, p[j]))
+            else:
+                held[j] = s
         return started
 
 
