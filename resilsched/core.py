@@ -12,15 +12,19 @@ line on stderr.
 Another extension module declared in setup.py (one more ``EXTENSIONS`` entry, e.g.
 ``resilsched._desktop``) is found the same way: ``module("_desktop")``.
 
+Extensions whose shared object is loaded with ctypes (``resilsched._desktop``,
+``resilsched._closure``) declare their functions once through `CtypesKernels`.
+
 Nothing here invokes a compiler: the extensions are built by the installer or not at all.
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
@@ -84,3 +88,45 @@ def pure_python(name: str = "_core") -> Iterator[None]:
             _state[name] = saved
         else:
             _state.pop(name, None)
+
+
+class CtypesKernels:
+    """The C functions of one extension module loaded with ctypes, or None, decided once.
+
+    ``CtypesKernels("resilsched._desktop", declare, "desktop kernels", "the pure-Python
+    engine")``: `lib` imports the module, opens its shared object and lets ``declare`` set the
+    functions' argument and result types; when the module was not built, or a variable of
+    `DISABLE_VARIABLES` is set, it prints one line on stderr (once per process) and answers
+    None, and the callers run their Python versions.
+    """
+
+    def __init__(self, extension: str, declare: Callable[[ctypes.CDLL], ctypes.CDLL],
+                 what: str, fallback: str) -> None:
+        self.extension, self.declare = extension, declare
+        self.what, self.fallback = what, fallback
+        self._lib: ctypes.CDLL | None = None
+        self._tried = False
+
+    def lib(self) -> ctypes.CDLL | None:
+        """The declared library, or None (not built, or disabled)."""
+        if self._tried:
+            return self._lib
+        self._tried = True
+        off = disabled()
+        if off is not None:
+            reason = f"disabled by {off}"
+        else:
+            try:
+                module = importlib.import_module(self.extension)
+                self._lib = self.declare(ctypes.CDLL(module.__file__))
+                return self._lib
+            except (ImportError, OSError, AttributeError) as exc:
+                reason = f"not built ({exc}); reinstall with a C compiler: pip install -e ."
+        print(f"resilsched: {self.what} {self.extension} {reason}; using {self.fallback} "
+              "(same results, slower)", file=sys.stderr)
+        self._lib = None
+        return None
+
+    def set_enabled(self, flag: bool) -> None:
+        """Tests: force the Python versions (False) or decide again at the next call (True)."""
+        self._lib, self._tried = None, not flag

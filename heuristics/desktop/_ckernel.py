@@ -14,18 +14,12 @@ the rigid/moldable core. Tests compare both engines.
 from __future__ import annotations
 
 import ctypes
-import importlib
-import os
-import sys
+
+from resilsched import core
 
 #: largest DP row buffer, in 64-bit words (32 MB)
 DP_WORDS = 1 << 22
-#: set one of these to run the pure-Python engines (the variables of the rigid/moldable core)
-DISABLE_VARIABLES = ("RESILSCHED_NO_CORE", "RESILSCHED_NO_C")
 EXTENSION = "resilsched._desktop"
-
-_LIB: ctypes.CDLL | None = None
-_TRIED = False
 
 
 def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
@@ -42,29 +36,14 @@ def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
     return dll
 
 
+_KERNELS = core.CtypesKernels(EXTENSION, _declare, "desktop kernels", "the pure-Python engine")
+
+
 def lib() -> ctypes.CDLL | None:
     """The built kernels, or None (extension not built, or ``RESILSCHED_NO_CORE=1``)."""
-    global _LIB, _TRIED
-    if _TRIED:
-        return _LIB
-    _TRIED = True
-    off = next((v for v in DISABLE_VARIABLES if os.environ.get(v, "") not in ("", "0")), None)
-    if off is not None:
-        reason = f"disabled by {off}"
-    else:
-        try:
-            module = importlib.import_module(EXTENSION)
-            _LIB = _declare(ctypes.CDLL(module.__file__))
-            return _LIB
-        except (ImportError, OSError, AttributeError) as exc:
-            reason = f"not built ({exc}); reinstall with a C compiler: pip install -e ."
-    print(f"resilsched: desktop kernels {EXTENSION} {reason}; using the pure-Python engine "
-          "(same results, slower)", file=sys.stderr)
-    _LIB = None
-    return _LIB
+    return _KERNELS.lib()
 
 
 def set_enabled(flag: bool) -> None:
     """Tests: force the Python versions (False) or allow the C ones again (True)."""
-    global _LIB, _TRIED
-    _LIB, _TRIED = None, not flag
+    _KERNELS.set_enabled(flag)

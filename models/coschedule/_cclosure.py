@@ -14,21 +14,16 @@ way one line on standard error says so, once per process. Both work on tasks as 
 from __future__ import annotations
 
 import ctypes
-import importlib
-import os
-import sys
 
 import numpy as np
+
+from resilsched import core
 
 #: the kernels hold a pack as a 64-bit mask (and the cover search its complement's lowest bit)
 MAX_TASKS = 63
 #: log2 of the slots of the cover search's memo of covered sets (16 bytes each: 64 MB)
 MEMO_LOG2 = 22
-DISABLE_VARIABLES = ("RESILSCHED_NO_CORE", "RESILSCHED_NO_C")
 EXTENSION = "resilsched._closure"
-
-_LIB: ctypes.CDLL | None = None
-_TRIED = False
 
 
 def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
@@ -40,32 +35,17 @@ def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
     return dll
 
 
+_KERNELS = core.CtypesKernels(EXTENSION, _declare, "closure kernels", "the pure-Python search")
+
+
 def lib() -> ctypes.CDLL | None:
     """The built kernels, or None (extension not built, or ``RESILSCHED_NO_CORE=1``)."""
-    global _LIB, _TRIED
-    if _TRIED:
-        return _LIB
-    _TRIED = True
-    off = next((v for v in DISABLE_VARIABLES if os.environ.get(v, "") not in ("", "0")), None)
-    if off is not None:
-        reason = f"disabled by {off}"
-    else:
-        try:
-            module = importlib.import_module(EXTENSION)
-            _LIB = _declare(ctypes.CDLL(module.__file__))
-            return _LIB
-        except (ImportError, OSError, AttributeError) as exc:
-            reason = f"not built ({exc}); reinstall with a C compiler: pip install -e ."
-    print(f"resilsched: closure kernels {EXTENSION} {reason}; using the pure-Python search "
-          "(same results, slower)", file=sys.stderr)
-    _LIB = None
-    return _LIB
+    return _KERNELS.lib()
 
 
 def set_enabled(flag: bool) -> None:
     """Tests: force the Python versions (False) or allow the C ones again (True)."""
-    global _LIB, _TRIED
-    _LIB, _TRIED = None, not flag
+    _KERNELS.set_enabled(flag)
 
 
 def _ptr(a: np.ndarray) -> int:
