@@ -30,12 +30,15 @@ def lp_dive(pool: PackPool, template: Master, deadline: Deadline,
     """Packs partitioning the tasks, or None when the deadline stopped the dive.
 
     `template` is the root master after column generation; the dive works on a copy (same
-    rows and cuts, same columns) and leaves `template` untouched. `rank` > 0 fixes, at the
-    first choice, the pack of that rank by LP value instead of the largest (another dive).
+    rows and cuts, same columns) and leaves `template` untouched. `pool` may be a subset of
+    the pool the cuts were built on (`PackPool.subset`): the dive prices only its packs.
+    `rank` > 0 fixes, at the first choice, the pack of that rank by LP value instead of the
+    largest (another dive).
     """
     n = template.n
     mst = Master(n, template.min_packs, template.cuts, settings)
     mst.add(list(template.cols), list(template.costs))
+    hits = _cut_hits(pool, template)
     removed = np.zeros(n, dtype=bool)
     fixed: list[tuple[int, ...]] = []
     batch = max(n, 50)
@@ -50,8 +53,9 @@ def lp_dive(pool: PackPool, template: Master, deadline: Deadline,
             x = np.asarray(mst.h.getSolution().col_value)
             pi = np.where(removed, -np.inf, np.where(np.isfinite(pi), pi, 0.0))
             rcs = pool.reduced_costs(pi, mu)
-            if mst.cuts is not None:
-                mst.cuts.lower_reduced_costs(rcs, np.where(np.isfinite(sigma), sigma, 0.0))
+            sigma = np.where(np.isfinite(sigma), sigma, 0.0)
+            for s, (rows, cut) in hits.items():
+                rcs[s] -= np.bincount(rows, weights=sigma[cut], minlength=len(rcs[s]))
             negative = sum(int((r < -1e-9).sum()) for r in rcs.values())
             if negative == 0:
                 break
@@ -79,3 +83,18 @@ def lp_dive(pool: PackPool, template: Master, deadline: Deadline,
             removed[list(pack)] = True
             mst.h.changeColBounds(int(c), 1.0, 1.0)
     return fixed
+
+
+def _cut_hits(pool: PackPool, master: Master) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """By pack size: (pool row, cut index) for every subset-row cut touching a pool pack (the
+    cuts' own index refers to the full pool, `pool` may be a subset of it)."""
+    out = {}
+    for s, arr in pool.packs.items():
+        rows, cut = [], []
+        if master.cuts is not None and s >= 2:
+            for r, pack in enumerate(arr.tolist()):
+                for q in master.cuts.cuts_of(pack):
+                    rows.append(r)
+                    cut.append(q)
+        out[s] = (np.array(rows, dtype=np.int64), np.array(cut, dtype=np.int64))
+    return out

@@ -83,7 +83,10 @@ CUTOFF_CLOSURE_COLUMNS = 30
 #: a full closure up to this many packs is solved at once; a larger one is approached by
 #: cutoff rounds (`closure`), which raise the bound step by step
 DIRECT_FULL_COLUMNS = 15_000
-#: share of the time left for the LP dive (`lpdive`) that seeds the early round
+#: LP dives (`lpdive`, ranks 0 .. DIVES-1) over the DIVE_COLUMNS * n packs of smallest
+#: reduced cost, within DIVE_SHARE of the time left, seed the early round
+DIVES = 3
+DIVE_COLUMNS = 30
 DIVE_SHARE = 0.15
 
 
@@ -160,12 +163,15 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
 
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
     if delta < gap_to_close(float(best.makespan)):
-        opts.say("LP dive for an upper bound")
-        dived = lp_dive(pool, master, Deadline(deadline.remaining() * DIVE_SHARE),
-                        opts.highs_settings())
-        if dived is not None:
+        opts.say("LP dives for an upper bound")
+        near = pool.subset({s: rcs[s] <= smallest(DIVE_COLUMNS * n) for s in rcs})
+        dive_deadline = Deadline(deadline.remaining() * DIVE_SHARE)
+        for rank in range(DIVES):
+            dived = lp_dive(near, master, dive_deadline, opts.highs_settings(), rank)
+            if dived is None:
+                break
             found = make_packs(inst, dived)
-            info["dive_ub"] = found.makespan
+            info.setdefault("dive_ub", []).append(found.makespan)
             best = found if found.makespan < best.makespan else best
     if delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
