@@ -21,18 +21,23 @@ Its LP relaxation is much tighter than the LP of (1.12). Two models, both with h
        rc_B < T - D - (n-1) min(0, min rc) =: gap(T). With T = UB (UB - 1/D for exact data
        whose makespans are multiples of 1/D, `outcome.makespan_unit`), the integer program
        over those packs (with the cuts) is exact;
-    3. two rounds: an early MIP over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc,
-       seeded with the incumbent, stopped at a relative gap of ``EARLY_ROUND_GAP`` or after
-       ``FIRST_ROUND_SHARE`` of the time left, only looks for a better UB (it never proves
-       anything); the full closure over gap(UB) then proves optimality. When that closure
-       would hold more than ``MAX_CLOSURE_COLUMNS`` packs, one more early round (twice the
-       columns, ``SECOND_ROUND_SHARE`` of the time left) comes first.
+    3. an incumbent (decision C24): pair exchanges (`localsearch`) on PACK-APPROX's packs and
+       ``DIVES`` LP dives (`lpdive`) over the ``DIVE_COLUMNS * n`` packs of smallest rc, each
+       polished by pair exchanges, within ``DIVE_SHARE`` of the time left; only when no dive
+       finished, an early MIP over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc
+       (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
+       the time left, C14). Neither ever proves anything;
+    4. closure rounds (`closure`): the full closure over gap(UB) when it holds at most
+       ``DIRECT_FULL_COLUMNS`` packs, else cutoff rounds from the ``CUTOFF_CLOSURE_COLUMNS * n``
+       packs of smallest rc, each either finding the optimum or raising the bound, up to the
+       full closure, which proves the incumbent optimal.
 
 Time limits (decision C16): every phase runs under ``opts.deadline``: the pool and its pair
 index are built in chunks checked against it, each LP gets the time left, and each MIP (built
 and solved) runs in a forked child killed when its budget is spent (`hardlimit`). When time
 runs out the answer is ``feasible`` with the best packs known (PACK-APPROX's at worst) and the
-best bound (LB, the combined pack bound, or min(UB, closure MIP bound) after a full closure).
+best bound (LB, the combined pack bound, a completed cutoff round's cutoff, or the last
+closure MIP's bound).
 ``info["closure_rounds"]`` lists the rounds.
 """
 
@@ -54,6 +59,7 @@ from resilsched.models.coschedule.colgen import (
     singletons,
 )
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.localsearch import improve
 from resilsched.models.coschedule.lpdive import lp_dive
 from resilsched.models.coschedule.master import Master, MipResult
 from resilsched.models.coschedule.options import SetpartCGOptions, SetpartOptions
@@ -84,10 +90,11 @@ CUTOFF_CLOSURE_COLUMNS = 30
 #: cutoff rounds (`closure`), which raise the bound step by step
 DIRECT_FULL_COLUMNS = 15_000
 #: LP dives (`lpdive`, ranks 0 .. DIVES-1) over the DIVE_COLUMNS * n packs of smallest
-#: reduced cost, within DIVE_SHARE of the time left, seed the early round
-DIVES = 3
+#: reduced cost and pair exchanges (`localsearch`), within DIVE_SHARE of the time left, seed
+#: the early round
+DIVES = 2
 DIVE_COLUMNS = 30
-DIVE_SHARE = 0.15
+DIVE_SHARE = 0.2
 
 
 def pack_columns(packs: Packs) -> tuple[list[tuple[int, ...]], list[float]]:
@@ -163,24 +170,41 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
 
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
     if delta < gap_to_close(float(best.makespan)):
-        opts.say("LP dives for an upper bound")
-        near = pool.subset({s: rcs[s] <= smallest(DIVE_COLUMNS * n) for s in rcs})
-        dive_deadline = Deadline(deadline.remaining() * DIVE_SHARE)
-        for rank in range(DIVES):
-            dived = lp_dive(near, master, dive_deadline, opts.highs_settings(), rank)
-            if dived is None:
-                break
-            found = make_packs(inst, dived)
-            info.setdefault("dive_ub", []).append(found.makespan)
-            best = found if found.makespan < best.makespan else best
-    if delta < gap_to_close(float(best.makespan)):
+        best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
+    if delta < gap_to_close(float(best.makespan)) and not info.get("dive_ub"):
         keep = {s: rcs[s] <= delta for s in rcs}
         best = _early_round(inst, opts, pool, master, best, keep, delta, info)
+        best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
     full_gap = gap_to_close(float(best.makespan))
     if sum(int((rcs[s] <= full_gap).sum()) for s in rcs) > DIRECT_FULL_COLUMNS:
         full_gap = smallest(CUTOFF_CLOSURE_COLUMNS * n)  # the full closure is too large
     return cutoff_rounds(inst, cg, pool, master, best, lb, full_gap, gap_to_close, deadline,
                          opts.highs_settings(), info["closure_rounds"], opts.say)
+
+
+def _polish(inst: CoscheduleInstance, packs: Packs, deadline: Deadline) -> Packs:
+    """`packs` improved by pair exchanges (`localsearch`), never worse."""
+    found = make_packs(inst, improve(inst, packs.task_lists(), deadline))
+    return found if found.makespan < packs.makespan else packs
+
+
+def _dives(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, master: Master,
+           best: Packs, rcs: dict[int, np.ndarray], delta: float, info: dict) -> Packs:
+    """The incumbent for the early round: the best of `best` and `DIVES` LP dives over the
+    packs of rc <= delta, each polished by pair exchanges, within `DIVE_SHARE` of the time."""
+    opts.say("LP dives and pair exchanges for an upper bound")
+    near = pool.subset({s: rcs[s] <= delta for s in rcs})
+    dive_deadline = Deadline(opts.deadline.remaining() * DIVE_SHARE)
+    best = _polish(inst, best, dive_deadline)
+    info["local_search_ub"] = best.makespan
+    for rank in range(DIVES):
+        dived = lp_dive(near, master, dive_deadline, opts.highs_settings(), rank)
+        if dived is None:
+            break
+        found = _polish(inst, make_packs(inst, dived), dive_deadline)
+        info.setdefault("dive_ub", []).append(found.makespan)
+        best = found if found.makespan < best.makespan else best
+    return best
 
 
 def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool,

@@ -87,3 +87,31 @@ def test_cutoff_rounds_raise_the_bound_when_stopped(monkeypatch):
     assert float(packs.makespan) == pytest.approx(float(opt(inst)), rel=1e-9)
     assert lb is None or lb <= float(opt(inst)) + 1e-6
     assert all(r.get("complete") for r in rounds)
+
+
+def test_pair_splits_cover_every_two_part_partition():
+    from resilsched.models.coschedule.localsearch import _splits
+
+    six = list(_splits((0, 1, 2, 3, 4, 5), 3))
+    assert len(six) == 10 and all(len(a) == 3 and len(b) == 3 for a, b in six)
+    four = list(_splits((0, 1, 2, 3), 4))
+    assert ((0, 1, 2, 3),) in four
+    assert len(four) == 1 + 7  # the merge, and the 2^3 - 1 splits into two non-empty packs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pair_exchanges_never_worsen_and_stay_above_the_optimum(seed):
+    import numpy as np
+
+    from resilsched.models.coschedule.localsearch import improve
+
+    inst = tiny(1600 + seed, 9 + seed % 4, 8, 2 + seed % 3, pmin=seed % 3 == 2,
+                kind="amdahl" if seed % 2 else "integer")
+    order = np.random.default_rng(seed).permutation(inst.n).tolist()
+    start = [tuple(order[q:q + 1]) for q in range(inst.n)]  # singletons: always feasible
+    before = make_packs(inst, start)
+    out = improve(inst, start)
+    assert sorted(i for b in out for i in b) == list(range(inst.n))
+    after = make_packs(inst, out)
+    assert check_packs(inst, after) == after.makespan
+    assert float(opt(inst)) - 1e-9 <= float(after.makespan) <= float(before.makespan)
