@@ -138,13 +138,14 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
             value = float(found.makespan)
             if found.makespan < best.makespan:
                 best = found
+        below = value is not None and value < thr
         rounds.append({"delta": delta, "columns": res.columns, "cutoff": None if full else thr,
-                       "complete": res.complete, "ub": best.makespan,
+                       "complete": res.complete, "found_below": below, "ub": best.makespan,
                        "seconds": deadline.elapsed()})
         if not res.complete:  # time is up
             cap = float(best.makespan) if full else thr
             return best, False, best_bound(lb, min(cap, res.bound))
-        if full or (value is not None and value < thr):
+        if full or below:
             return best, True, lb
         lb = best_bound(lb, thr - CUTOFF_SLACK - 1e-12 * abs(thr))
         delta = max(delta * DELTA_GROWTH, delta + MIN_STEP * full_gap)

@@ -66,11 +66,13 @@ def test_cutoff_rounds_equal_enumeration(seed, monkeypatch):
     assert sol.status is Status.OPTIMAL
     assert float(sol.objective) == pytest.approx(best, rel=1e-9)
     assert check_packs(inst, sol.payload) == sol.objective
-    for r in sol.info["closure_rounds"]:
-        if r.get("cutoff") is not None and r.get("complete"):
-            # a completed cutoff round proves every partition costs >= its cutoff, or has
-            # found the optimum below it
-            assert r["cutoff"] <= best + 1e-6 or float(r["ub"]) == pytest.approx(best)
+    rounds = [r for r in sol.info["closure_rounds"] if r.get("cutoff") is not None]
+    for r in rounds:
+        if r["complete"] and not r["found_below"]:
+            # no partition below the cutoff: the cutoff is a lower bound
+            assert r["cutoff"] <= best + 1e-6
+        if r["found_below"]:
+            assert float(r["ub"]) == pytest.approx(best, rel=1e-9)
 
 
 def test_cutoff_rounds_raise_the_bound_when_stopped(monkeypatch):
@@ -115,3 +117,24 @@ def test_pair_exchanges_never_worsen_and_stay_above_the_optimum(seed):
     after = make_packs(inst, out)
     assert check_packs(inst, after) == after.makespan
     assert float(opt(inst)) - 1e-9 <= float(after.makespan) <= float(before.makespan)
+
+
+def test_some_cutoff_round_raises_the_bound(monkeypatch):
+    """The bound-raising branch (a completed round with no partition below its cutoff) is
+    exercised, and its cutoff is <= the optimum."""
+    monkeypatch.setattr(setpart, "CUTOFF_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart, "DIRECT_FULL_COLUMNS", 0)
+    monkeypatch.setattr(setpart, "DIVES", 0)
+    monkeypatch.setattr(setpart, "_polish", lambda inst, packs, deadline: packs)
+    raised = 0
+    for seed in range(6):
+        inst = tiny(1700 + seed, 11, 8, 3, kind="amdahl")
+        best = float(opt(inst))
+        sol = solve_setpart_cg(inst, None, time_limit=60)
+        assert sol.status is Status.OPTIMAL
+        assert float(sol.objective) == pytest.approx(best, rel=1e-9)
+        for r in sol.info["closure_rounds"]:
+            if r.get("cutoff") is not None and r["complete"] and not r["found_below"]:
+                raised += 1
+                assert r["cutoff"] <= best + 1e-6
+    assert raised >= 1
