@@ -5,7 +5,8 @@ pack times (Algorithm 1's optimal time per pack), so two packs A, B can be repla
 partition of A ∪ B into at most two feasible packs (at most k tasks, sum pmin <= p) without
 touching the others. One pass costs every such re-split of every pair of packs at once
 (vectorised Algorithm 1, `pack_costs_vectorized`, grouped by pack size), then applies the
-improving moves of largest gain whose pairs are disjoint; passes repeat until none improves.
+improving moves of largest gain whose pairs are disjoint; passes repeat until none improves
+(a pair's best re-split is computed once: later passes only cost the pairs of new packs).
 At k = 3 a pair has 10 splits into two triples, at k = 4 35 into two quadruples (plus the
 uneven ones), so a pass over 50 packs is about 25,000 packs costed.
 """
@@ -26,19 +27,23 @@ MAX_PASSES = 50
 MIN_GAIN = 1e-9
 
 
-def _splits(tasks: tuple[int, ...], k: int):
-    """Partitions of `tasks` into one or two packs of at most k tasks (each unordered pair of
-    parts once: the part holding tasks[0] first)."""
-    m = len(tasks)
-    if m <= k:
-        yield (tasks,)
-    first, rest = tasks[0], tasks[1:]
+def _patterns(m: int, k: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Partitions of positions 0..m-1 into one or two parts of at most k positions (each
+    unordered pair of parts once: the part holding position 0 first)."""
+    out: list[tuple[tuple[int, ...], ...]] = [(tuple(range(m)),)] if m <= k else []
     for size in range(0, m - 1):
-        for chosen in itertools.combinations(rest, size):
-            a = (first, *chosen)
-            b = tuple(t for t in rest if t not in chosen)
+        for chosen in itertools.combinations(range(1, m), size):
+            a = (0, *chosen)
+            b = tuple(t for t in range(1, m) if t not in chosen)
             if len(a) <= k and len(b) <= k:
-                yield (a, b)
+                out.append((a, b))
+    return out
+
+
+def _splits(tasks: tuple[int, ...], k: int):
+    """The re-splits of `tasks` (`_patterns` applied to them)."""
+    for parts in _patterns(len(tasks), k):
+        yield tuple(tuple(tasks[i] for i in part) for part in parts)
 
 
 def improve(inst: CoscheduleInstance, packs: list[tuple[int, ...]],
@@ -46,43 +51,50 @@ def improve(inst: CoscheduleInstance, packs: list[tuple[int, ...]],
     """A partition no worse than `packs` (lists of task indices), by pair exchanges."""
     mat = inst.matrix()
     pmin = np.asarray(inst.pmin, dtype=np.int64)
-    cache: dict[tuple[int, ...], float] = {}
+    patterns: dict[int, list] = {}
 
-    def cost_all(candidates: set[tuple[int, ...]]) -> None:
-        by_size: dict[int, list[tuple[int, ...]]] = {}
-        for b in candidates:
-            if b not in cache:
-                by_size.setdefault(len(b), []).append(b)
-        for group in by_size.values():
-            arr = np.array(group, dtype=np.int64)
-            costs, _ = pack_costs_vectorized(mat, pmin, inst.p, arr)
-            cache.update(zip(group, costs.tolist(), strict=True))
+    def cost(arr: np.ndarray) -> np.ndarray:
+        return pack_costs_vectorized(mat, pmin, inst.p, arr)[0]
 
     current = [tuple(sorted(b)) for b in packs]
+    price = {b: float(cost(np.array([b], dtype=np.int64))[0]) for b in current}
+    moves_of: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[float, tuple]] = {}
     for _ in range(MAX_PASSES):
         if deadline is not None and deadline.expired():
             break
+        fresh: dict[int, list] = {}
+        for a, b in itertools.combinations(current, 2):
+            if (a, b) not in moves_of:
+                fresh.setdefault(len(a) + len(b), []).append((a, b))
+        for m, pairs in fresh.items():  # best re-split of each new pair, all at once
+            pats = patterns.setdefault(m, _patterns(m, inst.k))
+            unions = np.array([sorted(a + b) for a, b in pairs], dtype=np.int64)
+            total = np.zeros((len(pats), len(pairs)))
+            for q, parts in enumerate(pats):
+                for part in parts:
+                    total[q] += cost(unions[:, list(part)])
+            pick = total.argmin(axis=0)
+            for r, (a, b) in enumerate(pairs):
+                row, parts = unions[r].tolist(), pats[pick[r]]
+                split = tuple(tuple(row[i] for i in part) for part in parts)
+                moves_of[(a, b)] = (price[a] + price[b] - total[pick[r], r], split)
         moves = []
-        pairs = list(itertools.combinations(range(len(current)), 2))
-        options = {(a, b): list(_splits(tuple(sorted(current[a] + current[b])), inst.k))
-                   for a, b in pairs}
-        cost_all({tuple(sorted(part)) for opts in options.values() for split in opts
-                  for part in split} | set(current))
-        for (a, b), opts in options.items():
-            before = cache[current[a]] + cache[current[b]]
-            best = min(opts, key=lambda split: sum(cache[tuple(sorted(p))] for p in split))
-            gain = before - sum(cache[tuple(sorted(p))] for p in best)
-            if gain > MIN_GAIN * max(1.0, before):
-                moves.append((gain, a, b, best))
+        for a, b in itertools.combinations(current, 2):
+            gain, split = moves_of[(a, b)]
+            if gain > MIN_GAIN * max(1.0, price[a] + price[b]):
+                moves.append((gain, a, b, split))
         if not moves:
             break
-        moves.sort(key=lambda m: -m[0])
-        touched: set[int] = set()
+        moves.sort(key=lambda mv: -mv[0])
+        touched: set[tuple[int, ...]] = set()
         new = []
         for _, a, b, split in moves:
             if a in touched or b in touched:
                 continue
             touched.update((a, b))
-            new += [tuple(sorted(p)) for p in split]
-        current = [b for q, b in enumerate(current) if q not in touched] + new
+            new += list(split)
+        current = [b for b in current if b not in touched] + new
+        for b in new:
+            if b not in price:
+                price[b] = float(cost(np.array([b], dtype=np.int64))[0])
     return current
