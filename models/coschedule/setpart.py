@@ -23,8 +23,8 @@ Its LP relaxation is much tighter than the LP of (1.12). Two models, both with h
        over those packs (with the cuts) is exact;
     3. an incumbent (decision C24): pair exchanges (`localsearch`) on PACK-APPROX's packs and
        ``DIVES`` LP dives (`lpdive`) over the ``DIVE_COLUMNS * n`` packs of smallest rc, each
-       polished by pair exchanges, within ``DIVE_SHARE`` of the time left; only when no dive
-       finished, an early MIP over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc
+       polished by pair exchanges, within ``DIVE_SHARE`` of the time left; then an early MIP
+       over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc seeded with that incumbent
        (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
        the time left, C14). Neither ever proves anything;
     4. closure rounds (`closure`): the full closure over gap(UB) when it holds at most
@@ -171,7 +171,7 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
     if delta < gap_to_close(float(best.makespan)):
         best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
-    if delta < gap_to_close(float(best.makespan)) and not info.get("dive_ub"):
+    if delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
         best = _early_round(inst, opts, pool, master, best, keep, delta, info)
         best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
