@@ -10,15 +10,18 @@
    (real time of the process, the command's ``wall_time``, status, gap to the bound).
 4. ``--pinp``: p-in-p (k = p = 16, n = 40) on ``--seeds`` instance seeds with ``setpart-bp``
    and the pricing oracle, and PACK-APPROX's ratio to the optimum (issue 15).
+5. ``--kinp``: k-in-p at n = 150 (k = 3) and n = 80 (k = 4) on ``--seeds`` instance seeds
+   with ``setpart-cg`` (issue 15), per seed with the load average at its start.
 
 Run: ``python3 scripts/bench_coschedule.py [--quick] [--write docs/performance.md]``, or
-``--limits`` / ``--pinp`` alone.
+``--limits`` / ``--pinp`` / ``--kinp`` alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -314,6 +317,57 @@ def write_section(path: Path, text: str) -> None:
     path.write_text(new)
 
 
+#: issue 15's k-in-p goals, (k, n): proven on >= 9 of 10 instance seeds within 60 s each
+KINP_GOALS = [(3, 150), (4, 80)]
+KINP_HEADING = "### k-in-p at n = 150 / n = 80 (issue 15)"
+
+
+def kinp(time_limit: float, seeds: int) -> list[dict]:
+    """`setpart-cg` on issue 15's k-in-p goal sizes for instance seeds 0..seeds-1."""
+    rows = []
+    for k, n in KINP_GOALS:
+        for seed in range(seeds):
+            load = os.getloadavg()[0]
+            sol = solve_setpart_cg(random_instance(seed, n, 16, k, kind="amdahl"), None,
+                                   time_limit=time_limit)
+            rounds = sol.info.get("closure_rounds", [])
+            last = rounds[-1] if rounds else {}
+            rows.append({"k": k, "n": n, "seed": seed, "status": sol.status.value,
+                         "objective": float(sol.objective), "bound": float(sol.bound),
+                         "wall": sol.wall_time, "lp": sol.info.get("lp_bound"), "load": load,
+                         "closure": last.get("columns"), "killed": bool(last.get("killed")),
+                         "rounds": len(rounds)})
+            print(f"  setpart-cg k={k} n={n} seed={seed} {sol.status.value:9s} "
+                  f"{sol.wall_time:6.1f}s obj={sol.objective} bound={sol.bound} "
+                  f"load={load:.1f}", flush=True)
+    return rows
+
+
+def render_kinp(rows: list[dict], time_limit: float) -> list[str]:
+    out = ["", f"{KINP_HEADING}: `setpart-cg`, Amdahl (p = 16), {time_limit:.0f} s each", "",
+           "| k | n | proven | median s | max s | per seed (s; * = not proven, gap %) |",
+           "|---:|---:|---:|---:|---:|---|"]
+    for k, n in KINP_GOALS:
+        sub = [r for r in rows if (r["k"], r["n"]) == (k, n)]
+        ok = [r for r in sub if r["status"] == "optimal"]
+        cells = [f"{r['wall']:.0f}" if r["status"] == "optimal" else
+                 f"*{100 * (r['objective'] - r['bound']) / r['objective']:.3f}" for r in sub]
+        out.append(f"| {k} | {n} | {len(ok)}/{len(sub)} | "
+                   f"{statistics.median(r['wall'] for r in sub):.1f} | "
+                   f"{max(r['wall'] for r in sub):.1f} | {', '.join(cells)} |")
+    out += ["", "| k | n | seed | status | s | makespan | bound | LP bound | gap % | "
+            "last closure (packs) | load |",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|"]
+    for r in rows:
+        gap = 100 * (r["objective"] - r["bound"]) / r["objective"]
+        lp = f"{r['lp']:.3f}" if r["lp"] is not None else "-"
+        last = "killed" if r["killed"] else (str(r["closure"]) if r["closure"] else "-")
+        out.append(f"| {r['k']} | {r['n']} | {r['seed']} | {r['status']} | {r['wall']:.1f} | "
+                   f"{r['objective']:.3f} | {r['bound']:.3f} | {lp} | {gap:.3f} | "
+                   f"{last} ({r['rounds']} rounds) | {r['load']:.1f} |")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--time-limit", type=float, default=60.0)
@@ -329,7 +383,17 @@ def main(argv=None) -> int:
                     help="only the time-limit cases of issue 10 (about 2 min)")
     ap.add_argument("--pinp", action="store_true",
                     help="only p-in-p at n = 40, k = p = 16 on --seeds seeds (issue 15)")
+    ap.add_argument("--kinp", action="store_true",
+                    help="only k-in-p at n = 150 (k = 3) and n = 80 (k = 4) on --seeds seeds "
+                         "(issue 15)")
     args = ap.parse_args(argv)
+    if args.kinp:
+        print("k-in-p:", flush=True)
+        text = "\n".join(render_kinp(kinp(args.time_limit, args.seeds), args.time_limit))
+        print(text)
+        if args.write:
+            write_subsection(args.write, KINP_HEADING, text)
+        return 0
     if args.pinp:
         print("p-in-p:", flush=True)
         text = "\n".join(render_pinp(pinp(args.time_limit, args.seeds), args.time_limit))

@@ -8,7 +8,9 @@ with its options class in `options`, and answers honestly when time runs out (`o
 - `ilp`: the ILP (1.12) of Thm 1.5 and its strong variant, Pyomo + HiGHS;
 - `setpart`: set partitioning over packs (full MIP; column generation + closure), highspy,
   built from `pool` (the explicit pool of packs), `master` (the highspy master problem),
-  `colgen` (pricing, cuts, the LP bound) and `subset_rows` (the cuts);
+  `colgen` (pricing, cuts, the LP bound) and `subset_rows` (the cuts); its incumbent from
+  `localsearch` (pair exchanges) and `lpdive` (LP dives), its proof from `closure` (closure
+  rounds with a cutoff);
 - `branchprice`: the same model by branch-and-price, pricing over the pool or with `oracle`
   (threshold knapsacks, any k), with `dive` (price-and-dive incumbents) and `cover` (the
   reduced-cost closure as an exact cover; its listing and search in C through `_cclosure`);

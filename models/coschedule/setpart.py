@@ -21,18 +21,23 @@ Its LP relaxation is much tighter than the LP of (1.12). Two models, both with h
        rc_B < T - D - (n-1) min(0, min rc) =: gap(T). With T = UB (UB - 1/D for exact data
        whose makespans are multiples of 1/D, `outcome.makespan_unit`), the integer program
        over those packs (with the cuts) is exact;
-    3. two rounds: an early MIP over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc,
-       seeded with the incumbent, stopped at a relative gap of ``EARLY_ROUND_GAP`` or after
-       ``FIRST_ROUND_SHARE`` of the time left, only looks for a better UB (it never proves
-       anything); the full closure over gap(UB) then proves optimality. When that closure
-       would hold more than ``MAX_CLOSURE_COLUMNS`` packs, one more early round (twice the
-       columns, ``SECOND_ROUND_SHARE`` of the time left) comes first.
+    3. an incumbent (decision C26): pair exchanges (`localsearch`) on PACK-APPROX's packs and
+       ``DIVES`` LP dives (`lpdive`) over the ``DIVE_COLUMNS * n`` packs of smallest rc, each
+       polished by pair exchanges, within ``DIVE_SHARE`` of the time left; then an early MIP
+       over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc seeded with that incumbent
+       (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
+       the time left, C14). Neither ever proves anything;
+    4. closure rounds (`closure`): the full closure over gap(UB) when it holds at most
+       ``DIRECT_FULL_COLUMNS`` packs, else cutoff rounds from the ``CUTOFF_CLOSURE_COLUMNS * n``
+       packs of smallest rc, each either finding the optimum or raising the bound, up to the
+       full closure, which proves the incumbent optimal.
 
 Time limits (decision C16): every phase runs under ``opts.deadline``: the pool and its pair
 index are built in chunks checked against it, each LP gets the time left, and each MIP (built
 and solved) runs in a forked child killed when its budget is spent (`hardlimit`). When time
 runs out the answer is ``feasible`` with the best packs known (PACK-APPROX's at worst) and the
-best bound (LB, the combined pack bound, or min(UB, closure MIP bound) after a full closure).
+best bound (LB, the combined pack bound, a completed cutoff round's cutoff, or the last
+closure MIP's bound).
 ``info["closure_rounds"]`` lists the rounds.
 """
 
@@ -46,6 +51,7 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule.closure import cutoff_rounds
 from resilsched.models.coschedule.colgen import (
     min_packs,
     root_relaxation,
@@ -53,6 +59,8 @@ from resilsched.models.coschedule.colgen import (
     singletons,
 )
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.localsearch import improve
+from resilsched.models.coschedule.lpdive import lp_dive
 from resilsched.models.coschedule.master import Master, MipResult
 from resilsched.models.coschedule.options import SetpartCGOptions, SetpartOptions
 from resilsched.models.coschedule.outcome import (
@@ -63,6 +71,7 @@ from resilsched.models.coschedule.outcome import (
 )
 from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_size
 from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.options import Deadline
 from resilsched.solution import Solution
 
 __all__ = ["setpart_lp_bound", "solve_setpart_cg", "solve_setpart_full"]
@@ -74,11 +83,18 @@ FIRST_CLOSURE_COLUMNS = 15
 FIRST_ROUND_SHARE = 0.2
 #: relative MIP gap at which an early round stops (it never proves anything)
 EARLY_ROUND_GAP = 1e-4
-#: a full closure above this many packs is preceded by one more early round, over twice the
-#: columns and with SECOND_ROUND_SHARE of the time left (HiGHS needs ~10 s at n = 150 to find
-#: a good partition; a closure of ~all 562,625 packs cannot be solved)
-MAX_CLOSURE_COLUMNS = 50_000
-SECOND_ROUND_SHARE = 0.5
+#: the first cutoff round (`closure`) holds the CUTOFF_CLOSURE_COLUMNS * n packs of smallest
+#: reduced cost; later rounds grow delta by `closure.DELTA_GROWTH`
+CUTOFF_CLOSURE_COLUMNS = 30
+#: a full closure up to this many packs is solved at once; a larger one is approached by
+#: cutoff rounds (`closure`), which raise the bound step by step
+DIRECT_FULL_COLUMNS = 15_000
+#: LP dives (`lpdive`, ranks 0 .. DIVES-1) over the DIVE_COLUMNS * n packs of smallest
+#: reduced cost and pair exchanges (`localsearch`), within DIVE_SHARE of the time left, seed
+#: the early round
+DIVES = 2
+DIVE_COLUMNS = 30
+DIVE_SHARE = 0.2
 
 
 def pack_columns(packs: Packs) -> tuple[list[tuple[int, ...]], list[float]]:
@@ -152,47 +168,70 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
         kth = min(len(flat), count) - 1
         return float(np.partition(flat, kth)[kth])
 
-    def closure_size(d: float) -> int:
-        return int(sum(int((rcs[s] <= d).sum()) for s in rcs))
-
-    delta, share, second_round = smallest(FIRST_CLOSURE_COLUMNS * n), FIRST_ROUND_SHARE, True
-    while True:
-        ub = float(best.makespan)
-        full_closure = delta >= gap_to_close(ub)
-        delta = min(delta, gap_to_close(ub))
-        left = deadline.remaining()
-        budget = left if full_closure else left * share
+    delta = smallest(FIRST_CLOSURE_COLUMNS * n)
+    if delta < gap_to_close(float(best.makespan)):
+        best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
+    if delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
-        opts.say(f"closure MIP ({'full' if full_closure else 'early'} round)")
-        round_mip = partial(_mip_over, master, pool, keep, best, opts.highs_settings(),
-                            time.monotonic() + budget,
-                            0.0 if full_closure else EARLY_ROUND_GAP)
-        try:
-            res, ncols = run_limited(round_mip, budget)
-        except PhaseTimeout:
-            info["closure_rounds"].append({"delta": delta, "killed": True,
-                                           "seconds": deadline.elapsed()})
-            if full_closure:
-                return best, False, lb
-            res, ncols = None, 0
-        if res is not None:
-            if res.packs is not None:
-                found = make_packs(inst, res.packs)
-                if found.makespan < best.makespan:
-                    best = found
-            info["closure_rounds"].append({"delta": delta, "columns": ncols,
-                                           "optimal": res.optimal, "ub": best.makespan,
-                                           "seconds": deadline.elapsed()})
-            if res.optimal and gap_to_close(float(best.makespan)) <= delta:
-                # every pack of a better partition has rc <= delta: all were in this MIP
-                return best, True, lb
-            if full_closure:  # time is up
-                return best, False, best_bound(lb, min(float(best.makespan), res.bound))
-        delta = gap_to_close(float(best.makespan))
-        if second_round and closure_size(delta) > MAX_CLOSURE_COLUMNS:
-            second_round = False
-            delta = smallest(2 * FIRST_CLOSURE_COLUMNS * n)
-            share = SECOND_ROUND_SHARE
+        best = _early_round(inst, opts, pool, master, best, keep, delta, info)
+        best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
+    full_gap = gap_to_close(float(best.makespan))
+    if sum(int((rcs[s] <= full_gap).sum()) for s in rcs) > DIRECT_FULL_COLUMNS:
+        full_gap = smallest(CUTOFF_CLOSURE_COLUMNS * n)  # the full closure is too large
+    return cutoff_rounds(inst, cg, pool, master, best, lb, full_gap, gap_to_close, deadline,
+                         opts.highs_settings(), info["closure_rounds"], opts.say)
+
+
+def _polish(inst: CoscheduleInstance, packs: Packs, deadline: Deadline) -> Packs:
+    """`packs` improved by pair exchanges (`localsearch`), never worse."""
+    found = make_packs(inst, improve(inst, packs.task_lists(), deadline))
+    return found if found.makespan < packs.makespan else packs
+
+
+def _dives(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, master: Master,
+           best: Packs, rcs: dict[int, np.ndarray], delta: float, info: dict) -> Packs:
+    """The incumbent for the early round: the best of `best` and `DIVES` LP dives over the
+    packs of rc <= delta, each polished by pair exchanges, within `DIVE_SHARE` of the time."""
+    opts.say("LP dives and pair exchanges for an upper bound")
+    near = pool.subset({s: rcs[s] <= delta for s in rcs})
+    dive_deadline = Deadline(opts.deadline.remaining() * DIVE_SHARE)
+    best = _polish(inst, best, dive_deadline)
+    info["local_search_ub"] = best.makespan
+    for rank in range(DIVES):
+        dived = lp_dive(near, master, dive_deadline, opts.highs_settings(), rank)
+        if dived is None:
+            break
+        found = _polish(inst, make_packs(inst, dived), dive_deadline)
+        info.setdefault("dive_ub", []).append(found.makespan)
+        best = found if found.makespan < best.makespan else best
+    return best
+
+
+def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool,
+                 master: Master, best: Packs, keep: dict[int, np.ndarray], delta: float,
+                 info: dict) -> Packs:
+    """The early MIP over the packs where `keep` holds, for a better incumbent only (C14):
+    stopped at a relative gap of `EARLY_ROUND_GAP` or after `FIRST_ROUND_SHARE` of the time
+    left; it never proves anything."""
+    deadline = opts.deadline
+    budget = deadline.remaining() * FIRST_ROUND_SHARE
+    opts.say("closure MIP (early round)")
+    round_mip = partial(_mip_over, master, pool, keep, best, opts.highs_settings(),
+                        time.monotonic() + budget, EARLY_ROUND_GAP)
+    try:
+        res, ncols = run_limited(round_mip, budget)
+    except PhaseTimeout:
+        info["closure_rounds"].append({"delta": delta, "killed": True,
+                                       "seconds": deadline.elapsed()})
+        return best
+    if res.packs is not None:
+        found = make_packs(inst, res.packs)
+        if found.makespan < best.makespan:
+            best = found
+    info["closure_rounds"].append({"delta": delta, "columns": ncols, "early": True,
+                                   "ub": best.makespan, "seconds": deadline.elapsed()})
+    return best
+
 
 def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
                        time_limit: float | None = None, **options: Any) -> Solution:
