@@ -1,4 +1,4 @@
-"""`setpart-cg`'s LP dive and cutoff closure rounds against the enumeration optimum (decisions C26, C27).
+"""`setpart-cg`'s LP dive and cutoff closure rounds against the enumeration optimum (C26, C27).
 
 The dive is a heuristic: its packs partition the tasks and cost no less than the optimum. The
 cutoff rounds are a proof: forced to start from a tiny closure, they must still end optimal
