@@ -117,29 +117,32 @@ def matching_times(sizes: list[int], repeats: int, nx_max: int, seed: int) -> li
     return rows
 
 
-def robustness(time_limit: float, seeds: int) -> list[dict]:
-    """`setpart-cg` on the goal sizes for instance seeds 0..seeds-1."""
+def robustness(time_limit: float, seeds: int, goals: list = GOALS) -> list[dict]:
+    """`setpart-cg` on the goal sizes ``goals`` ((k, n) pairs) for instance seeds 0..seeds-1."""
     rows = []
-    for k, n in GOALS:
+    for k, n in goals:
         for seed in range(seeds):
+            load = os.getloadavg()[0]
             sol = solve_setpart_cg(random_instance(seed, n, 16, k, kind="amdahl"), None,
                                    time_limit=time_limit)
+            rounds = sol.info.get("closure_rounds", [])
+            last = rounds[-1] if rounds else {}
             rows.append({"k": k, "n": n, "seed": seed, "status": sol.status.value,
                          "objective": float(sol.objective), "bound": float(sol.bound),
-                         "wall": sol.wall_time,
-                         "closure": sol.info["closure_rounds"][-1].get("columns", 0)
-                         if sol.info.get("closure_rounds") else 0})
+                         "wall": sol.wall_time, "lp": sol.info.get("lp_bound"), "load": load,
+                         "closure": last.get("columns"), "killed": bool(last.get("killed")),
+                         "rounds": len(rounds)})
             print(f"  setpart-cg k={k} n={n} seed={seed} {sol.status.value:9s} "
-                  f"{sol.wall_time:6.1f}s obj={sol.objective} bound={sol.bound}", flush=True)
+                  f"{sol.wall_time:6.1f}s obj={sol.objective} bound={sol.bound} "
+                  f"load={load:.1f}", flush=True)
     return rows
 
 
-def render_robustness(rows: list[dict], time_limit: float) -> list[str]:
-    out = ["", f"### The two goals on {len(rows) // len(GOALS)} instance seeds "
-           f"(`setpart-cg`, {time_limit:.0f} s each)", "",
-           "| k | n | proven | median s | max s | per seed (s; * = not proven, gap %) |",
+def proven_table(rows: list[dict], goals: list) -> list[str]:
+    """One row per goal size: seeds proven, median and max wall time, each seed's time or gap."""
+    out = ["| k | n | proven | median s | max s | per seed (s; * = not proven, gap %) |",
            "|---:|---:|---:|---:|---:|---|"]
-    for k, n in GOALS:
+    for k, n in goals:
         sub = [r for r in rows if (r["k"], r["n"]) == (k, n)]
         ok = [r for r in sub if r["status"] == "optimal"]
         cells = [f"{r['wall']:.0f}" if r["status"] == "optimal" else
@@ -147,6 +150,12 @@ def render_robustness(rows: list[dict], time_limit: float) -> list[str]:
         out.append(f"| {k} | {n} | {len(ok)}/{len(sub)} | "
                    f"{statistics.median(r['wall'] for r in sub):.1f} | "
                    f"{max(r['wall'] for r in sub):.1f} | {', '.join(cells)} |")
+    return out
+
+
+def render_robustness(rows: list[dict], time_limit: float) -> list[str]:
+    out = ["", f"### The two goals on {len(rows) // len(GOALS)} instance seeds "
+           f"(`setpart-cg`, {time_limit:.0f} s each)", "", *proven_table(rows, GOALS)]
     out += ["", "Goals of the issue: proven optimality within 60 s for n = 100 at k = 3 and "
             "n = 60 at k = 4 (the sweep rows above are instance seed 0; this table is the same "
             "question on other instances), and exact 2-in-p for n = 1000 within 30 s (the "
@@ -324,37 +333,12 @@ KINP_HEADING = "### k-in-p at n = 150 / n = 80 (issue 15)"
 
 def kinp(time_limit: float, seeds: int) -> list[dict]:
     """`setpart-cg` on issue 15's k-in-p goal sizes for instance seeds 0..seeds-1."""
-    rows = []
-    for k, n in KINP_GOALS:
-        for seed in range(seeds):
-            load = os.getloadavg()[0]
-            sol = solve_setpart_cg(random_instance(seed, n, 16, k, kind="amdahl"), None,
-                                   time_limit=time_limit)
-            rounds = sol.info.get("closure_rounds", [])
-            last = rounds[-1] if rounds else {}
-            rows.append({"k": k, "n": n, "seed": seed, "status": sol.status.value,
-                         "objective": float(sol.objective), "bound": float(sol.bound),
-                         "wall": sol.wall_time, "lp": sol.info.get("lp_bound"), "load": load,
-                         "closure": last.get("columns"), "killed": bool(last.get("killed")),
-                         "rounds": len(rounds)})
-            print(f"  setpart-cg k={k} n={n} seed={seed} {sol.status.value:9s} "
-                  f"{sol.wall_time:6.1f}s obj={sol.objective} bound={sol.bound} "
-                  f"load={load:.1f}", flush=True)
-    return rows
+    return robustness(time_limit, seeds, KINP_GOALS)
 
 
 def render_kinp(rows: list[dict], time_limit: float) -> list[str]:
     out = ["", f"{KINP_HEADING}: `setpart-cg`, Amdahl (p = 16), {time_limit:.0f} s each", "",
-           "| k | n | proven | median s | max s | per seed (s; * = not proven, gap %) |",
-           "|---:|---:|---:|---:|---:|---|"]
-    for k, n in KINP_GOALS:
-        sub = [r for r in rows if (r["k"], r["n"]) == (k, n)]
-        ok = [r for r in sub if r["status"] == "optimal"]
-        cells = [f"{r['wall']:.0f}" if r["status"] == "optimal" else
-                 f"*{100 * (r['objective'] - r['bound']) / r['objective']:.3f}" for r in sub]
-        out.append(f"| {k} | {n} | {len(ok)}/{len(sub)} | "
-                   f"{statistics.median(r['wall'] for r in sub):.1f} | "
-                   f"{max(r['wall'] for r in sub):.1f} | {', '.join(cells)} |")
+           *proven_table(rows, KINP_GOALS)]
     out += ["", "| k | n | seed | status | s | makespan | bound | LP bound | gap % | "
             "last closure (packs) | load |",
             "|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|"]
