@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "events.h"
+#include "queue.h"
 
 #define RS_ENOMEM (-1.0)
 #define RS_EPOLICY (-2.0)
@@ -65,5 +66,28 @@ int rs_rigid_queue(const rs_rigid *in, double *k1, double *k2, int64_t *items);
 double rs_rigid_drain(rs_heap *h, double tol, const int64_t *p, const double *t, int64_t *done,
                       const int64_t *f, unsigned char *failed, int64_t *unfinished,
                       double makespan, int64_t *comp);
+
+/* The engine starts the `ns` jobs of `started` at `now` (run_engine.start checks the
+ * processors): 0, or 1 when one does not fit in the free processors (RS_EPOLICY). */
+static inline int rs_start_all(rs_heap *h, const int64_t *started, int64_t ns,
+                               const int64_t *p, const double *t, double now, int64_t *free_) {
+    for (int64_t c = 0; c < ns; c++) {
+        int64_t j = started[c];
+        if (p[j] > *free_) return 1;
+        *free_ -= p[j];
+        rs_heap_push(h, now + t[j], j);
+    }
+    return 0;
+}
+
+/* on_completions: the failed jobs among the `nc` completed ones of `comp` go back into Q in
+ * increasing job index (`comp` is sorted in place).  Returns rs_queue_push's error, or 0. */
+static inline int rs_requeue_failed(rs_queue *q, int64_t *comp, int64_t nc,
+                                    const unsigned char *failed) {
+    if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
+    for (int64_t c = 0; c < nc; c++)
+        if (failed[comp[c]] && rs_queue_push(q, comp[c])) return 1;
+    return 0;
+}
 
 #endif

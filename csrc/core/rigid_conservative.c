@@ -160,12 +160,8 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
         } else {
             kept = 0;
         }
-        for (int64_t c = 0; c < ns; c++) {  /* run_engine.start checks the processors */
-            int64_t j = started[c];
-            if (p[j] > free_) { result = RS_EPOLICY; goto out; }
-            free_ -= p[j];
-            rs_heap_push(&heap, now + t[j], j);
-        }
+        /* the engine starts them (run_engine.start checks the processors) */
+        if (rs_start_all(&heap, started, ns, p, t, now, &free_)) { result = RS_EPOLICY; goto out; }
         if (q.n == 0) {  /* every unfinished job runs: no pass changes anything any more */
             makespan = rs_rigid_drain(&heap, tol, p, t, done, f, failed, &unfinished, makespan,
                                       comp);
@@ -176,9 +172,7 @@ double rs_rigid_conservative(const rs_rigid *in, const int64_t *f) {
         int64_t nc = rs_complete_at(&heap, now, tol, p, &free_, done, f, failed, &unfinished,
                                     &makespan, comp);
         /* on_completions: failed jobs back into Q in increasing job index */
-        if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
-        for (int64_t c = 0; c < nc; c++)
-            if (failed[comp[c]] && rs_queue_push(&q, comp[c])) { result = RS_EDRAWS; goto out; }
+        if (rs_requeue_failed(&q, comp, nc, failed)) { result = RS_EDRAWS; goto out; }
     }
     result = unfinished ? RS_EPOLICY : makespan;
 out:

@@ -137,12 +137,7 @@ double rs_rigid_fixed(const rs_rigid *in, const int64_t *f, int m, int classic_e
             kept = exact && !pr.inexact;
         }
         /* the engine starts them (run_engine.start checks the processors) */
-        for (int64_t c = 0; c < ns; c++) {
-            int64_t j = started[c];
-            if (p[j] > free_) { result = RS_EPOLICY; goto out; }
-            free_ -= p[j];
-            rs_heap_push(&heap, now + t[j], j);
-        }
+        if (rs_start_all(&heap, started, ns, p, t, now, &free_)) { result = RS_EPOLICY; goto out; }
         if (heap.n == 0) break;
         /* complete every attempt ending at `now` (A1) */
         now = heap.ev[0].end;
@@ -150,9 +145,7 @@ double rs_rigid_fixed(const rs_rigid *in, const int64_t *f, int m, int classic_e
                                     &makespan, comp);
         /* on_completions: failed jobs back into Q in increasing job index; no reservation is
          * cancelled */
-        if (nc > 1) qsort(comp, (size_t)nc, sizeof(int64_t), rs_cmp_int64);
-        for (int64_t c = 0; c < nc; c++)
-            if (failed[comp[c]] && rs_queue_push(&q, comp[c])) { result = RS_EDRAWS; goto out; }
+        if (rs_requeue_failed(&q, comp, nc, failed)) { result = RS_EDRAWS; goto out; }
     }
     result = unfinished ? RS_EPOLICY : makespan;
 out:

@@ -137,12 +137,7 @@ double rs_rigid_rlist(const rs_rigid *in, const int64_t *f, int m, int classic_e
             }
         }
         /* the engine starts them (run_engine.start checks the processors) */
-        for (int64_t c = 0; c < ns; c++) {
-            int64_t j = started[c];
-            if (p[j] > free_) { result = RS_EPOLICY; goto out; }
-            free_ -= p[j];
-            rs_heap_push(&heap, now + t[j], j);
-        }
+        if (rs_start_all(&heap, started, ns, p, t, now, &free_)) { result = RS_EPOLICY; goto out; }
         if (q.n == 0) {  /* every unfinished job runs: no pass changes anything any more */
             makespan = rs_rigid_drain(&heap, tol, p, t, done, f, failed, &unfinished, makespan,
                                       comp);
