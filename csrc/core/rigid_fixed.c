@@ -79,6 +79,15 @@ static void rebuild(profile *pr, double now, int64_t P, const rs_heap *heap, end
     }
 }
 
+/* reserve a job of p processors for dur at its earliest fit s >= the profile's time; returns
+ * s, or -1 when p exceeds the platform */
+static inline double place(profile *pr, int64_t p, double dur) {
+    int64_t at = 0;
+    double s = earliest_fit(pr, p, dur, &at);
+    if (s >= 0) reserve(pr, s, s + dur, p, at);
+    return s;
+}
+
 double rs_rigid_fixed(const rs_rigid *in, const int64_t *f, int m, int classic_easy) {
     int64_t n = in->n, P = in->P;
     const int64_t *p = in->p;
@@ -132,10 +141,9 @@ double rs_rigid_fixed(const rs_rigid *in, const int64_t *f, int m, int classic_e
                  * earliest fit (R28) */
                 rebuild(&pr, now, P, &heap, run, p, t, held, held_s, nheld);
                 for (int64_t d = 0; d < nd; d++) {
-                    int64_t j = due[d], at = 0;
-                    double s = earliest_fit(&pr, p[j], t[j], &at);
+                    int64_t j = due[d];
+                    double s = place(&pr, p[j], t[j]);
                     if (s < 0) { result = RS_EPOLICY; goto out; }
-                    reserve(&pr, s, s + t[j], p[j], at);
                     if (rs_same(s, now, tol)) {
                         started[ns++] = j;
                         if (s != now) exact = 0;
@@ -156,10 +164,8 @@ double rs_rigid_fixed(const rs_rigid *in, const int64_t *f, int m, int classic_e
                 int64_t j = q.items[idx];
                 if (classic_easy ? future < m_eff : heads < m_eff) {  /* reservation phase */
                     heads++;
-                    int64_t at = 0;
-                    double s = earliest_fit(&pr, p[j], t[j], &at);
+                    double s = place(&pr, p[j], t[j]);
                     if (s < 0) { result = RS_EPOLICY; goto out; }
-                    reserve(&pr, s, s + t[j], p[j], at);
                     if (rs_same(s, now, tol)) {
                         started[ns++] = j;
                         if (s != now) exact = 0;
