@@ -28,13 +28,9 @@ static inline int rs_key_less(const rs_queue *q, int64_t a, int64_t b) {
     return a < b;
 }
 
-/* PriorityQueue.push: reinsert job j at its rank (bisect.insort, i.e. after equal keys; keys
- * are unique).  Returns -1 when the draws ran out (the caller sized them too small). */
-static inline int rs_queue_push(rs_queue *q, int64_t j) {
-    if (q->redraw && q->redraw[j]) {
-        if (q->used >= q->ndraws) return -1;
-        q->k2[j] = q->draws[q->used++];
-    }
+/* insert job j at the rank of its current key (bisect.insort, i.e. after equal keys; keys are
+ * unique) */
+static inline void rs_queue_insert(rs_queue *q, int64_t j) {
     int64_t lo = 0, hi = q->n;
     while (lo < hi) {
         int64_t mid = (lo + hi) / 2;
@@ -43,6 +39,16 @@ static inline int rs_queue_push(rs_queue *q, int64_t j) {
     memmove(q->items + lo + 1, q->items + lo, sizeof(int64_t) * (size_t)(q->n - lo));
     q->items[lo] = j;
     q->n++;
+}
+
+/* PriorityQueue.push: reinsert job j at its rank, after drawing its fresh key when it redraws.
+ * Returns -1 when the draws ran out (the caller sized them too small). */
+static inline int rs_queue_push(rs_queue *q, int64_t j) {
+    if (q->redraw && q->redraw[j]) {
+        if (q->used >= q->ndraws) return -1;
+        q->k2[j] = q->draws[q->used++];
+    }
+    rs_queue_insert(q, j);
     return 0;
 }
 

@@ -35,7 +35,8 @@ int rs_rigid_queue(const rs_rigid *in, double *k1, double *k2, int64_t *items) {
             int64_t mid = lo + width < n ? lo + width : n;
             int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             int64_t a = lo, b = mid, w = lo;
-            while (a < mid && b < hi) tmp[w++] = less(k1, k2, items[b], items[a]) ? items[b++] : items[a++];
+            while (a < mid && b < hi)  /* stable: a tie takes the left run's job */
+                tmp[w++] = less(k1, k2, items[b], items[a]) ? items[b++] : items[a++];
             while (a < mid) tmp[w++] = items[a++];
             while (b < hi) tmp[w++] = items[b++];
         }

@@ -33,7 +33,8 @@ Options (ambiguities A2, A3; docs/decisions.md A2, A3, R21):
     a reservation; with exact run times a recomputed reservation never moves), so it matters
     for R-LIST-1 only. ``persistent_reservations=True`` is its former spelling, still accepted;
   - ``"fixed"`` (the authors' public simulator as issue 14 describes it): a reservation, once
-    made, is never cancelled or moved, neither on completions nor on failures. A pass handles
+    made, is never cancelled or moved, neither on completions nor on failures (float noise
+    aside: R28 below). A pass handles
     the m highest-priority *waiting* jobs (jobs neither running nor reserved; m = |Q|
     recomputed at every pass for R-LIST-Q): each starts now if it fits, else is reserved at the
     first pending event time where it fits, and either way leaves the queue; then every other
@@ -52,12 +53,13 @@ reservation fits for its whole window when it is made, and later starts fit arou
 reservations stay feasible whatever fails.
 
 With float times that argument needs transitive equality, which the tolerance is not: a profile
-may merge two ends that the event loop does not group with the pass time (R27). So in
-"persistent" mode a held job whose time has come is placed again at its earliest fit and starts
-only if it fits now (else it is held at the new fit; with exact times it always fits now, so
-nothing changes), and a pass that would leave nothing running cancels the held reservations and
-runs again. "fixed" mode does not do this yet (its compiled twin must change with it) and can
-still fail on such times.
+may merge two ends that the event loop does not group with the pass time, and a job started
+within the tolerance of its reserved start ends that much off its reserved end (R27, R28). So in
+"persistent" and "fixed" modes a held job whose time has come is placed again at its earliest
+fit and starts only if it fits now, else it is held at the new fit (with exact times it always
+fits now, so no reservation moves), and a pass that would leave nothing running cancels the held
+reservations and runs again (with exact times it never happens). In "fixed" mode these two rules
+are the only moves and cancellations of a reservation, and only float noise triggers them.
 """
 
 from __future__ import annotations
@@ -326,11 +328,8 @@ class RList:
         prof = Profile(t, self.P, ((end, q) for _, end, q in state.running.values()), self.exact)
         held = self.reservations
         started: list[Decision] = []
-        if self.mode == "persistent":
+        if self.persistent:
             started = self._held(t, L, prof)
-        elif self.persistent:  # "fixed": the holds as made (rigid_fixed.c mirrors this)
-            for j, s in held.items():
-                prof.reserve(s if s > t else t, s + dur[j], p[j])
         m_eff = len(L) if self.m == "Q" else self.m
         # suffix minimum of p over L: once free_now is below it, nobody else can start now
         suffix_min = [0] * (len(L) + 1)
@@ -344,12 +343,7 @@ class RList:
         for idx, j in enumerate(L):
             if not self.persistent and prof.free_now < suffix_min[idx]:
                 break  # fresh round: later reservations are discarded anyway
-            if self.persistent and j in held:
-                if self._le(held[j], t):  # "fixed": its time has come, up to the tolerance
-                    del held[j]
-                    started.append((j, p[j]))
-                continue
-            if j in due:
+            if self.persistent and (j in held or j in due):
                 continue
             if (future < m_eff) if self.classic_easy else (heads < m_eff):
                 heads += 1
@@ -366,25 +360,28 @@ class RList:
                 started.append((j, p[j]))
         if started:
             self.queue.keep({j for j, _ in started})
-        elif held and not state.running and self.mode == "persistent":
-            # no event would ever come: cancel the holds (R27)
+        elif held and not state.running:
+            # no event would ever come: cancel the holds, the held jobs wait again (R27, R28)
             held.clear()
             return self._reserve_and_backfill(t, state)
         return started
 
     def _held(self, t: Any, L: Sequence[int], prof: Profile) -> list[Decision]:
-        """Put the held reservations (persistent mode) into `prof` and start the jobs whose
-        reserved start has come (``s <= t`` up to the tolerance), in queue order.
+        """Put the held reservations (persistent and fixed modes) into `prof` and start the jobs
+        whose reserved start has come (``s <= t`` up to the tolerance): in queue order
+        ("persistent", R27) or in the order the reservations were made ("fixed", R28: the
+        compiled core keeps no held job in its queue).
 
         A job due now is placed again at its earliest fit in the profile of the running
-        attempts and the other held reservations (R27): with exact times that is t (a held
+        attempts and the other held reservations: with exact times that is t (a held
         reservation fits for its whole window, A3), but the float tolerance is not transitive
         (the profile that made the reservation may have merged an end that the event loop
         does not group with t), so the job starts only if it fits now, else it is held at the
         new fit.
         """
         p, dur, held, le = self.p, self.t, self.reservations, self._le
-        due = [j for j in L if j in held and le(held[j], t)]
+        order = held if self.mode == "fixed" else [j for j in L if j in held]
+        due = [j for j in order if le(held[j], t)]
         for j in due:
             del held[j]
         for j, s in held.items():

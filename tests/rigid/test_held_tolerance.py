@@ -1,4 +1,4 @@
-"""Held reservations under the float tolerance (spec 002 §4.3, decisions A3, R21, R27).
+"""Held reservations under the float tolerance (spec 002 §4.3, decisions A3, R21, R27, R28).
 
 With float times the engine groups completions within a relative 1e-9 and the availability
 profile merges breakpoints within the same tolerance, but "within the tolerance" is not
@@ -6,10 +6,9 @@ transitive: a profile may merge two ends that the event loop does not group with
 time. A reservation held from an earlier pass (persistent and fixed modes) at such a merged
 breakpoint used to start as soon as its time came up to the tolerance, on processors still in
 use (`InvalidSchedule`; the compiled core reported it as a deadlock), or drift past the last
-completion (deadlock). R27, persistent mode: a held job whose time has come is placed again at
-its earliest fit and starts only if it fits now; a pass leaving nothing running cancels the
-holds. The fixed mode still fails (its compiled twin, rigid_fixed.c, must change with it): its
-cases are strict expected failures until then.
+completion (deadlock). R27 (persistent) and R28 (fixed): a held job whose time has come is
+placed again at its earliest fit and starts only if it fits now; a pass leaving nothing running
+cancels the holds. Each case runs the Python engine (the oracle) and both fast paths.
 """
 
 from __future__ import annotations
@@ -23,9 +22,6 @@ from resilsched.heuristics.rigid import r_list_1, r_list_q
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
-
-FIXED_TODO = pytest.mark.xfail(strict=True, reason="R27 not applied to the fixed mode yet "
-                               "(RList and csrc/core/rigid_fixed.c together)")
 
 
 def _check(fn, inst, sc, priority, **kw):
@@ -71,7 +67,6 @@ def test_minimal_r_list_1_instance():
         _check(r_list_1, inst, sc, "LPT", reservations=mode)
 
 
-@FIXED_TODO
 def test_fixed_mode_due_job_ends_at_its_real_end():
     # job 2 is held at 3e6 and starts at 2999999.998 (the same time up to the tolerance); its
     # window used to end at 3e6 + 1e6 in the profile instead of its real end, the jobs held
@@ -82,7 +77,6 @@ def test_fixed_mode_due_job_ends_at_its_real_end():
     assert _check(r_list_q, inst, sc, "LPT", reservations="fixed") == 7999999.992
 
 
-@FIXED_TODO
 def test_fixed_mode_unreachable_hold_is_cancelled():
     # job 4 is held at the end of job 5's reservation, 12000000.004; job 5 started early (up to
     # the tolerance) and ended at 12000000.0, grouped with the last completion 11999999.992,
@@ -93,6 +87,41 @@ def test_fixed_mode_unreachable_hold_is_cancelled():
                                    (1, 3000000.0)])
     sc = Scenario((1, 0, 0, 1, 0, 1, 1))
     assert _check(r_list_1, inst, sc, "LPT", reservations="fixed") == 14999999.991999999
+
+
+# Draws of a near-tolerance stress run (run times k 1e6 plus offsets of 1e-4 to 4e-3) on which
+# the fixed mode failed before R28, over-subscribing or deadlocking: (fn, priority, options, P,
+# jobs, failures). Each moves a due reservation (the job does not fit now) or cancels the holds
+# (nothing runs any more), some with Random or LJF keys redrawn on failure, which the compiled
+# core must not redraw again when a cancelled hold goes back into the queue.
+STRESS_FAILURES = [
+    (r_list_1, "LJF", {}, 5, [(2, 2999999.999), (3, 3000000.0), (3, 3000000.004),
+                              (1, 1000000.003), (3, 1999999.999), (4, 999999.998),
+                              (1, 1999999.998)], (2, 0, 2, 1, 0, 0, 2)),
+    (r_list_1, "Random", {"classic_easy": True, "redraw_on_failure": True, "seed": 1718}, 6,
+     [(1, 999999.998), (5, 2000000.0001), (6, 999999.999), (1, 2999999.998), (5, 2000000.004),
+      (5, 1000000.002), (2, 1999999.998)], (3, 2, 3, 3, 0, 2, 1)),
+    (r_list_1, "HPA", {"classic_easy": True}, 5,
+     [(2, 4000000.0001), (3, 2000000.004), (1, 1999999.999), (3, 1000000.004),
+      (1, 2000000.003), (4, 2000000.0001)], (2, 3, 2, 2, 1, 2)),
+    (r_list_q, "Random", {"redraw_on_failure": True, "seed": 7309}, 3,
+     [(2, 3000000.0005), (3, 3000000.0005), (1, 999999.999), (2, 2000000.004),
+      (2, 2000000.001), (1, 1000000.0001)], (1, 3, 0, 1, 1, 3)),
+    (r_list_q, "LJF", {"redraw_on_failure": True, "seed": 6143}, 5,
+     [(1, 2999999.998), (1, 1999999.999), (3, 2000000.003), (3, 2000000.002),
+      (4, 2000000.003), (5, 3000000.0001)], (2, 1, 2, 2, 3, 0)),
+    (r_list_q, "LA", {"classic_easy": True}, 4,
+     [(3, 1999999.999), (4, 1000000.001), (1, 3999999.999), (1, 2000000.001),
+      (1, 4000000.004), (2, 2000000.003)], (2, 1, 3, 1, 2, 0)),
+    (r_list_q, "LPT", {}, 5, [(4, 4000000.004), (5, 2000000.0), (1, 4000000.0001),
+                              (4, 2000000.0005), (1, 2000000.003)], (3, 3, 2, 1, 3)),
+]
+
+
+@pytest.mark.parametrize("case", STRESS_FAILURES, ids=lambda c: f"{c[0].__name__}-{c[1]}")
+def test_fixed_mode_stress_failures_complete_and_validate(case):
+    fn, priority, kw, P, jobs, f = case
+    _check(fn, RigidInstance.build(P, jobs), Scenario(f), priority, reservations="fixed", **kw)
 
 
 @st.composite
@@ -110,9 +139,7 @@ def near_tolerance_cases(draw):
     return RigidInstance.build(P, jobs), Scenario(f)
 
 
-@pytest.mark.parametrize("mode", ["fresh", "persistent",
-                                  pytest.param("fixed", marks=pytest.mark.xfail(
-                                      strict=False, reason="R27 not in the fixed mode yet"))])
+@pytest.mark.parametrize("mode", ["fresh", "persistent", "fixed"])
 @pytest.mark.parametrize("fn", [r_list_1, r_list_q], ids=lambda f: f.__name__)
 @settings(max_examples=150, deadline=None)
 @given(case=near_tolerance_cases(), priority=st.sampled_from(["LPT", "LJF", "HPA"]),

@@ -47,9 +47,10 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
-from resilsched.cli_parser import ReproductionParser, integer
+from resilsched.cli_parser import ReproductionParser
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS
 from resilsched.instances.moldable.generators import PAPER_MODELS
+from resilsched.reproduce.arguments import count, seed
 from resilsched.reproduce.moldable.experiments import (
     ALGOS,
     COMBOS,
@@ -79,21 +80,6 @@ __all__ = ["ALGOS", "COMBOS", "PAPER_TABLE1", "main", "parser", "run_config", "r
 
 #: program name in the help and error lines (the script's name, as before the move)
 PROG = "reproduce_moldable.py"
-
-
-def _count(high: int) -> Callable[[str], int]:
-    """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
-    return integer(1, high)
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"{value} must be in [0, 2^32)")
-    return value
 
 
 def _slack(text: str) -> float:
@@ -145,12 +131,12 @@ def _point_size(text: str) -> tuple[str, float, int, int]:
 def parser(prog: str = PROG) -> argparse.ArgumentParser:
     """The command-line options of the reproduction (every one with its default in the help)."""
     ap = ReproductionParser(prog=prog, description=__doc__.splitlines()[0])
-    ap.add_argument("--sets", type=_count(1000), default=30,
+    ap.add_argument("--sets", type=count(1000), default=30,
                     help="job sets per model for Table 1 and the figures, in [1, 1000] "
                          "(default %(default)s)")
-    ap.add_argument("--scenarios", type=_count(10_000), default=20,
+    ap.add_argument("--scenarios", type=count(10_000), default=20,
                     help="failure scenarios per job set, in [1, 10000] (default %(default)s)")
-    ap.add_argument("--seed", type=_seed, default=2021,
+    ap.add_argument("--seed", type=seed(32), default=2021,
                     help="root seed of the job sets and scenarios (default %(default)s)")
     ap.add_argument("--area-slack", type=_slack, default=1.1,
                     help="BATCH-LIST's area slack, in [1, 4] (default %(default)s; 1 = none)")
@@ -167,19 +153,19 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="also run Figs. 3, 5 and 6: the 11 algorithm x priority combinations "
                          "at the defaults and at the four (P, n) combinations, with --sets "
                          "and --scenarios (default off)")
-    ap.add_argument("--pn-sets", type=_count(1000), default=None,
+    ap.add_argument("--pn-sets", type=count(1000), default=None,
                     help="job sets per model at the four (P, n) combinations of Figs. 3-right "
                          "and 6 (default: --sets)")
-    ap.add_argument("--pn-scenarios", type=_count(10_000), default=None,
+    ap.add_argument("--pn-scenarios", type=count(10_000), default=None,
                     help="scenarios per job set at the four (P, n) combinations (default: "
                          "--scenarios)")
     ap.add_argument("--sweeps", action="store_true",
                     help="also run the P, n and lambda sweeps of Figs. 4, 7-9 (LPT) and the "
                          "four (P, n) combinations, then Table 1 over the entire set of "
                          "experiments (default off)")
-    ap.add_argument("--sweep-sets", type=_count(1000), default=30,
+    ap.add_argument("--sweep-sets", type=count(1000), default=30,
                     help="job sets per sweep point (default %(default)s)")
-    ap.add_argument("--sweep-scenarios", type=_count(10_000), default=20,
+    ap.add_argument("--sweep-scenarios", type=count(10_000), default=20,
                     help="scenarios per job set in the sweeps (default %(default)s)")
     ap.add_argument("--point-size", type=_point_size, action="append", default=[],
                     metavar="GRID=VALUE:SETSxSCENARIOS",
@@ -195,7 +181,7 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                          "<out>/moldable.csv)")
     ap.add_argument("--no-plots", action="store_true",
                     help="do not draw the PNG figures (default: draw them; needs matplotlib)")
-    ap.add_argument("--jobs", type=_count(256), default=min(2, os.cpu_count() or 1),
+    ap.add_argument("--jobs", type=count(256), default=min(2, os.cpu_count() or 1),
                     help="worker processes, 1 runs inline (default %(default)s)")
     ap.add_argument("--out", type=Path, default=Path("results/moldable"),
                     help="output folder: CSV, summary.md, PNG, default store "

@@ -55,10 +55,11 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import add_cli_options, run_script
-from resilsched.cli_parser import ReproductionParser, integer
+from resilsched.cli_parser import ReproductionParser
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_PROCESSORS
 from resilsched.instances.rigid.synthetic import PAPER_P_RANGE
+from resilsched.reproduce.arguments import count, seed
 from resilsched.reproduce.rigid.claims import (  # noqa: F401  (re-exported)
     best_priority,
     fig4_claims,
@@ -213,21 +214,6 @@ def run(cfg: Config) -> dict[str, Any]:
 
 # -- command line ---------------------------------------------------------------------------------
 
-def _count(high: int) -> Callable[[str], int]:
-    """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
-    return integer(1, high)
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"{value} must be in [0, 2^63)")
-    return value
-
-
 def _grid(text: str, parse: Callable[[str], Any], check: Callable[[Any], str | None]) -> tuple:
     """A comma-separated, non-empty list of distinct values, each passing `check`."""
     items = [x.strip() for x in text.split(",")]
@@ -281,9 +267,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     d = Config()
     ap = ReproductionParser(prog=prog, description=__doc__.split("\n\n")[0],
                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", type=_count(1000), default=None,
+    ap.add_argument("--sets", type=count(1000), default=None,
                     help=f"synthetic job sets (default {d.sets}; 30 with --full)")
-    ap.add_argument("--scenarios", type=_count(100_000), default=None,
+    ap.add_argument("--scenarios", type=count(100_000), default=None,
                     help=f"failure scenarios per set and q-bar (default {d.scenarios}; 1000 "
                          "with --full)")
     ap.add_argument("--qbars", type=_qbars, default=None,
@@ -296,22 +282,22 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="paper sizes: 30 sets, 1000 scenarios, full grids (about an hour of CPU "
                          "with both reservation modes and the compiled core, see "
                          "docs/performance.md; resumable; default off)")
-    ap.add_argument("--seed", type=_seed, default=d.seed,
+    ap.add_argument("--seed", type=seed(63), default=d.seed,
                     help=f"seed of the synthetic sets and of every scenario (default {d.seed})")
-    ap.add_argument("--mira-days", type=_count(3650), default=d.mira_days,
+    ap.add_argument("--mira-days", type=count(3650), default=d.mira_days,
                     help=f"Table 1: days of the Mira-like stand-in or of --swf "
                          f"(default {d.mira_days})")
-    ap.add_argument("--mira-scenarios", type=_count(100_000), default=None,
+    ap.add_argument("--mira-scenarios", type=count(100_000), default=None,
                     help=f"scenarios per Mira day and q-bar (default {d.mira_scenarios}; 1000 "
                          "with --full)")
-    ap.add_argument("--mira-seed", type=_seed, default=d.mira_seed,
+    ap.add_argument("--mira-seed", type=seed(63), default=d.mira_seed,
                     help=f"seed of the Mira-like days (default {d.mira_seed})")
     ap.add_argument("--swf", type=_file, default=None,
                     help="SWF log for Table 1 instead of the Mira-like stand-in (default none)")
-    ap.add_argument("--cores-per-node", type=_count(1_000_000), default=None,
+    ap.add_argument("--cores-per-node", type=count(1_000_000), default=None,
                     help=f"--swf: cores per node, to convert cores into nodes "
                          f"(default {d.cores_per_node})")
-    ap.add_argument("--swf-P", type=_count(MAX_PROCESSORS), default=None,
+    ap.add_argument("--swf-P", type=count(MAX_PROCESSORS), default=None,
                     help="--swf: platform size override (default: from the log's header)")
     ap.add_argument("--only", type=str, default=",".join(DEFAULT_EXPERIMENTS),
                     help=f"subset of {','.join(EXPERIMENTS)}; fig78 runs all seven priorities "
@@ -320,10 +306,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="comma-separated reservation modes of R-LIST-1/Q to run side by side, "
                          f"from {','.join(RESERVATION_MODES)}; fixed is the authors' simulator "
                          f"(default {','.join(d.reservations)})")
-    ap.add_argument("--prop3-samples", type=_count(10_000_000), default=d.prop3_samples,
+    ap.add_argument("--prop3-samples", type=count(10_000_000), default=d.prop3_samples,
                     help="Monte Carlo scenarios of the per-scenario mean ratio of Proposition 3 "
                          f"(default {d.prop3_samples})")
-    ap.add_argument("--jobs", type=_count(256), default=min(2, os.cpu_count() or 1),
+    ap.add_argument("--jobs", type=count(256), default=min(2, os.cpu_count() or 1),
                     help="worker processes, 1 runs inline (default 2)")
     ap.add_argument("--out", type=Path, default=d.out,
                     help=f"output folder for CSV, PNG and summary.md (default {d.out})")

@@ -1,0 +1,35 @@
+"""argparse types shared by the reproductions' own option parsers (`resilsched.reproduce`): a
+bad value is a one-line error naming the option (`cli_parser.ReproductionParser`, exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from resilsched.cli_parser import integer
+
+
+def count(high: int) -> Callable[[str], int]:
+    """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
+    return integer(1, high)
+
+
+def seed(bits: int) -> Callable[[str], int]:
+    """argparse type: a seed in [0, 2^bits), written as Python's ``int()`` reads it.
+
+    >>> seed(32)("7")
+    7
+    >>> seed(32)(str(2**32))
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 4294967296 must be in [0, 2^32)
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not 0 <= value < 2**bits:
+            raise argparse.ArgumentTypeError(f"{value} must be in [0, 2^{bits})")
+        return value
+
+    return parse
