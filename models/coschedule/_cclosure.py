@@ -32,6 +32,9 @@ def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
     dll.pk_enum.restype = i64
     dll.pk_cover.argtypes = [cint, i64, P, P, dbl, i64, dbl, i64, P, P]
     dll.pk_cover.restype = i64
+    dll.sp_search.argtypes = [cint, cint, cint, i64, P, P, P, cint, P, P, dbl, dbl, i64, dbl,
+                              dbl, i64, dbl, i64, P, P, P]
+    dll.sp_search.restype = i64
     return dll
 
 

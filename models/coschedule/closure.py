@@ -39,6 +39,7 @@ import highspy
 import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
+from resilsched.models.coschedule import partsearch
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.coschedule.master import Master
 from resilsched.models.coschedule.outcome import best_bound
@@ -106,15 +107,18 @@ def cutoff_mip(template: Master, pool: PackPool, keep: dict[int, np.ndarray], in
 
 def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any,
                   delta: float, gap_to_close: Callable[[float], float], deadline,
-                  settings: dict, rounds: list, say: Callable[[str], None] = lambda m: None
-                  ) -> tuple[Packs, bool, Any]:
+                  settings: dict, rounds: list, say: Callable[[str], None] = lambda m: None,
+                  use_search: bool = True) -> tuple[Packs, bool, Any]:
     """Closure rounds from `delta` (module docstring): (best packs, proven, lower bound).
 
     `cg` is the converged `colgen.Pricing`, `gap_to_close(ub)` the largest rc of a pack that can
-    take part in a partition better than ub; each round appends its facts to `rounds`.
+    take part in a partition better than ub; each round appends its facts to `rounds`. Each
+    round is solved by the exact search of `partsearch` when `use_search` and the C kernels
+    serve n tasks, else by HiGHS (`cutoff_mip`).
     """
     n = inst.n
     slack = (n - 1) * min(0.0, cg.min_rc)
+    duals = search_duals(inst, cg, master) if use_search else None
     while True:
         ub = float(best.makespan)
         full_gap = gap_to_close(ub)
@@ -125,11 +129,15 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
         thr = cg.dual + delta + slack
         keep = {s: cg.rcs[s] <= delta for s in cg.rcs}
         budget = deadline.remaining()
-        say(f"closure MIP ({'full' if full else 'cutoff'} round, delta {delta:.4g})")
+        kind = "search" if duals is not None else "MIP"
+        say(f"closure {kind} ({'full' if full else 'cutoff'} round, delta {delta:.4g})")
         try:
-            res = run_limited(partial(cutoff_mip, master, pool, keep, best, settings,
-                                      time.monotonic() + budget, None if full else thr),
-                              budget)
+            if duals is not None:
+                res = search_round(pool, keep, cg.rcs, duals, min(thr, ub), budget)
+            else:
+                res = run_limited(partial(cutoff_mip, master, pool, keep, best, settings,
+                                          time.monotonic() + budget, None if full else thr),
+                                  budget)
         except PhaseTimeout:
             rounds.append({"delta": delta, "killed": True, "seconds": deadline.elapsed()})
             return best, False, lb
@@ -150,3 +158,23 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
             return best, True, lb
         lb = best_bound(lb, thr - CUTOFF_SLACK - 1e-12 * abs(thr))
         delta = max(delta * DELTA_GROWTH, delta + MIN_STEP * full_gap)
+
+
+def search_duals(inst, cg, master: Master) -> partsearch.Duals | None:
+    """The duals `partsearch` bounds with, or None when its C search cannot serve `inst`."""
+    if not partsearch.available(inst.n) or cg.pi is None:
+        return None
+    triples = list(master.cuts.triples) if master.cuts is not None else []
+    sigma = cg.sigma if cg.sigma is not None and len(cg.sigma) == len(triples) \
+        else np.zeros(len(triples))
+    return partsearch.Duals(cg.dual, cg.mu, master.min_packs or 0, triples, sigma, inst.k)
+
+
+def search_round(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarray],
+                 duals: partsearch.Duals, target: float, budget: float) -> RoundResult:
+    """A closure round solved by `partsearch.search`: the cheapest partition of the kept packs
+    costing less than `target`; an incomplete search bounds nothing (bound -inf)."""
+    if budget <= 0:
+        raise PhaseTimeout("no time left")
+    res = partsearch.search(pool, keep, rcs, duals, target, budget)
+    return RoundResult(res.packs, -np.inf, res.complete, res.columns)

@@ -51,6 +51,7 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule import partsearch
 from resilsched.models.coschedule.closure import cutoff_rounds
 from resilsched.models.coschedule.colgen import (
     min_packs,
@@ -171,7 +172,10 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
     if delta < gap_to_close(float(best.makespan)):
         best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
-    if delta < gap_to_close(float(best.makespan)):
+    search = opts.closure != "mip" and partsearch.available(n)
+    if opts.closure == "search" and not search:
+        opts.say("the closure search is unavailable (no C kernels or n > 256): HiGHS's MIP")
+    if not search and delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
         best = _early_round(inst, opts, pool, master, best, keep, delta, info)
         best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
@@ -179,7 +183,7 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
     if sum(int((rcs[s] <= full_gap).sum()) for s in rcs) > DIRECT_FULL_COLUMNS:
         full_gap = smallest(CUTOFF_CLOSURE_COLUMNS * n)  # the full closure is too large
     return cutoff_rounds(inst, cg, pool, master, best, lb, full_gap, gap_to_close, deadline,
-                         opts.highs_settings(), info["closure_rounds"], opts.say)
+                         opts.highs_settings(), info["closure_rounds"], opts.say, search)
 
 
 def _polish(inst: CoscheduleInstance, packs: Packs, deadline: Deadline) -> Packs:
