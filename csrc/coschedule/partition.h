@@ -48,7 +48,7 @@ typedef struct {
     Bits full;
     const Bits *cutmask;
     const double *cutpen;
-    double dual, mu, tol, best;
+    double dual, mu, tol, best, floor; /* floor = min(0, least rc_B / |B|) */
     int64_t min_packs;
     int64_t chosen[SP_MAX_TASKS], best_chosen[SP_MAX_TASKS];
     int depth, best_depth, found, oom;
@@ -126,17 +126,20 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
         if (got >= 2) core += s->cutpen[q];
     }
     double limit = s->best - s->tol;
-    if (core >= limit) return 1;
+    if (core + (double)left * s->floor >= limit) return 1;
     int count[SP_MAX_TASKS];
     double share[SP_MAX_TASKS];
     for (int i = 0; i < s->n; i++) {
         count[i] = 0;
         share[i] = 1e300;
     }
+    /* the other packs of a completion cost >= floor per task: a pack whose rc reaches
+     * limit - core - (left - 1) floor cannot take part, nor can any later one */
+    double others = (double)(left - 1) * s->floor;
     int64_t end = 0;
     for (; end < len; end++) {
         const Pk *en = &s->e[s->arena[off + end]];
-        if (core + en->rc >= limit) break;
+        if (core + en->rc + others >= limit) break;
         for (int q = 0; q < w; q++)
             for (uint64_t x = en->mask[q]; x; x &= x - 1) {
                 int i = 64 * q + __builtin_ctzll(x);
@@ -158,9 +161,11 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
     for (int64_t a = 0; a < end; a++) {
         const Pk *en = &s->e[s->arena[off + a]];
         limit = s->best - s->tol;
-        if (core + en->rc >= limit) break;
+        if (core + en->rc + others >= limit) break;
         if (!((en->mask[pick >> 6] >> (pick & 63)) & 1)) continue;
         double own = 0.0;
+        int size = bits_count(en->mask, w);
+        double after = left > size ? (double)(left - size - 1) * s->floor : 0.0;
         for (int q = 0; q < w; q++)
             for (uint64_t x = en->mask[q]; x; x &= x - 1) own += share[64 * q + __builtin_ctzll(x)];
         double base = core + en->rc + rest - own; /* bound of the child before its own scan */
@@ -180,9 +185,9 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
         for (; b < end; b++) {
             int32_t q2 = s->arena[off + b];
             const Pk *other = &s->e[q2];
-            /* the shares of b's tasks are part of rest - own: core + rc_a + rc_b bounds
-             * the child's bound with b, and grows along the list */
-            if (core + en->rc + other->rc >= limit) break;
+            /* core + rc_a + rc_b + (tasks left after both) floor bounds the child's bound
+             * with b, and grows along the list */
+            if (core + en->rc + other->rc + after >= limit) break;
             if (bits_meet(other->mask, en->mask, w)) continue;
             double theirs = 0.0;
             for (int q = 0; q < w; q++)
@@ -250,6 +255,7 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
         for (int r = 0; r < w; r++) cm[q][r] = cutmasks[(int64_t)q * w + r];
     s.cutmask = (const Bits *)cm;
     s.cutpen = cutpen;
+    s.floor = 0.0;
     for (int64_t c = 0; c < m; c++) {
         Pk *en = &e[c];
         for (int r = 0; r < w; r++) en->mask[r] = masks[c * w + r];
@@ -257,6 +263,7 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
         en->rc = rcs[c];
         en->cost = costs[c];
         en->share = size > 0 ? rcs[c] / size : 0.0;
+        if (en->share < s.floor) s.floor = en->share;
         en->c = c;
         for (int q = 0; q < ncuts; q++) {
             int meet = 0;

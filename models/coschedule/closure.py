@@ -148,7 +148,10 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
             if found.makespan < best.makespan:
                 best = found
         below = value is not None and value < thr
+        if duals is not None:  # the search looked below min(thr, ub): the incumbent may be it
+            below = float(best.makespan) < thr
         rounds.append({"delta": delta, "columns": res.columns, "cutoff": None if full else thr,
+                       "method": "search" if duals is not None else "mip",
                        "complete": res.complete, "found_below": below, "ub": best.makespan,
                        "seconds": deadline.elapsed()})
         if not res.complete:  # time is up

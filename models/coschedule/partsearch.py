@@ -19,6 +19,7 @@ no build) the callers keep HiGHS.
 from __future__ import annotations
 
 import ctypes
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,7 +104,7 @@ def search(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarra
     out = np.zeros(n, dtype=np.int64)
     out_cost = ctypes.c_double(0.0)
     done = ctypes.c_int(0)
-    tol = 1e-10 * max(1.0, abs(target))
+    tol = 1e-10 * max(1.0, abs(target) if math.isfinite(target) else abs(duals.dual))
     got = dll.sp_search(n, words(n), duals.k, len(rc), masks.ctypes.data, rc.ctypes.data,
                         cost.ctypes.data, len(order), cut_masks.ctypes.data, pen.ctypes.data,
                         float(duals.dual), float(duals.mu), int(duals.min_packs),
