@@ -26,11 +26,14 @@ Its LP relaxation is much tighter than the LP of (1.12). Two models, both with h
        polished by pair exchanges, within ``DIVE_SHARE`` of the time left; then an early MIP
        over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc seeded with that incumbent
        (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
-       the time left, C14). Neither ever proves anything;
+       the time left, C14; skipped when the closure search of `partsearch` answers the rounds,
+       C28). Neither ever proves anything;
     4. closure rounds (`closure`): the full closure over gap(UB) when it holds at most
        ``DIRECT_FULL_COLUMNS`` packs, else cutoff rounds from the ``CUTOFF_CLOSURE_COLUMNS * n``
        packs of smallest rc, each either finding the optimum or raising the bound, up to the
-       full closure, which proves the incumbent optimal.
+       full closure, which proves the incumbent optimal. Each round is solved by the exact C
+       search of `partsearch` (option ``closure``: ``auto`` = it when built, ``search``,
+       ``mip`` = HiGHS).
 
 Time limits (decision C16): every phase runs under ``opts.deadline``: the pool and its pair
 index are built in chunks checked against it, each LP gets the time left, and each MIP (built
