@@ -32,6 +32,7 @@ typedef struct {
     double rc, cost, share; /* share = rc / |B| */
     Bits mask, cuts;        /* tasks of B; cuts S with |B ∩ S| >= 2 */
     int64_t c;              /* index in the caller's arrays */
+    int size;               /* |B| */
 } Pk;
 
 typedef struct {
@@ -43,6 +44,7 @@ typedef struct {
 typedef struct {
     const Pk *e;
     int32_t *arena;
+    double *ev;       /* beside arena: a pack's rc plus the cut halves it decides (sp_node) */
     int64_t top, cap;
     int n, w, k, ncuts;
     Bits full;
@@ -119,11 +121,30 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
     /* the decided part of the bound: D + spent rc + packs still needed + cuts decided to 0 */
     int64_t more = packs + (left + s->k - 1) / s->k - s->min_packs;
     double core = s->dual + spent + (more > 0 ? s->mu * (double)more : 0.0);
+    /* a cut with one task covered (its pack holding no other task of S) ends at a_S = 0 iff
+     * the two others go to different packs: then each of their packs holds exactly one of
+     * them, and each is charged half the penalty (pairs: task -> partner, half) */
+    int head[SP_MAX_TASKS], nxt[2 * SP_MAX_CUTS], partner[2 * SP_MAX_CUTS], npairs = 0;
+    double half[2 * SP_MAX_CUTS];
+    for (int i = 0; i < s->n; i++) head[i] = -1;
     for (int q = 0; q < s->ncuts; q++) {
         if ((hit[q >> 6] >> (q & 63)) & 1) continue;
         int got = 0;
         for (int r = 0; r < w; r++) got += __builtin_popcountll(covered[r] & s->cutmask[q][r]);
-        if (got >= 2) core += s->cutpen[q];
+        if (got >= 2) {
+            core += s->cutpen[q];
+        } else if (got == 1) {
+            int two[2], t = 0;
+            for (int r = 0; r < w; r++)
+                for (uint64_t x = s->cutmask[q][r] & ~covered[r]; x; x &= x - 1)
+                    two[t++] = 64 * r + __builtin_ctzll(x);
+            for (int u = 0; u < 2; u++) {
+                partner[npairs] = two[1 - u];
+                half[npairs] = 0.5 * s->cutpen[q];
+                nxt[npairs] = head[two[u]];
+                head[two[u]] = npairs++;
+            }
+        }
     }
     double limit = s->best - s->tol;
     if (core + (double)left * s->floor >= limit) return 1;
@@ -140,11 +161,21 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
     for (; end < len; end++) {
         const Pk *en = &s->e[s->arena[off + end]];
         if (core + en->rc + others >= limit) break;
+        double ev = en->rc, mine = en->share;
+        if (npairs > 0) {
+            for (int q = 0; q < w; q++)
+                for (uint64_t x = en->mask[q]; x; x &= x - 1)
+                    for (int a = head[64 * q + __builtin_ctzll(x)]; a >= 0; a = nxt[a])
+                        if (!((en->mask[partner[a] >> 6] >> (partner[a] & 63)) & 1))
+                            ev += half[a];
+            mine = ev / en->size;
+        }
+        s->ev[off + end] = ev;
         for (int q = 0; q < w; q++)
             for (uint64_t x = en->mask[q]; x; x &= x - 1) {
                 int i = 64 * q + __builtin_ctzll(x);
                 count[i]++;
-                if (en->share < share[i]) share[i] = en->share;
+                if (mine < share[i]) share[i] = mine;
             }
     }
     scanned_total += end;
@@ -164,21 +195,24 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
         if (core + en->rc + others >= limit) break;
         if (!((en->mask[pick >> 6] >> (pick & 63)) & 1)) continue;
         double own = 0.0;
-        int size = bits_count(en->mask, w);
+        int size = en->size;
         double after = left > size ? (double)(left - size - 1) * s->floor : 0.0;
         for (int q = 0; q < w; q++)
             for (uint64_t x = en->mask[q]; x; x &= x - 1) own += share[64 * q + __builtin_ctzll(x)];
-        double base = core + en->rc + rest - own; /* bound of the child before its own scan */
+        double ev_a = s->ev[off + a];
+        double base = core + ev_a + rest - own; /* bound of the child before its own scan */
         if (base >= limit) continue;
         int64_t child = s->top;
         if (child + end > s->cap) {
             int64_t cap = 2 * (child + end);
             int32_t *grown = realloc(s->arena, sizeof(int32_t) * (size_t)cap);
-            if (!grown) {
+            if (grown) s->arena = grown;
+            double *grown_ev = grown ? realloc(s->ev, sizeof(double) * (size_t)cap) : NULL;
+            if (!grown_ev) {
                 s->oom = 1;
                 return 0;
             }
-            s->arena = grown;
+            s->ev = grown_ev;
             s->cap = cap;
         }
         int64_t b = 0;
@@ -193,7 +227,7 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
             for (int q = 0; q < w; q++)
                 for (uint64_t x = other->mask[q]; x; x &= x - 1)
                     theirs += share[64 * q + __builtin_ctzll(x)];
-            if (base + other->rc - theirs >= limit) continue;
+            if (base + s->ev[off + b] - theirs >= limit) continue;
             s->arena[s->top++] = q2;
         }
         scanned_total += b;
@@ -249,8 +283,9 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
     s.memo = calloc(slots, sizeof(SpSlot));
     s.cap = 4 * m + 1024;
     s.arena = malloc(sizeof(int32_t) * (size_t)s.cap);
+    s.ev = malloc(sizeof(double) * (size_t)s.cap);
     int64_t got = -3;
-    if (!cm || !e || !s.memo || !s.arena) goto cleanup;
+    if (!cm || !e || !s.memo || !s.arena || !s.ev) goto cleanup;
     for (int q = 0; q < ncuts; q++)
         for (int r = 0; r < w; r++) cm[q][r] = cutmasks[(int64_t)q * w + r];
     s.cutmask = (const Bits *)cm;
@@ -260,6 +295,7 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
         Pk *en = &e[c];
         for (int r = 0; r < w; r++) en->mask[r] = masks[c * w + r];
         int size = bits_count(en->mask, w);
+        en->size = size > 0 ? size : 1;
         en->rc = rcs[c];
         en->cost = costs[c];
         en->share = size > 0 ? rcs[c] / size : 0.0;
@@ -286,6 +322,7 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
     *out_cost = s.found ? s.best : 0.0;
 cleanup:
     free(s.arena);
+    free(s.ev);
     free(s.memo);
     free(e);
     free(cm);
