@@ -45,6 +45,8 @@ typedef struct {
     const Pk *e;
     int32_t *arena;
     double *ev;       /* beside arena: a pack's rc plus the cut halves it decides (sp_node) */
+    char *scratch;    /* per depth: shares, counts and cut pairs of sp_node */
+    size_t stride;
     int64_t top, cap;
     int n, w, k, ncuts;
     Bits full;
@@ -124,8 +126,14 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
     /* a cut with one task covered (its pack holding no other task of S) ends at a_S = 0 iff
      * the two others go to different packs: then each of their packs holds exactly one of
      * them, and each is charged half the penalty (pairs: task -> partner, half) */
-    int head[SP_MAX_TASKS], nxt[2 * SP_MAX_CUTS], partner[2 * SP_MAX_CUTS], npairs = 0;
-    double half[2 * SP_MAX_CUTS];
+    /* this depth's scratch (on the heap: threads may have small stacks) */
+    double *restrict share = (double *)(s->scratch + (size_t)s->depth * s->stride);
+    double *restrict half = share + s->n;
+    int *restrict count = (int *)(half + 2 * s->ncuts);
+    int *restrict head = count + s->n;
+    int *restrict nxt = head + s->n;
+    int *restrict partner = nxt + 2 * s->ncuts;
+    int npairs = 0;
     for (int i = 0; i < s->n; i++) head[i] = -1;
     for (int q = 0; q < s->ncuts; q++) {
         if ((hit[q >> 6] >> (q & 63)) & 1) continue;
@@ -148,8 +156,6 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
     }
     double limit = s->best - s->tol;
     if (core + (double)left * s->floor >= limit) return 1;
-    int count[SP_MAX_TASKS];
-    double share[SP_MAX_TASKS];
     for (int i = 0; i < s->n; i++) {
         count[i] = 0;
         share[i] = 1e300;
@@ -189,18 +195,23 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
             if (pick < 0 || count[i] < count[pick]) pick = i;
         }
     if (core + rest >= limit) return 1;
+    /* ev becomes ev_B - the shares of B's tasks: a completion with B costs >= core + rest +
+     * that, and with B and B' (disjoint) >= core + rest + both */
+    for (int64_t a = 0; a < end; a++) {
+        const Pk *en = &s->e[s->arena[off + a]];
+        double own = 0.0;
+        for (int q = 0; q < w; q++)
+            for (uint64_t x = en->mask[q]; x; x &= x - 1) own += share[64 * q + __builtin_ctzll(x)];
+        s->ev[off + a] -= own;
+    }
     for (int64_t a = 0; a < end; a++) {
         const Pk *en = &s->e[s->arena[off + a]];
         limit = s->best - s->tol;
         if (core + en->rc + others >= limit) break;
         if (!((en->mask[pick >> 6] >> (pick & 63)) & 1)) continue;
-        double own = 0.0;
         int size = en->size;
         double after = left > size ? (double)(left - size - 1) * s->floor : 0.0;
-        for (int q = 0; q < w; q++)
-            for (uint64_t x = en->mask[q]; x; x &= x - 1) own += share[64 * q + __builtin_ctzll(x)];
-        double ev_a = s->ev[off + a];
-        double base = core + ev_a + rest - own; /* bound of the child before its own scan */
+        double base = core + rest + s->ev[off + a]; /* the child's bound before its own scan */
         if (base >= limit) continue;
         int64_t child = s->top;
         if (child + end > s->cap) {
@@ -223,11 +234,7 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
              * with b, and grows along the list */
             if (core + en->rc + other->rc + after >= limit) break;
             if (bits_meet(other->mask, en->mask, w)) continue;
-            double theirs = 0.0;
-            for (int q = 0; q < w; q++)
-                for (uint64_t x = other->mask[q]; x; x &= x - 1)
-                    theirs += share[64 * q + __builtin_ctzll(x)];
-            if (base + s->ev[off + b] - theirs >= limit) continue;
+            if (base + s->ev[off + b] >= limit) continue;
             s->arena[s->top++] = q2;
         }
         scanned_total += b;
@@ -284,8 +291,11 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
     s.cap = 4 * m + 1024;
     s.arena = malloc(sizeof(int32_t) * (size_t)s.cap);
     s.ev = malloc(sizeof(double) * (size_t)s.cap);
+    s.stride = sizeof(double) * (size_t)(n + 2 * ncuts) + sizeof(int) * (size_t)(2 * n + 4 * ncuts);
+    s.stride = (s.stride + 7) / 8 * 8;
+    s.scratch = malloc(s.stride * (size_t)(n + 1));
     int64_t got = -3;
-    if (!cm || !e || !s.memo || !s.arena || !s.ev) goto cleanup;
+    if (!cm || !e || !s.memo || !s.arena || !s.ev || !s.scratch) goto cleanup;
     for (int q = 0; q < ncuts; q++)
         for (int r = 0; r < w; r++) cm[q][r] = cutmasks[(int64_t)q * w + r];
     s.cutmask = (const Bits *)cm;
@@ -323,6 +333,7 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
 cleanup:
     free(s.arena);
     free(s.ev);
+    free(s.scratch);
     free(s.memo);
     free(e);
     free(cm);
