@@ -10,16 +10,21 @@
  *     cost(x) = D + sum_{B in x} rc_B + mu (|x| - ceil(n/k)) + sum_S (-sigma_S) (1 - a_S(x)),
  *
  * a_S(x) = 1 when a pack of x holds two or more tasks of S (`subset_rows`). At a node (covered
- * tasks, chosen packs) the unknown part is bounded below by: the share bound (each uncovered
- * task i pays at least min rc_B / |B| over the packs B that still fit and hold i), the packs
- * still needed (ceil(uncovered / k)), and the cuts already decided to a_S = 0 (two tasks of S
- * covered, none of the chosen packs holding two of them: the packs still to come meet S at most
- * once). A node whose bound reaches the best cost (or `target`) is pruned, and so is a pack
- * whose own rc and the others' shares reach it. Branch on the uncovered task held by the fewest
- * fitting packs (a task held by none ends the branch), its packs by increasing rc; each node
- * keeps the list of the packs that still fit (a child's list is its parent's, filtered). A memo
- * of covered sets keeps the least true cost that reached each (the cost of the rest depends on
- * the covered set only): a node reached again at no lower cost is pruned.
+ * tasks, chosen packs) the unknown part is bounded below by: mu times the packs still needed
+ * (ceil(uncovered / k)); the cuts already decided to a_S = 0 (two tasks of S covered, none of
+ * the chosen packs holding two of them: the packs still to come meet S at most once); and the
+ * share bound: each uncovered task i pays at least min ev_B / |B| over the packs B that still
+ * fit and hold i, where ev_B = rc_B plus half the penalty of every cut with one task covered
+ * of which B holds exactly one of the two others (those two then sit in
+ * different packs, a_S = 0, and each of their packs carries one half). A floor
+ * min(0, min rc_B / |B|) per task keeps the list cut-offs valid when some rc are negative. A
+ * node whose bound reaches the best cost (or `target`) is pruned, and so is a pack whose ev and
+ * the other tasks' shares reach it. Branch on the uncovered task held by the fewest fitting
+ * packs, of largest share among those (a task held by none ends the branch), its packs by
+ * increasing rc; each node keeps the list of the packs that still fit (a child's list is its
+ * parent's, filtered). A memo of covered sets keeps the least true cost that reached each (the
+ * cost of the rest depends on the covered set only): a node reached again at no lower cost is
+ * pruned.
  */
 
 #define SP_WORDS 4
@@ -192,7 +197,9 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
             int i = 64 * q + __builtin_ctzll(u);
             if (count[i] == 0) return 1;
             rest += share[i];
-            if (pick < 0 || count[i] < count[pick]) pick = i;
+            if (pick < 0 || count[i] < count[pick] ||
+                (count[i] == count[pick] && share[i] > share[pick]))
+                pick = i;
         }
     if (core + rest >= limit) return 1;
     /* ev becomes ev_B - the shares of B's tasks: a completion with B costs >= core + rest +
