@@ -183,5 +183,8 @@ def search_round(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.
     costing less than `target`; an incomplete search bounds nothing (bound -inf)."""
     if budget <= 0:
         raise PhaseTimeout("no time left")
-    res = partsearch.search(pool, keep, rcs, duals, target, budget)
+    try:
+        res = partsearch.search(pool, keep, rcs, duals, target, budget)
+    except MemoryError:  # an unfinished round: the caller answers with what it has
+        return RoundResult(None, -np.inf, False, sum(int(k.sum()) for k in keep.values()))
     return RoundResult(res.packs, -np.inf, res.complete, res.columns)

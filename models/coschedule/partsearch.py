@@ -27,8 +27,9 @@ import numpy as np
 from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule.pool import PackPool
 
-#: the kernel's bit masks hold this many tasks (and cuts)
+#: the kernel's bit masks hold this many tasks, and this many cuts (the largest penalties)
 MAX_TASKS = 256
+MAX_CUTS = 256
 #: log2 of the memo's slots (48 bytes each: 96 MB)
 MEMO_LOG2 = 21
 
@@ -96,7 +97,7 @@ def search(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarra
                               if sizes else np.zeros(0))
     cost = np.ascontiguousarray(np.concatenate([pool.costs[s][keep[s]] for s in sizes])
                                 if sizes else np.zeros(0))
-    order = np.argsort(duals.sigma)[:MAX_TASKS]  # the largest penalties when there are more
+    order = np.argsort(duals.sigma, kind="stable")[:MAX_CUTS]  # dropping a cut only weakens
     order = order[duals.sigma[order] < 0]
     cut_masks = np.ascontiguousarray(
         bit_masks(np.array([duals.triples[q] for q in order], dtype=np.int64).reshape(-1, 3), n))
