@@ -146,3 +146,19 @@ def test_setpart_cg_closures_agree(seed, method, monkeypatch):
     assert float(sol.bound) <= float(sol.objective) + 1e-9
     kinds = {r.get("method") for r in sol.info["closure_rounds"] if "cutoff" in r}
     assert kinds == {method}
+
+
+def test_a_search_out_of_memory_leaves_the_round_unproven(monkeypatch):
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(setpart, "CUTOFF_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart, "DIRECT_FULL_COLUMNS", 0)
+    monkeypatch.setattr(partsearch, "search", no_memory)
+    inst = tiny(2500, 14, 8, 3, kind="amdahl")
+    sol = solve_setpart_cg(inst, None, time_limit=60)
+    rounds = sol.info["closure_rounds"]
+    assert rounds and rounds[-1]["complete"] is False
+    assert sol.status is Status.FEASIBLE
+    assert float(sol.bound) <= float(opt(inst)) + 1e-9 <= float(sol.objective) + 2e-9
+    assert check_packs(inst, sol.payload) == sol.objective
