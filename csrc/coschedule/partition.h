@@ -40,11 +40,9 @@ typedef struct {
     int size;               /* |B| */
 } Pk;
 
-typedef struct {
-    Bits key;
-    double cost;
-    int used;
-} SpSlot;
+/* the memo probes this many slots from a covered set's hash; when all hold other sets, the
+ * first is overwritten (a transposition table: a lost entry only prunes less) */
+#define SP_PROBES 8
 
 typedef struct {
     const Pk *e;
@@ -63,9 +61,8 @@ typedef struct {
     int depth, best_depth, found, oom;
     int64_t nodes, node_limit;
     double stop;
-    SpSlot *memo;
+    uint64_t *memo; /* slots of w + 1 words: the covered set (all zero: empty), its cost */
     uint64_t memo_mask;
-    int64_t memo_used, memo_cap;
 } Sp;
 
 static inline int bits_meet(const uint64_t *a, const uint64_t *b, int w) {
@@ -88,23 +85,29 @@ static int by_pk_rc(const void *x, const void *y) {
 
 /* 1 when `covered` was reached before at true cost <= `cost`, else records `cost`. */
 static int sp_seen(Sp *s, const uint64_t *covered, double cost) {
+    int w = s->w;
     uint64_t h = 0;
-    for (int q = 0; q < s->w; q++) h = hash64(h ^ covered[q]);
-    h &= s->memo_mask;
-    while (s->memo[h].used) {
-        if (memcmp(s->memo[h].key, covered, sizeof(uint64_t) * (size_t)s->w) == 0) {
-            if (s->memo[h].cost <= cost) return 1;
-            s->memo[h].cost = cost;
+    for (int q = 0; q < w; q++) h = hash64(h ^ covered[q]);
+    uint64_t *slot = NULL;
+    for (int probe = 0; probe < SP_PROBES; probe++) {
+        uint64_t *at = s->memo + ((h + (uint64_t)probe) & s->memo_mask) * (uint64_t)(w + 1);
+        int empty = 1;
+        for (int q = 0; q < w; q++) empty &= at[q] == 0;
+        if (empty) {
+            slot = at;
+            break;
+        }
+        if (memcmp(at, covered, sizeof(uint64_t) * (size_t)w) == 0) {
+            double seen_cost;
+            memcpy(&seen_cost, at + w, sizeof(double));
+            if (seen_cost <= cost) return 1;
+            memcpy(at + w, &cost, sizeof(double));
             return 0;
         }
-        h = (h + 1) & s->memo_mask;
     }
-    if (s->memo_used < s->memo_cap) {
-        memcpy(s->memo[h].key, covered, sizeof(uint64_t) * (size_t)s->w);
-        s->memo[h].cost = cost;
-        s->memo[h].used = 1;
-        s->memo_used++;
-    }
+    if (slot == NULL) slot = s->memo + (h & s->memo_mask) * (uint64_t)(w + 1);
+    memcpy(slot, covered, sizeof(uint64_t) * (size_t)w);
+    memcpy(slot + w, &cost, sizeof(double));
     return 0;
 }
 
@@ -124,7 +127,7 @@ static int sp_node(Sp *s, const uint64_t *covered, const uint64_t *hit, double s
         }
         return 1;
     }
-    if (sp_seen(s, covered, cost)) return 1;
+    if (s->depth > 0 && sp_seen(s, covered, cost)) return 1;
     /* the decided part of the bound: D + spent rc + packs still needed + cuts decided to 0 */
     int64_t more = packs + (left + s->k - 1) / s->k - s->min_packs;
     double core = s->dual + spent + (more > 0 ? s->mu * (double)more : 0.0);
@@ -293,8 +296,7 @@ API int64_t sp_search(int n, int w, int k, int64_t m, const uint64_t *masks, con
     Pk *e = calloc((size_t)(m > 0 ? m : 1), sizeof(Pk));
     uint64_t slots = (uint64_t)1 << memo_log2;
     s.memo_mask = slots - 1;
-    s.memo_cap = (int64_t)(slots / 2);
-    s.memo = calloc(slots, sizeof(SpSlot));
+    s.memo = calloc(slots * (uint64_t)(w + 1), sizeof(uint64_t));
     s.cap = 4 * m + 1024;
     s.arena = malloc(sizeof(int32_t) * (size_t)s.cap);
     s.ev = malloc(sizeof(double) * (size_t)s.cap);
