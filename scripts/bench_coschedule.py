@@ -55,9 +55,10 @@ GRIDS = {  # model -> (solve, k, n grid)
 GOALS = [(3, 100), (4, 60)]
 NOTES = """Notes. `setpart-cg` = column generation over the explicit pool of packs (all k-subsets,
 costed by vectorised Algorithm 1) with a pack-count cut and subset-row cuts over triples, an
-upper bound from a small early MIP over the packs of smallest reduced cost, then the integer
-program over the packs whose reduced cost can still improve on it (module
-`resilsched.models.coschedule.setpart`, decisions C13-C14). `setpart-bp` =
+upper bound from pair exchanges and LP dives, then cutoff rounds over the packs whose reduced
+cost can still improve on it, each answered by an exact C search over those packs (HiGHS's MIP
+without the C kernels) (module `resilsched.models.coschedule.setpart`, decisions C13, C26-C28).
+`setpart-bp` =
 branch-and-price with Ryan-Foster branching and no cuts: exact, but HiGHS's cuts make the
 closed MIP of `setpart-cg` far stronger. A row stops at the first n that is not proved within
 the limit (status `feasible` = time limit, with a bound). The dense networkx matching is cubic
