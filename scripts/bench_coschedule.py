@@ -59,8 +59,8 @@ upper bound from pair exchanges and LP dives, then cutoff rounds over the packs 
 cost can still improve on it, each answered by an exact C search over those packs (HiGHS's MIP
 without the C kernels) (module `resilsched.models.coschedule.setpart`, decisions C13, C26-C28).
 `setpart-bp` =
-branch-and-price with Ryan-Foster branching and no cuts: exact, but HiGHS's cuts make the
-closed MIP of `setpart-cg` far stronger. A row stops at the first n that is not proved within
+branch-and-price with Ryan-Foster branching and no cuts: exact, but the cuts and closure
+rounds of `setpart-cg` are far stronger. A row stops at the first n that is not proved within
 the limit (status `feasible` = time limit, with a bound). The dense networkx matching is cubic
 and is not run at n = 1000 (about 19 s at n = 300 on this box, so roughly 700 s at n = 1000).
 The matching row's `rustworkx` path eliminates edges with the duals of the fractional matching
