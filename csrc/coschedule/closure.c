@@ -288,6 +288,8 @@ cleanup:
     return k;
 }
 
+#include "partition.h"
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_closure",
     "C kernels of the p-in-p reduced-cost closure, called through ctypes (resilsched.models."

@@ -5,10 +5,12 @@ The kernels (``csrc/coschedule/closure.c``: `pk_enum`, the packs of one threshol
 `oracle._packs_at`; `pk_cover`, `cover.cheapest_cover`) are built when the package is
 installed, as the optional setuptools extension `resilsched._closure` (setup.py); nothing is
 compiled at run time (issue 15). The extension module is empty: its shared object is loaded
-with ctypes. `lib()` is None, and the Python code runs, when the extension was not built or
-when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``) asks for the fallback; either
-way one line on standard error says so, once per process. Both work on tasks as bits of a
-64-bit mask, so the kernels serve n <= `MAX_TASKS`.
+with ctypes. The same shared object holds `sp_search`, the k-in-p closure search of
+`partsearch` (``csrc/coschedule/partition.h``, decision C28; masks of ceil(n/64) words, n <=
+256). `lib()` is None, and the Python code runs (for `sp_search`: HiGHS), when the extension
+was not built or when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``) asks for the
+fallback; either way one line on standard error says so, once per process. `pk_enum` and
+`pk_cover` work on tasks as bits of a 64-bit mask, so they serve n <= `MAX_TASKS`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
     dll.pk_enum.restype = i64
     dll.pk_cover.argtypes = [cint, i64, P, P, dbl, i64, dbl, i64, P, P]
     dll.pk_cover.restype = i64
+    dll.sp_search.argtypes = [cint, cint, cint, i64, P, P, P, cint, P, P, dbl, dbl, i64, dbl,
+                              dbl, i64, dbl, i64, P, P, P]
+    dll.sp_search.restype = i64
     return dll
 
 

@@ -1,4 +1,4 @@
-"""Closure rounds with a cutoff for ``setpart-cg`` (spec 001 §2.3, decision C27).
+"""Closure rounds with a cutoff for ``setpart-cg`` (spec 001 §2.3, decisions C27, C28).
 
 After column generation (duals with dual objective D and smallest reduced cost m = min rc <= 0),
 every partition x costs cost(x) >= D + sum_{B in x} rc_B (`subset_rows` module doc). A partition
@@ -6,8 +6,10 @@ holding a pack with rc_B > delta therefore costs at least
 
     thr(delta) = D + delta + (n - 1) min(0, m).
 
-Round r takes the packs with rc <= delta_r (the closure) and asks HiGHS for the cheapest
-partition among them that costs less than thr(delta_r) (HiGHS's ``objective_bound``: nodes whose
+Round r takes the packs with rc <= delta_r (the closure) and asks for the cheapest partition
+among them that costs less than thr(delta_r): by the exact search of `partsearch` (C kernel,
+decision C28; it looks below min(thr, UB), so a completed round with UB < thr proves the
+incumbent) when the C kernels serve n tasks, else by HiGHS (``objective_bound``: nodes whose
 bound reaches it are pruned). When the search completes:
 
 - it found a partition costing v < thr(delta_r): v is optimal (every partition outside the
@@ -21,10 +23,12 @@ optimal. A round stopped by the time limit gives min(thr, HiGHS's bound) as a lo
 Unlike one full closure, the rounds raise the bound step by step and keep each MIP small; a
 partition better than the incumbent is found by the first round whose closure holds it.
 
-The proof MIPs run with HiGHS's primal heuristics off and reliability branching at 0 (they
-search for a proof, the incumbent is known), and without presolve above `PRESOLVE_MAX_COLUMNS`
-(HiGHS's presolve ran > 150 s on an 82,000-pack closure at n = 150, 8 s on 9,000 packs;
-without it the 9,000-pack closure was not solved in 150 s, with it in 94 s).
+The search answers the rounds of n = 150, k = 3 and n = 80, k = 4 10-100x faster than HiGHS
+(a 5,500-pack round in 0.3 s instead of ~20 s, docs/performance.md). The proof MIPs run with
+HiGHS's primal heuristics off and reliability branching at 0 (they search for a proof, the
+incumbent is known), and without presolve above `PRESOLVE_MAX_COLUMNS` (HiGHS's presolve ran
+> 150 s on an 82,000-pack closure at n = 150, 8 s on 9,000 packs; without it the 9,000-pack
+closure was not solved in 150 s, with it in 94 s).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import highspy
 import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
+from resilsched.models.coschedule import partsearch
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.coschedule.master import Master
 from resilsched.models.coschedule.outcome import best_bound
@@ -106,15 +111,18 @@ def cutoff_mip(template: Master, pool: PackPool, keep: dict[int, np.ndarray], in
 
 def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any,
                   delta: float, gap_to_close: Callable[[float], float], deadline,
-                  settings: dict, rounds: list, say: Callable[[str], None] = lambda m: None
-                  ) -> tuple[Packs, bool, Any]:
+                  settings: dict, rounds: list, say: Callable[[str], None] = lambda m: None,
+                  use_search: bool = True) -> tuple[Packs, bool, Any]:
     """Closure rounds from `delta` (module docstring): (best packs, proven, lower bound).
 
     `cg` is the converged `colgen.Pricing`, `gap_to_close(ub)` the largest rc of a pack that can
-    take part in a partition better than ub; each round appends its facts to `rounds`.
+    take part in a partition better than ub; each round appends its facts to `rounds`. Each
+    round is solved by the exact search of `partsearch` when `use_search` and the C kernels
+    serve n tasks, else by HiGHS (`cutoff_mip`).
     """
     n = inst.n
     slack = (n - 1) * min(0.0, cg.min_rc)
+    duals = search_duals(inst, cg, master) if use_search else None
     while True:
         ub = float(best.makespan)
         full_gap = gap_to_close(ub)
@@ -125,11 +133,15 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
         thr = cg.dual + delta + slack
         keep = {s: cg.rcs[s] <= delta for s in cg.rcs}
         budget = deadline.remaining()
-        say(f"closure MIP ({'full' if full else 'cutoff'} round, delta {delta:.4g})")
+        kind = "search" if duals is not None else "MIP"
+        say(f"closure {kind} ({'full' if full else 'cutoff'} round, delta {delta:.4g})")
         try:
-            res = run_limited(partial(cutoff_mip, master, pool, keep, best, settings,
-                                      time.monotonic() + budget, None if full else thr),
-                              budget)
+            if duals is not None:
+                res = search_round(pool, keep, cg.rcs, duals, min(thr, ub), budget)
+            else:
+                res = run_limited(partial(cutoff_mip, master, pool, keep, best, settings,
+                                          time.monotonic() + budget, None if full else thr),
+                                  budget)
         except PhaseTimeout:
             rounds.append({"delta": delta, "killed": True, "seconds": deadline.elapsed()})
             return best, False, lb
@@ -140,7 +152,10 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
             if found.makespan < best.makespan:
                 best = found
         below = value is not None and value < thr
+        if duals is not None:  # the search looked below min(thr, ub): the incumbent may be it
+            below = float(best.makespan) < thr
         rounds.append({"delta": delta, "columns": res.columns, "cutoff": None if full else thr,
+                       "method": "search" if duals is not None else "mip",
                        "complete": res.complete, "found_below": below, "ub": best.makespan,
                        "seconds": deadline.elapsed()})
         if not res.complete:  # time is up
@@ -150,3 +165,26 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
             return best, True, lb
         lb = best_bound(lb, thr - CUTOFF_SLACK - 1e-12 * abs(thr))
         delta = max(delta * DELTA_GROWTH, delta + MIN_STEP * full_gap)
+
+
+def search_duals(inst, cg, master: Master) -> partsearch.Duals | None:
+    """The duals `partsearch` bounds with, or None when its C search cannot serve `inst`."""
+    if not partsearch.available(inst.n) or cg.pi is None:
+        return None
+    triples = list(master.cuts.triples) if master.cuts is not None else []
+    sigma = cg.sigma if cg.sigma is not None and len(cg.sigma) == len(triples) \
+        else np.zeros(len(triples))
+    return partsearch.Duals(cg.dual, cg.mu, master.min_packs or 0, triples, sigma, inst.k)
+
+
+def search_round(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarray],
+                 duals: partsearch.Duals, target: float, budget: float) -> RoundResult:
+    """A closure round solved by `partsearch.search`: the cheapest partition of the kept packs
+    costing less than `target`; an incomplete search bounds nothing (bound -inf)."""
+    if budget <= 0:
+        raise PhaseTimeout("no time left")
+    try:
+        res = partsearch.search(pool, keep, rcs, duals, target, budget)
+    except MemoryError:  # an unfinished round: the caller answers with what it has
+        return RoundResult(None, -np.inf, False, sum(int(k.sum()) for k in keep.values()))
+    return RoundResult(res.packs, -np.inf, res.complete, res.columns)

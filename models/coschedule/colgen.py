@@ -42,7 +42,9 @@ class Pricing:
 
     `rcs` holds the reduced cost of every pool pack (by size), `dual` = sum pi + mu ceil(n/k) +
     sum sigma is the dual objective; `lb` = dual + n min(0, min_rc) is a valid lower bound
-    whether or not pricing converged (-inf when the LP gave no usable duals).
+    whether or not pricing converged (-inf when the LP gave no usable duals). `pi`, `mu` and
+    `sigma` are the duals behind `rcs` (task rows, pack-count row, subset-row cuts in the order
+    of `SubsetRowCuts.triples`).
     """
 
     rcs: dict[int, np.ndarray]
@@ -50,6 +52,9 @@ class Pricing:
     min_rc: float
     converged: bool
     n: int
+    pi: np.ndarray | None = None
+    mu: float = 0.0
+    sigma: np.ndarray | None = None
 
     @property
     def lb(self) -> float:
@@ -79,7 +84,7 @@ def column_generation(pool: PackPool, master: Master, deadline: Deadline,
         flat = np.concatenate([rcs[s] for s in sizes])
         min_rc = float(flat.min())
         dual = float(pi.sum()) + mu * (master.min_packs or 0) + float(sigma.sum())
-        state = Pricing(rcs, dual, min_rc, solved, n)
+        state = Pricing(rcs, dual, min_rc, solved, n, pi, mu, sigma)
         if solved and min_rc >= -tol * scale:
             return state
         if deadline.expired() or not solved:

@@ -26,11 +26,14 @@ Its LP relaxation is much tighter than the LP of (1.12). Two models, both with h
        polished by pair exchanges, within ``DIVE_SHARE`` of the time left; then an early MIP
        over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc seeded with that incumbent
        (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
-       the time left, C14). Neither ever proves anything;
+       the time left, C14; skipped when the closure search of `partsearch` answers the rounds,
+       C28). Neither ever proves anything;
     4. closure rounds (`closure`): the full closure over gap(UB) when it holds at most
        ``DIRECT_FULL_COLUMNS`` packs, else cutoff rounds from the ``CUTOFF_CLOSURE_COLUMNS * n``
        packs of smallest rc, each either finding the optimum or raising the bound, up to the
-       full closure, which proves the incumbent optimal.
+       full closure, which proves the incumbent optimal. Each round is solved by the exact C
+       search of `partsearch` (option ``closure``: ``auto`` = it when built, ``search``,
+       ``mip`` = HiGHS).
 
 Time limits (decision C16): every phase runs under ``opts.deadline``: the pool and its pair
 index are built in chunks checked against it, each LP gets the time left, and each MIP (built
@@ -51,6 +54,7 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule import partsearch
 from resilsched.models.coschedule.closure import cutoff_rounds
 from resilsched.models.coschedule.colgen import (
     min_packs,
@@ -171,7 +175,10 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
     if delta < gap_to_close(float(best.makespan)):
         best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
-    if delta < gap_to_close(float(best.makespan)):
+    search = opts.closure != "mip" and partsearch.available(n)
+    if opts.closure == "search" and not search:
+        opts.say("the closure search is unavailable (no C kernels or n > 256): HiGHS's MIP")
+    if not search and delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
         best = _early_round(inst, opts, pool, master, best, keep, delta, info)
         best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
@@ -179,7 +186,7 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
     if sum(int((rcs[s] <= full_gap).sum()) for s in rcs) > DIRECT_FULL_COLUMNS:
         full_gap = smallest(CUTOFF_CLOSURE_COLUMNS * n)  # the full closure is too large
     return cutoff_rounds(inst, cg, pool, master, best, lb, full_gap, gap_to_close, deadline,
-                         opts.highs_settings(), info["closure_rounds"], opts.say)
+                         opts.highs_settings(), info["closure_rounds"], opts.say, search)
 
 
 def _polish(inst: CoscheduleInstance, packs: Packs, deadline: Deadline) -> Packs:

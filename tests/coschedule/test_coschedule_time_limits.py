@@ -22,7 +22,7 @@ LIMIT = 2.0
 
 #: model -> (n, p, k) of an Amdahl instance it cannot finish within LIMIT
 LARGE = {
-    "setpart-cg": (80, 16, 3),      # pool and LP done, closure MIP killed
+    "setpart-cg": (150, 16, 3),     # pool, LP and dives done, a closure search stopped
     "setpart-full": (150, 16, 3),   # the pool of 562,625 packs is not even built
     "setpart-bp": (150, 16, 3),
     "kinp-ilp": (80, 16, 3),        # Pyomo needs ~25 s to build the model
