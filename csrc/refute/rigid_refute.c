@@ -2,7 +2,9 @@
  *
  * Built at install time as the optional extension `resilsched._refute` (setup.py); the module
  * itself is empty and `resilsched.models.rigid.crefute` loads its shared object with ctypes
- * (PyDLL: the GIL is held, so Ctrl-C is seen through PyErr_CheckSignals). It is the twin of
+ * (PyDLL). The search releases the GIL while it runs, so that two searches can run in two
+ * threads (decision R29), and takes it back to look for Ctrl-C (PyErr_CheckSignals); the LP
+ * callback takes it by itself (ctypes callbacks do). It is the twin of
  * `_Search` in models/rigid/refute.py, which stays the oracle: the same decision problem D(T)
  * (spec 002 §1.3, Eq. 2-3: is there an attempt schedule ending by T?), the same search over
  * active schedules in the same branching order (a waiting job whose hole -- p_j processors
@@ -105,6 +107,8 @@ typedef struct {
     int64_t *d, *row;
     int32_t *key;
     Memo *memo;
+    volatile const int32_t *halt; /* NULL, or set (by another thread) to stop the search */
+    PyThreadState *ts;            /* this thread's state while the search runs without the GIL */
 } Search;
 
 static double now(void) {
@@ -430,13 +434,18 @@ static int at(Search *s, int64_t tau, int64_t free) {
         s->status = RF_TIMEOUT;
         return 0;
     }
-    if (!(s->nodes % CLOCK_EVERY) && now() > s->stop) {
+    if (!(s->nodes % CLOCK_EVERY) && (now() > s->stop || (s->halt && *s->halt))) {
         s->status = RF_TIMEOUT;
         return 0;
     }
-    if (!(s->nodes % SIGNAL_EVERY) && PyErr_CheckSignals()) {
-        s->status = RF_ECALLBACK;
-        return 0;
+    if (!(s->nodes % SIGNAL_EVERY)) {
+        PyEval_RestoreThread(s->ts);
+        int bad = PyErr_CheckSignals();
+        s->ts = PyEval_SaveThread();
+        if (bad) {
+            s->status = RF_ECALLBACK;
+            return 0;
+        }
     }
     int done = 1;
     for (int j = 0; j < n; j++) {
@@ -485,13 +494,16 @@ static int at(Search *s, int64_t tau, int64_t free) {
 /* Decide D(T): n jobs (p, t, m), capacity P; `nbase` pool cuts, pi row-major (nbase x n) and
  * z; at most `lp_cap` configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node;
  * stop after `seconds` or when the work exceeds `max_nodes` (< 0: no limit); `memo` (from
- * rs_memo_new with K = 2n + 1) keeps the failed states, also for the next targets. `starts` (sum_j m_j, job by job) receives a schedule ending by T
- * when one is found; stats = (nodes, work, lp_work). Returns an RF_ code. */
+ * rs_memo_new with K = 2n + 1) keeps the failed states, also for the next targets; `halt`
+ * (NULL, or a flag another thread may set) stops the search as a timeout. `starts`
+ * (sum_j m_j, job by job) receives a schedule ending by T when one is found; stats = (nodes,
+ * work, lp_work). Returns an RF_ code. */
 API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *t,
                   const int64_t *m, int nbase, const int64_t *pi, const int64_t *z,
                   const int64_t *zf, int lp_cap, int64_t lp_every, lp_callback cb,
                   int64_t max_nodes,
-                  double seconds, Memo *memo, int64_t *starts, int64_t *stats) {
+                  double seconds, Memo *memo, volatile const int32_t *halt, int64_t *starts,
+                  int64_t *stats) {
     Search s;
     memset(&s, 0, sizeof s);
     s.n = n; s.P = P; s.T = T; s.p = p; s.t = t; s.m = m;
@@ -500,6 +512,7 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
     s.lp_every = lp_every > 0 ? lp_every : 1;
     s.cb = cb; s.max_nodes = max_nodes; s.stop = now() + seconds;
     s.memo = memo;
+    s.halt = halt;
     if (!memo || memo->K != 2 * n + 1) {
         stats[0] = stats[1] = stats[2] = 0;
         return RF_EMEMO;
@@ -543,7 +556,9 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
         row_sums(&s, r);
     }
     set_node_cost(&s);
+    s.ts = PyEval_SaveThread();
     int ok = at(&s, 0, P);
+    PyEval_RestoreThread(s.ts);
     code = ok ? RF_FEASIBLE : (s.status ? s.status : RF_INFEASIBLE);
 fin:
     stats[0] = s.nodes;

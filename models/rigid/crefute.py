@@ -52,11 +52,11 @@ def library() -> Any | None:
         return None
     path = str(mod.__file__)
     if path not in _dll:
-        dll = ctypes.PyDLL(path)  # the GIL stays held: the search looks for Ctrl-C
+        dll = ctypes.PyDLL(path)  # the search releases the GIL itself, and looks for Ctrl-C
         v = ctypes.c_void_p
         dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v, v,
                                   ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, v,
-                                  v, v]
+                                  v, v, v]
         dll.rs_refute.restype = ctypes.c_int
         dll.rs_memo_new.argtypes = [ctypes.c_int, _I64]
         dll.rs_memo_new.restype = ctypes.c_void_p
@@ -111,7 +111,8 @@ def fits(n: int, P: int, T: int, t: list[int], m: list[int],
 def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
         rows: list[tuple[list[int], int]], tables: list[np.ndarray] | None, lp_cap: int,
         lp_every: int, lp_hook: Callable[[list[int], int], tuple[Any, int]] | None,
-        max_nodes: int | None, seconds: float, memo: Callable[[], CMemo | None]
+        max_nodes: int | None, seconds: float, memo: Callable[[], CMemo | None],
+        halt: ctypes.c_int32 | None = None
         ) -> tuple[str, list[list[int]] | None, int, int, int] | None:
     """Decide D(T) in C: (status, starts or None, nodes, work, lp_work), or None when the C
     search is not available or not exact here (`fits`).
@@ -120,7 +121,9 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
     each: the profile cut runs too); `lp_hook(d, left)` returns (a cut (pi, z, zf or None)
     that prunes the node or None, the LP's work so far in node units), at most `lp_cap` such
     cuts kept (the oldest dropped); `memo()` gives the table of failed states (`CMemo`), kept
-    from one target to the next.
+    from one target to the next. The search runs without the GIL (decision R29: two searches
+    can run in two threads; the LP callback takes the GIL back); setting `halt` (from another
+    thread) stops it as a timeout.
     """
     dll = library()
     if dll is None or not fits(n, P, T, t, m, rows):
@@ -160,7 +163,8 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
                          z.ctypes.data, None if zf is None else zf.ctypes.data, lp_cap,
                          max(1, lp_every), cb,
                          -1 if max_nodes is None else max_nodes, max(0.0, seconds),
-                         table.handle, starts.ctypes.data, stats.ctypes.data)
+                         table.handle, None if halt is None else ctypes.addressof(halt),
+                         starts.ctypes.data, stats.ctypes.data)
     if failure:
         raise failure[0]
     if code == ENOMEM:

@@ -45,8 +45,10 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -139,6 +141,7 @@ class CutPool:
                  max_seconds: float | None = None) -> None:
         n, P, p = data.n, data.P, list(data.p)
         self.p, self.P = p, P
+        self.lock = threading.Lock()  # the LP's columns are shared by concurrent searches
         # the configuration LP only where its knapsacks fit in memory (`affordable`)
         self.lp = ConfigurationLP(p, P, max_rounds) if affordable(n, P, None) else None
         exact_z = n * (P + 1) <= MAX_KNAPSACK_CELLS
@@ -181,10 +184,12 @@ class CutPool:
 
 class _Search:
     def __init__(self, data: ScaledScenario, T: int, pool: CutPool, time_limit: float,
-                 lp_every: int, max_nodes: int | None, memo: RefuteMemo) -> None:
+                 lp_every: int, max_nodes: int | None, memo: RefuteMemo,
+                 halt: ctypes.c_int32 | None = None) -> None:
         self.P, self.p, self.t, self.n = data.P, list(data.p), list(data.t), data.n
         self.m, self.T, self.lp_every = list(data.m), T, lp_every
         self.clock = Deadline(time_limit)
+        self.halt = halt
         self.max_nodes = max_nodes
         self.nodes = 0
         self.work = 0  # nodes weighted by their cost (`node_cost`)
@@ -267,8 +272,9 @@ class _Search:
         assert self.lp is not None
         if not affordable(self.n, self.P, self.clock, 2):
             return None, self.lp_work  # no time for the LP's knapsacks: the pool cuts only
-        row, z = self.lp.certificate(self.lp.duals(d, self.clock))
-        self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
+        with self.pool.lock:
+            row, z = self.lp.certificate(self.lp.duals(d, self.clock))
+            self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
         if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
             return (row, z, self.pool.table(row, z) if self.pool.profile else None), \
                 self.lp_work
@@ -287,7 +293,7 @@ class _Search:
         self.nodes += 1
         self.work += self.node_cost
         if (self.max_nodes is not None and self.work + self.lp_work > self.max_nodes
-                or self.clock.expired()):
+                or self.clock.expired() or (self.halt is not None and self.halt.value)):
             raise _Timeout
         T = self.T
         rel: list[int] = []  # end - tau for a running job, -1 - hole for a waiting one
@@ -387,8 +393,8 @@ def c_memo(n: int) -> int:
 def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                     lp_every: int | None = None, *, pool: CutPool | None = None,
                     max_nodes: int | None = None, engine: str = "auto",
-                    max_memo: int | None = None, memo: RefuteMemo | None = None
-                    ) -> RefuteResult:
+                    max_memo: int | None = None, memo: RefuteMemo | None = None,
+                    halt: ctypes.c_int32 | None = None) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
     `max_nodes` units of work (a node one unit, more with a large cut matrix, and
     `CELLS_PER_NODE` knapsack cells of the configuration LP another), a limit that does not
@@ -404,7 +410,9 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     or ValueError. Both give the same verdict after the same nodes for the same `max_memo`
     (failed states kept before the memo is emptied; default `MAX_MEMO` in Python, `c_memo`
     in C) and the same history of `memo` (pass one `RefuteMemo` to every T of a scenario: its
-    states serve the next targets; a fresh one otherwise).
+    states serve the next targets; a fresh one otherwise). `halt`: a flag another thread may
+    set to stop the search ("timeout"); the C search runs without the GIL, so two of them run
+    in parallel in two threads (decision R29).
     """
     t0 = time.perf_counter()
     if engine not in ("auto", "python", "c"):
@@ -420,13 +428,13 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     if memo is None:
         memo = RefuteMemo(data.n, max_memo)
     search = _Search(data, T, pool, limit - (time.perf_counter() - t0), max(1, lp_every),
-                     max_nodes, memo)
+                     max_nodes, memo, halt)
     if engine != "python":
         done = crefute.run(
             data.n, data.P, T, search.p, search.t, search.m, search.base,
             pool.tables if pool.profile else None, MAX_LP_CUTS,
             search.lp_every, None if search.lp is None else search.lp_cut, max_nodes,
-            limit - (time.perf_counter() - t0), memo.for_c)
+            limit - (time.perf_counter() - t0), memo.for_c, halt)
         if done is not None:
             status, starts, nodes, work, lp_work = done
             return RefuteResult(status, starts, nodes, time.perf_counter() - t0, work + lp_work,
