@@ -39,6 +39,8 @@
 #define API __declspec(dllexport)
 #else
 #define API
+#include <pthread.h>
+#define RS_THREADS 1
 #endif
 
 /* return codes of rs_refute */
@@ -47,7 +49,10 @@
 #define RF_TIMEOUT 2
 #define RF_ENOMEM (-1)
 #define RF_ECALLBACK (-2) /* the LP callback failed or Ctrl-C: a Python error is pending */
-#define RF_EMEMO (-3)     /* no memo, or one for another job count */
+#define RF_EMEMO (-3)     /* no memo, one for another job count, or bad workers */
+#define RF_STOPPED 3      /* internal: halted, or another worker ended the search */
+
+#define MAX_WORKERS 16
 
 /* the configuration-LP callback: d (n remaining works), left = T - tau; writes a row (n
  * integers) and z and returns 1 when that cut prunes the node, 0 when not, -1 on error;
@@ -59,22 +64,7 @@ typedef int (*lp_callback)(const int64_t *d, int64_t left, int64_t *row, int64_t
 #define CLOCK_EVERY 1024     /* nodes between two looks at the clock */
 #define SIGNAL_EVERY 65536   /* nodes between two looks for Ctrl-C */
 
-typedef struct {
-    uint64_t h;
-    int64_t e;
-} Slot;
-
-/* the memo of failed states: open addressing over entries of K int32 words, each with the
- * largest time left T - tau at which the state failed (a state that cannot finish within L
- * cannot within less, whatever T: the memo serves every target of a scenario) */
-typedef struct {
-    int K;
-    int64_t max, count, cap; /* entries; cap (slots) a power of two */
-    Slot *slot;              /* hash and entry index + 1 (0 when empty): one probe per line */
-    int32_t *keys;           /* count x K */
-    int64_t *left;
-    int64_t entries_cap;
-} Memo;
+#include "memo.h"
 
 typedef struct {
     /* the scenario and the target */
@@ -108,8 +98,24 @@ typedef struct {
     int32_t *key;
     Memo *memo;
     volatile const int32_t *halt; /* NULL, or set (by another thread) to stop the search */
-    PyThreadState *ts;            /* this thread's state while the search runs without the GIL */
+    PyThreadState *ts; /* the calling thread's state while it runs without the GIL (worker 0) */
+    /* the split between workers (decision R29): the nodes at depth `split_depth` belong to
+     * worker hash(state) mod split_K; the others are skipped and counted in `skipped`, so
+     * that a node whose subtree lost one is not stored in the memo as failed */
+    int depth, split_depth, split_k, split_K;
+    int64_t skipped;
+    struct Shared *sh;
+    int result;
 } Search;
+
+/* what the workers of one rs_refute share (besides the memo) */
+typedef struct Shared {
+    volatile int stop; /* a worker found a schedule or failed: the others stop */
+    int threaded;      /* several workers: the LP callback is serialized, the memo shared */
+#ifdef RS_THREADS
+    pthread_mutex_t cb_lock;
+#endif
+} Shared;
 
 static double now(void) {
     struct timespec ts;
@@ -227,90 +233,7 @@ static void add_lp_row(Search *s) {
     set_node_cost(s);
 }
 
-/* ---- memo ------------------------------------------------------------------------------ */
-
-static uint64_t hash_key(const int32_t *key, int K) {
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int i = 0; i < K; i++) {
-        h ^= (uint32_t)key[i];
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    return h;
-}
-
-static void memo_clear(Memo *m) {
-    memset(m->slot, 0, sizeof(Slot) * (size_t)m->cap);
-    m->count = 0;
-}
-
-/* the slot of `key` (h its hash): its entry, or the empty slot where it would go */
-static int64_t memo_find(const Memo *m, const int32_t *key, uint64_t h) {
-    int64_t mask = m->cap - 1, i = (int64_t)(h & (uint64_t)mask);
-    for (;;) {
-        int64_t e = m->slot[i].e;
-        if (!e) return i;
-        if (m->slot[i].h == h &&
-            !memcmp(m->keys + (e - 1) * m->K, key, sizeof(int32_t) * (size_t)m->K))
-            return i;
-        i = (i + 1) & mask;
-    }
-}
-
-static int memo_grow(Memo *m) {
-    if (m->count + 1 > m->entries_cap) {
-        int64_t cap = m->entries_cap * 2;
-        if (cap > m->max) cap = m->max;
-        int32_t *keys = realloc(m->keys, sizeof(int32_t) * (size_t)(cap * m->K));
-        if (!keys) return -1;
-        m->keys = keys;
-        int64_t *left = realloc(m->left, sizeof(int64_t) * (size_t)cap);
-        if (!left) return -1;
-        m->left = left;
-        m->entries_cap = cap;
-    }
-    if (2 * (m->count + 1) > m->cap) { /* rehash into twice the slots */
-        int64_t cap = m->cap * 2;
-        Slot *slot = calloc((size_t)cap, sizeof(Slot)), *old = m->slot;
-        if (!slot) return -1;
-        for (int64_t k = 0; k < m->cap; k++) {
-            if (!old[k].e) continue;
-            int64_t i = (int64_t)(old[k].h & (uint64_t)(cap - 1));
-            while (slot[i].e) i = (i + 1) & (cap - 1);
-            slot[i] = old[k];
-        }
-        free(old);
-        m->slot = slot;
-        m->cap = cap;
-    }
-    return 0;
-}
-
-/* a memo for keys of K words, emptied when it holds `max` states; NULL when out of memory */
-API Memo *rs_memo_new(int K, int64_t max) {
-    Memo *m = calloc(1, sizeof(Memo));
-    if (!m) return NULL;
-    m->K = K;
-    m->max = max > 0 ? max : 1;
-    m->cap = 1024;
-    m->entries_cap = 256;
-    m->slot = calloc((size_t)m->cap, sizeof(Slot));
-    m->keys = malloc(sizeof(int32_t) * (size_t)(m->entries_cap * K));
-    m->left = malloc(sizeof(int64_t) * (size_t)m->entries_cap);
-    if (!m->slot || !m->keys || !m->left) {
-        free(m->slot); free(m->keys); free(m->left); free(m);
-        return NULL;
-    }
-    return m;
-}
-
-API void rs_memo_free(Memo *m) {
-    if (!m) return;
-    free(m->slot); free(m->keys); free(m->left); free(m);
-}
-
-/* states held (tests) */
-API int64_t rs_memo_count(const Memo *m) { return m ? m->count : 0; }
+/* ---- memo (memo.h) ------------------------------------------------------------------ */
 
 /* the key of the state at tau (refute._Search._at): attempts left, and end - tau for a
  * running job, -1 - hole for a waiting one, -1 for a job with no attempt left */
@@ -322,27 +245,6 @@ static void make_key(Search *s, int64_t tau) {
         s->key[n + j] = (int32_t)(ahead > 0 ? ahead : (r ? -1 - s->hole[j] : -1));
     }
     s->key[2 * n] = 0;
-}
-
-/* record that the state in s->key failed with `left` = T - tau time left (refute._Search._at:
- * the memo is emptied when full, then the entry is set to max(left, its old value)) */
-static int memo_store(Memo *m, const int32_t *key, int64_t left, uint64_t h) {
-    if (m->count >= m->max) memo_clear(m);
-    int64_t i = memo_find(m, key, h);
-    if (m->slot[i].e) {
-        int64_t e = m->slot[i].e - 1;
-        if (left > m->left[e]) m->left[e] = left;
-        return 0;
-    }
-    int64_t slots = m->cap;
-    if (memo_grow(m)) return -1;
-    if (m->cap != slots) i = memo_find(m, key, h); /* rehashed */
-    int64_t e = m->count++;
-    memcpy(m->keys + e * m->K, key, sizeof(int32_t) * (size_t)m->K);
-    m->left[e] = left;
-    m->slot[i].h = h;
-    m->slot[i].e = e + 1;
-    return 0;
 }
 
 /* ---- search ---------------------------------------------------------------------------- */
@@ -425,27 +327,53 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
     return ok;
 }
 
-/* refute._Search._at: the node at decision time tau */
-static int at(Search *s, int64_t tau, int64_t free) {
+/* Ctrl-C, seen by the calling thread only (the GIL taken back for the look) */
+static int interrupted(Search *s) {
+    PyEval_RestoreThread(s->ts);
+    int bad = PyErr_CheckSignals();
+    s->ts = PyEval_SaveThread();
+    return bad;
+}
+
+static void give_up(Search *s, int status) {
+    s->status = status;
+    if (status != RF_STOPPED) s->sh->stop = 1; /* the other workers stop too */
+}
+
+/* the LP callback, one worker at a time (ctypes takes the GIL for it) */
+static int call_lp(Search *s, int64_t tau) {
+#ifdef RS_THREADS
+    if (s->sh->threaded) pthread_mutex_lock(&s->sh->cb_lock);
+#endif
+    int c = s->cb(s->d, s->T - tau, s->row, s->row + s->n, &s->lp_work);
+#ifdef RS_THREADS
+    if (s->sh->threaded) pthread_mutex_unlock(&s->sh->cb_lock);
+#endif
+    return c;
+}
+
+/* refute._Search._at: the node at decision time tau (its depth counted by `at`) */
+static int node(Search *s, int64_t tau, int64_t free) {
     int n = s->n;
     s->nodes++;
     s->work += s->node_cost;
     if (s->max_nodes >= 0 && s->work + s->lp_work > s->max_nodes) {
-        s->status = RF_TIMEOUT;
+        give_up(s, RF_TIMEOUT);
         return 0;
     }
-    if (!(s->nodes % CLOCK_EVERY) && (now() > s->stop || (s->halt && *s->halt))) {
-        s->status = RF_TIMEOUT;
-        return 0;
-    }
-    if (!(s->nodes % SIGNAL_EVERY)) {
-        PyEval_RestoreThread(s->ts);
-        int bad = PyErr_CheckSignals();
-        s->ts = PyEval_SaveThread();
-        if (bad) {
-            s->status = RF_ECALLBACK;
+    if (!(s->nodes % CLOCK_EVERY)) {
+        if (s->sh->stop || (s->halt && *s->halt)) {
+            give_up(s, RF_STOPPED);
             return 0;
         }
+        if (now() > s->stop) {
+            give_up(s, RF_TIMEOUT);
+            return 0;
+        }
+    }
+    if (!(s->nodes % SIGNAL_EVERY) && s->ts && interrupted(s)) {
+        give_up(s, RF_ECALLBACK);
+        return 0;
     }
     int done = 1;
     for (int j = 0; j < n; j++) {
@@ -459,6 +387,7 @@ static int at(Search *s, int64_t tau, int64_t free) {
     if (done) {
         memcpy(s->solution, s->starts, sizeof(int64_t) * (size_t)s->first_start[n]);
         s->found = 1;
+        s->sh->stop = 1;
         return 1;
     }
     /* the cuts before the memo (refute.py has the memo first): both only prune, so the
@@ -467,16 +396,21 @@ static int at(Search *s, int64_t tau, int64_t free) {
     make_key(s, tau);
     Memo *m = s->memo;
     uint64_t h = hash_key(s->key, m->K);
-    int64_t i = memo_find(m, s->key, h);
-    if (m->slot[i].e && m->left[m->slot[i].e - 1] >= s->T - tau) return 0;
+    if (memo_left(m, s->key, h) >= s->T - tau) return 0;
+    /* another worker's node (decision R29): its owner depends on the state only, so every
+     * worker that meets it agrees, whatever each has pruned above it */
+    if (s->depth == s->split_depth && (int)((h >> 20) % (uint64_t)s->split_K) != s->split_k) {
+        s->skipped++;
+        return 0;
+    }
     if (s->cb && !(s->nodes % s->lp_every)) {
         for (int j = 0; j < n; j++) {
             int64_t ahead = s->end[j] - tau;
             s->d[j] = s->rem[j] * s->t[j] + (ahead > 0 ? ahead : 0);
         }
-        int c = s->cb(s->d, s->T - tau, s->row, s->row + n, &s->lp_work);
+        int c = call_lp(s, tau);
         if (c < 0) {
-            s->status = RF_ECALLBACK;
+            give_up(s, RF_ECALLBACK);
             return 0;
         }
         if (c > 0) {
@@ -484,89 +418,162 @@ static int at(Search *s, int64_t tau, int64_t free) {
             return 0;
         }
     }
+    int64_t skipped = s->skipped;
     if (choose(s, tau, 0, free)) return 1;
-    if (s->status) return 0;
+    if (s->status || s->skipped != skipped) return 0; /* not all of it searched */
     make_key(s, tau); /* the state is restored: the same key */
-    if (memo_store(m, s->key, s->T - tau, h)) s->status = RF_ENOMEM;
+    memo_store(m, s->key, s->T - tau, h, s->sh->threaded);
     return 0;
 }
 
+static int at(Search *s, int64_t tau, int64_t free) {
+    s->depth++;
+    int ok = node(s, tau, free);
+    s->depth--;
+    return ok;
+}
+
+static void search_free(Search *s) {
+    free(s->rem); free(s->end); free(s->in); free(s->hole); free(s->undo); free(s->first_start);
+    free(s->d); free(s->row); free(s->key); free(s->pi); free(s->z); free(s->A); free(s->B);
+    free(s->order); free(s->run); free(s->zf); free(s->starts); free(s->gone);
+    free(s->solution);
+}
+
+/* a worker's state at the root (rs_refute's arguments); 0, or RF_ENOMEM */
+static int search_init(Search *s, int n, int64_t P, int64_t T, const int64_t *p,
+                       const int64_t *t, const int64_t *m, int nbase, const int64_t *pi,
+                       const int64_t *z, const int64_t *zf, int lp_cap, int64_t lp_every,
+                       lp_callback cb, int64_t max_nodes, double stop, Memo *memo,
+                       Shared *sh) {
+    memset(s, 0, sizeof *s);
+    s->n = n; s->P = P; s->T = T; s->p = p; s->t = t; s->m = m;
+    s->nbase = nbase; s->lp_cap = cb ? lp_cap : 0; s->rows = nbase;
+    s->lp_every = lp_every > 0 ? lp_every : 1;
+    s->cb = cb; s->max_nodes = max_nodes; s->stop = stop;
+    s->memo = memo; s->sh = sh; s->split_K = 1;
+    int cap = nbase + s->lp_cap > 0 ? nbase + s->lp_cap : 1;
+    s->cap = cap;
+    s->rem = malloc(sizeof(int64_t) * (size_t)n);
+    s->end = calloc((size_t)n, sizeof(int64_t));
+    s->in = calloc((size_t)n, 1);
+    s->hole = calloc((size_t)n, sizeof(int64_t));
+    s->first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s->d = malloc(sizeof(int64_t) * (size_t)n);
+    s->row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
+    s->key = malloc(sizeof(int32_t) * (size_t)memo->K);
+    s->pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
+    s->z = calloc((size_t)cap, sizeof(int64_t));
+    s->A = calloc((size_t)cap, sizeof(int64_t));
+    s->B = calloc((size_t)cap, sizeof(int64_t));
+    s->order = malloc(sizeof(int) * (size_t)cap);
+    s->run = malloc(sizeof(int) * (size_t)(n + 1));
+    if (zf) s->zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
+    if (!s->rem || !s->end || !s->in || !s->hole || !s->first_start || !s->d || !s->row ||
+        !s->key || !s->pi || !s->z || !s->A || !s->B || !s->order || !s->run || (zf && !s->zf))
+        return RF_ENOMEM;
+    s->first_start[0] = 0;
+    for (int j = 0; j < n; j++) {
+        s->rem[j] = m[j];
+        s->first_start[j + 1] = s->first_start[j] + m[j];
+    }
+    s->starts = malloc(sizeof(int64_t) * (size_t)(s->first_start[n] + 1));
+    s->solution = malloc(sizeof(int64_t) * (size_t)(s->first_start[n] + 1));
+    s->gone = malloc(sizeof(int) * (size_t)(s->first_start[n] + n + 1));
+    if (!s->starts || !s->solution || !s->gone) return RF_ENOMEM;
+    for (int r = 0; r < nbase; r++) {
+        for (int j = 0; j < n; j++) s->pi[(int64_t)j * cap + r] = pi[(int64_t)r * n + j];
+        s->z[r] = z[r];
+        if (zf) memcpy(s->zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
+        s->order[r] = r;
+        row_sums(s, r);
+    }
+    set_node_cost(s);
+    return 0;
+}
+
+static void *run_search(void *arg) {
+    Search *s = arg;
+    s->result = at(s, 0, s->P);
+    return NULL;
+}
+
 /* Decide D(T): n jobs (p, t, m), capacity P; `nbase` pool cuts, pi row-major (nbase x n) and
- * z; at most `lp_cap` configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node;
- * stop after `seconds` or when the work exceeds `max_nodes` (< 0: no limit); `memo` (from
- * rs_memo_new with K = 2n + 1) keeps the failed states, also for the next targets; `halt`
- * (NULL, or a flag another thread may set) stops the search as a timeout. `starts`
- * (sum_j m_j, job by job) receives a schedule ending by T when one is found; stats = (nodes,
- * work, lp_work). Returns an RF_ code. */
+ * z, and NULL or their profile tables zf (nbase x (P + 1)); at most `lp_cap`
+ * configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node; stop after `seconds`,
+ * when the work exceeds `max_nodes` (< 0: no limit; each worker gets its share) or when
+ * `halt` (NULL, or a flag another thread may set) is set: a timeout. `memo` (rs_memo_new with
+ * K = 2n + 1) keeps the failed states, also for the next targets. `starts` (sum_j m_j, job
+ * by job) receives a schedule ending by T when one is found; stats = (nodes, work, lp_work)
+ * summed over the workers. Returns an RF_ code. The GIL is released while the search runs.
+ *
+ * `workers` > 1 split the tree (decision R29): worker k searches every node above depth
+ * `split_depth` and the subtrees of the nodes at that depth whose state hashes to k; they
+ * share the memo. `only` < 0 runs every worker, each in a thread (one after the other where
+ * threads are missing); `only` = k runs worker k alone (tests). D(T) is refuted when every
+ * worker refutes its part. */
 API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *t,
                   const int64_t *m, int nbase, const int64_t *pi, const int64_t *z,
                   const int64_t *zf, int lp_cap, int64_t lp_every, lp_callback cb,
-                  int64_t max_nodes,
-                  double seconds, Memo *memo, volatile const int32_t *halt, int64_t *starts,
-                  int64_t *stats) {
-    Search s;
-    memset(&s, 0, sizeof s);
-    s.n = n; s.P = P; s.T = T; s.p = p; s.t = t; s.m = m;
-    if (lp_cap <= 0) cb = NULL;
-    s.nbase = nbase; s.lp_cap = cb ? lp_cap : 0; s.rows = nbase;
-    s.lp_every = lp_every > 0 ? lp_every : 1;
-    s.cb = cb; s.max_nodes = max_nodes; s.stop = now() + seconds;
-    s.memo = memo;
-    s.halt = halt;
-    if (!memo || memo->K != 2 * n + 1) {
-        stats[0] = stats[1] = stats[2] = 0;
+                  int64_t max_nodes, double seconds, Memo *memo, volatile const int32_t *halt,
+                  int workers, int split_depth, int only, int64_t *starts, int64_t *stats) {
+    Search w[MAX_WORKERS];
+    Shared sh;
+    memset(&sh, 0, sizeof sh);
+    stats[0] = stats[1] = stats[2] = 0;
+    if (!memo || memo->K != 2 * n + 1 || workers < 1 || workers > MAX_WORKERS ||
+        only >= workers)
         return RF_EMEMO;
+    int K = only >= 0 ? 1 : workers;
+    if (lp_cap <= 0) cb = NULL;
+    double stop = now() + seconds;
+    int64_t budget = max_nodes < 0 ? -1 : max_nodes / workers;
+    int code = 0, made = 0;
+    sh.threaded = K > 1;
+    if (sh.threaded && memo->count >= memo->max) memo_clear(memo); /* full: start again */
+    for (; made < K && !code; made++) {
+        code = search_init(&w[made], n, P, T, p, t, m, nbase, pi, z, zf, lp_cap, lp_every, cb,
+                           budget, stop, memo, &sh);
+        w[made].halt = halt;
+        w[made].split_K = workers;
+        w[made].split_k = only >= 0 ? only : made;
+        w[made].split_depth = workers > 1 ? split_depth : 0;
     }
-    int cap = nbase + s.lp_cap > 0 ? nbase + s.lp_cap : 1;
-    s.cap = cap;
-    s.rem = malloc(sizeof(int64_t) * (size_t)n);
-    s.end = calloc((size_t)n, sizeof(int64_t));
-    s.in = calloc((size_t)n, 1);
-    s.hole = calloc((size_t)n, sizeof(int64_t));
-    s.first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    s.d = malloc(sizeof(int64_t) * (size_t)n);
-    s.row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
-    s.key = malloc(sizeof(int32_t) * (size_t)memo->K);
-    s.pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
-    s.z = calloc((size_t)cap, sizeof(int64_t));
-    s.A = calloc((size_t)cap, sizeof(int64_t));
-    s.B = calloc((size_t)cap, sizeof(int64_t));
-    s.order = malloc(sizeof(int) * (size_t)cap);
-    s.run = malloc(sizeof(int) * (size_t)(n + 1));
-    if (zf) s.zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
-    int code = RF_ENOMEM;
-    if (!s.rem || !s.end || !s.in || !s.hole || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
-        !s.z || !s.A || !s.B || !s.order ||
-        !s.run || (zf && !s.zf))
-        goto fin;
-    s.first_start[0] = 0;
-    for (int j = 0; j < n; j++) {
-        s.rem[j] = m[j];
-        s.first_start[j + 1] = s.first_start[j] + m[j];
+    if (!code) {
+        w[0].ts = PyEval_SaveThread();
+        int started = 1;
+#ifdef RS_THREADS
+        pthread_t th[MAX_WORKERS];
+        if (K > 1) pthread_mutex_init(&sh.cb_lock, NULL);
+        for (; started < K; started++)
+            if (pthread_create(&th[started], NULL, run_search, &w[started])) break;
+#endif
+        for (int k = started; k < K; k++) run_search(&w[k]); /* no thread for it */
+        run_search(&w[0]);
+#ifdef RS_THREADS
+        for (int k = 1; k < started; k++) pthread_join(th[k], NULL);
+        if (K > 1) pthread_mutex_destroy(&sh.cb_lock);
+#endif
+        PyEval_RestoreThread(w[0].ts);
+        w[0].ts = NULL;
+        code = RF_INFEASIBLE;
+        for (int k = 0; k < K; k++) /* a schedule first, then an error, then a timeout */
+            if (w[k].found) {
+                code = RF_FEASIBLE;
+                memcpy(starts, w[k].solution, sizeof(int64_t) * (size_t)w[k].first_start[n]);
+                break;
+            }
+        for (int k = 0; k < K && code != RF_FEASIBLE; k++)
+            if (w[k].status < 0) code = w[k].status;
+        for (int k = 0; k < K && code == RF_INFEASIBLE; k++)
+            if (w[k].status == RF_TIMEOUT || w[k].status == RF_STOPPED) code = RF_TIMEOUT;
     }
-    s.starts = malloc(sizeof(int64_t) * (size_t)(s.first_start[n] + 1));
-    s.gone = malloc(sizeof(int) * (size_t)(s.first_start[n] + n + 1));
-    s.solution = starts;
-    if (!s.starts || !s.gone) goto fin;
-    for (int r = 0; r < nbase; r++) {
-        for (int j = 0; j < n; j++) s.pi[(int64_t)j * cap + r] = pi[(int64_t)r * n + j];
-        s.z[r] = z[r];
-        if (zf) memcpy(s.zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
-        s.order[r] = r;
-        row_sums(&s, r);
+    for (int k = 0; k < made; k++) {
+        stats[0] += w[k].nodes;
+        stats[1] += w[k].work;
+        if (w[k].lp_work > stats[2]) stats[2] = w[k].lp_work;
+        search_free(&w[k]);
     }
-    set_node_cost(&s);
-    s.ts = PyEval_SaveThread();
-    int ok = at(&s, 0, P);
-    PyEval_RestoreThread(s.ts);
-    code = ok ? RF_FEASIBLE : (s.status ? s.status : RF_INFEASIBLE);
-fin:
-    stats[0] = s.nodes;
-    stats[1] = s.work;
-    stats[2] = s.lp_work;
-    free(s.rem); free(s.end); free(s.in); free(s.hole); free(s.undo); free(s.first_start); free(s.d); free(s.row);
-    free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order);
-    free(s.run); free(s.zf); free(s.starts); free(s.gone);
     return code;
 }
 

@@ -74,6 +74,9 @@ from resilsched.options import Deadline
 LP_EVERY = 64
 LP_EVERY_C = 1024
 
+#: Depth of the nodes whose subtrees the workers of the C search share out (decision R29).
+SPLIT_DEPTH = 4
+
 #: Pool size cap for the configuration-LP cuts (the oldest are dropped first).
 MAX_LP_CUTS = 200
 
@@ -394,7 +397,9 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                     lp_every: int | None = None, *, pool: CutPool | None = None,
                     max_nodes: int | None = None, engine: str = "auto",
                     max_memo: int | None = None, memo: RefuteMemo | None = None,
-                    halt: ctypes.c_int32 | None = None) -> RefuteResult:
+                    halt: ctypes.c_int32 | None = None, workers: int = 1,
+                    split_depth: int | None = None, only: int | None = None
+                    ) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
     `max_nodes` units of work (a node one unit, more with a large cut matrix, and
     `CELLS_PER_NODE` knapsack cells of the configuration LP another), a limit that does not
@@ -411,8 +416,13 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     (failed states kept before the memo is emptied; default `MAX_MEMO` in Python, `c_memo`
     in C) and the same history of `memo` (pass one `RefuteMemo` to every T of a scenario: its
     states serve the next targets; a fresh one otherwise). `halt`: a flag another thread may
-    set to stop the search ("timeout"); the C search runs without the GIL, so two of them run
-    in parallel in two threads (decision R29).
+    set to stop the search ("timeout"); the C search runs without the GIL.
+
+    `workers` > 1 (C search only; the Python search ignores it) split the tree between that
+    many threads sharing the memo (decision R29): worker k takes the subtrees of the nodes at
+    depth `split_depth` (default `SPLIT_DEPTH`) whose state hashes to k. The verdict is the
+    same; the node count and the schedule found may differ. `only` = k runs worker k alone
+    (tests).
     """
     t0 = time.perf_counter()
     if engine not in ("auto", "python", "c"):
@@ -434,12 +444,13 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
             data.n, data.P, T, search.p, search.t, search.m, search.base,
             pool.tables if pool.profile else None, MAX_LP_CUTS,
             search.lp_every, None if search.lp is None else search.lp_cut, max_nodes,
-            limit - (time.perf_counter() - t0), memo.for_c, halt)
+            limit - (time.perf_counter() - t0), memo.for_c, halt, workers,
+            SPLIT_DEPTH if split_depth is None else split_depth, only)
         if done is not None:
             status, starts, nodes, work, lp_work = done
             return RefuteResult(status, starts, nodes, time.perf_counter() - t0, work + lp_work,
                                 "c")
-        if engine == "c":
+        if engine == "c" or only is not None:
             raise ValueError("engine: the compiled search is not built, disabled, or not exact "
                              "on this scenario")
     old = sys.getrecursionlimit()

@@ -22,9 +22,8 @@ output will take; the shares and rates are in `resilsched.models.rigid.budget`):
 3. the CP-SAT model (`constraints`), its optional cliques and clauses within `BUILD_SHARE`;
 4. CP-SAT for (1 - ``refute_share``) of what remains;
 5. when CP-SAT stops without a proof, the refutation search (`refute`, decision R7) with the
-   rest (`race`): each refuted T raises the bound by one, a schedule found at T is optimal;
-   with two or more `workers` (not deterministic) a second thread refutes incumbent - 1
-   downwards at the same time (decision R29).
+   rest: each refuted T raises the bound by one, a schedule found at T is optimal. The C
+   search runs on as many threads as CP-SAT had (decision R29).
 
 With ``deterministic=True`` the phases are limited by work instead of wall time (greedy
 schedules, dual-feasible cells, knapsacks, clauses, enumeration steps, CP-SAT's deterministic
@@ -67,14 +66,13 @@ from resilsched.models.rigid.budget import (
 )
 from resilsched.models.rigid.constraints import build_model
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
-from resilsched.models.rigid.race import Gap, close_gap
 from resilsched.models.rigid.reductions import (
     compress_starts,
     isolated_jobs,
     place_isolated,
     split_isolated,
 )
-from resilsched.models.rigid.refute import CutPool
+from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import RootBound, root_bound
 from resilsched.models.rigid.scaling import (
     MAX_SCALE,
@@ -266,11 +264,24 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         pooling = phase(opts, POOL_SHARE * share)
         pool = CutPool(rest, pooling.deadline, max_k=max_k, max_rounds=rounds,
                        max_seconds=pooling.seconds if pooling.capped else None)
-        gap = close_gap(rest, Gap(bound, objective, rest_starts), pool, wall, nodes,
-                        opts.threads)
-        searched = gap.searches > 0
-        refuted = gap.bound - bound
-        bound, objective, rest_starts = gap.bound, gap.objective, gap.starts
+        memo = RefuteMemo(rest.n)  # the states refuted for T prune the search for T + 1
+        # the C search on `threads` cores (decision R29); one under deterministic=True, where
+        # the node count must not depend on the timing of the threads
+        search_workers = 1 if opts.deterministic else opts.threads
+        while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
+            res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes,
+                                  memo=memo, workers=search_workers)
+            searched = True
+            if nodes is not None:
+                nodes -= res.work
+            if res.status == "infeasible":
+                bound += 1
+                refuted += 1
+            elif res.status == "feasible" and res.starts is not None:
+                rest_starts = res.starts  # ends by `bound`, and every smaller T was refuted
+                objective = makespan_of(rest, rest_starts)
+            else:
+                break
         lap("refute")
     if bound >= objective:
         status = "OPTIMAL"
