@@ -27,6 +27,10 @@
  *
  * All arithmetic is exact int64: the caller checks that pi_j (work + n T) and z T stay below
  * 2^62, T and P below 2^31 (the memo keys are int32).
+ *
+ * The cut checks are in cuts.h, the memo in memo.h. Several workers (threads) may split the
+ * tree and share the memo (decision R29, rs_refute's comment); one worker searches exactly
+ * the tree of refute.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -84,6 +88,9 @@ typedef struct {
     /* cuts: pi column-major (pi[j * cap + r]), nbase pool rows then a ring of LP rows */
     int nbase, lp_cap, nlp, lp_next, rows, cap;
     int64_t *pi, *z, *A, *B;
+    uint32_t *pi32; /* pi as unsigned 32-bit words while every entry fits (`narrow`): the
+                     * updates of A and B then multiply 32 by 32 bits, which vectorizes */
+    int narrow;
     int64_t *zf;            /* NULL, or zf[r (P + 1) + c]: row r's largest sum over sets of
                              * jobs of width <= c (the profile cut) */
     int *run;               /* scratch: the running jobs by end */
@@ -123,115 +130,9 @@ static double now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* ---- cuts ------------------------------------------------------------------------------ */
+/* ---- cuts (cuts.h) -------------------------------------------------------------------- */
 
-static void set_node_cost(Search *s) {
-    s->node_cost = 1 + 10 * (int64_t)s->rows * s->n / CELLS_PER_NODE;
-}
-
-/* A and B of row r from the current state */
-static void row_sums(Search *s, int r) {
-    int64_t a = 0, b = 0;
-    for (int j = 0; j < s->n; j++) {
-        int64_t w = s->pi[(int64_t)j * s->cap + r];
-        a += w * s->rem[j] * s->t[j];
-        if (s->in[j]) { a += w * s->end[j]; b += w; }
-    }
-    s->A[r] = a;
-    s->B[r] = b;
-}
-
-/* job j enters (sign 1) or leaves (-1) the running set with its end e; also used for a start
- * (rem_j falls by one and the end becomes tau + t_j: A rises by pi_j tau for a job not
- * counted as running, by 0 for one counted with end_j = tau) */
-static void shift(Search *s, int j, int64_t da, int64_t db) {
-    const int64_t *col = s->pi + (int64_t)j * s->cap;
-    int64_t *A = s->A, *B = s->B;
-    for (int r = 0; r < s->rows; r++) {
-        A[r] += col[r] * da;
-        B[r] += col[r] * db;
-    }
-}
-
-/* some row cuts the node at tau */
-static int cut(Search *s, int64_t tau) {
-    int64_t left = s->T - tau;
-    for (int k = 0; k < s->rows; k++) {
-        int r = s->order[k];
-        if (s->A[r] - tau * s->B[r] > s->z[r] * left) {
-            if (k) { /* move to the front */
-                memmove(s->order + 1, s->order, sizeof(int) * (size_t)k);
-                s->order[0] = r;
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* the profile cut (module comment): the attempts running at tau stay on their processors
- * until they end, so on each piece [e_{k-1}, e_k) between their ends the pi-value at an
- * instant is at most min(z, pi(R_k) + zf[P - p(R_k)]), R_k the attempts still running;
- * after the last end at most z. Some row cuts when sum_j pi_j d_j exceeds that integral. */
-static int profile_cut(Search *s, int64_t tau) {
-    int n = s->n, q = 0;
-    for (int j = 0; j < n; j++) {
-        if (s->end[j] <= tau) continue;
-        int k = q++; /* insertion by end */
-        while (k > 0 && s->end[s->run[k - 1]] > s->end[j]) { s->run[k] = s->run[k - 1]; k--; }
-        s->run[k] = j;
-    }
-    if (!q) return 0;
-    int64_t used = 0;
-    for (int k = 0; k < q; k++) used += s->p[s->run[k]];
-    int64_t P1 = s->P + 1;
-    for (int x = 0; x < s->rows; x++) {
-        int r = s->order[x];
-        const int64_t *col = s->pi, *zf = s->zf + r * P1;
-        int64_t piR = 0, z = s->z[r], rhs = 0, prev = tau, u = used;
-        for (int k = 0; k < q; k++) piR += col[(int64_t)s->run[k] * s->cap + r];
-        for (int k = 0; k < q;) {
-            int64_t e = s->end[s->run[k]], v = piR + zf[s->P - u];
-            rhs += (e - prev) * (v < z ? v : z);
-            for (; k < q && s->end[s->run[k]] == e; k++) {
-                piR -= col[(int64_t)s->run[k] * s->cap + r];
-                u -= s->p[s->run[k]];
-            }
-            prev = e;
-        }
-        rhs += z * (s->T - prev);
-        if (s->A[r] - tau * s->B[r] > rhs) {
-            if (x) {
-                memmove(s->order + 1, s->order, sizeof(int) * (size_t)x);
-                s->order[0] = r;
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* the LP cut found by the callback joins the ring (the oldest LP row is replaced when full) */
-static void add_lp_row(Search *s) {
-    int r, fresh = s->nlp < s->lp_cap;
-    if (fresh) {
-        r = s->nbase + s->nlp++;
-        s->rows++;
-    } else {
-        r = s->nbase + s->lp_next;
-        s->lp_next = (s->lp_next + 1) % s->lp_cap;
-    }
-    for (int j = 0; j < s->n; j++) s->pi[(int64_t)j * s->cap + r] = s->row[j];
-    s->z[r] = s->row[s->n];
-    if (s->zf) memcpy(s->zf + r * (s->P + 1), s->row + s->n + 1, sizeof(int64_t) * (size_t)(s->P + 1));
-    row_sums(s, r);
-    int k = 0; /* r to the front of the order */
-    if (fresh) k = s->rows - 1;
-    else while (s->order[k] != r) k++;
-    memmove(s->order + 1, s->order, sizeof(int) * (size_t)k);
-    s->order[0] = r;
-    set_node_cost(s);
-}
+#include "cuts.h"
 
 /* ---- memo (memo.h) ------------------------------------------------------------------ */
 
@@ -273,7 +174,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
         if (s->hole[j]) continue; /* could start one unit earlier: not semi-active */
         int64_t ready = s->end[j];
         int was_in = s->in[j];
-        shift(s, j, was_in ? 0 : tau, was_in ? 0 : 1);
+        if (!was_in) shift(s, j, tau, 1);
         s->starts[s->first_start[j] + s->m[j] - s->rem[j]] = tau;
         s->rem[j]--;
         s->end[j] = tau + t[j];
@@ -282,7 +183,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
         s->rem[j]++;
         s->end[j] = ready;
         s->in[j] = (char)was_in;
-        shift(s, j, was_in ? 0 : -tau, was_in ? 0 : -1);
+        if (!was_in) shift(s, j, tau, -1);
         if (ok || s->status) return ok;
     }
     int64_t nxt = -1, used_before = 0, used_at = 0;
@@ -297,7 +198,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
     int base = s->ngone;
     for (int j = 0; j < n; j++)
         if (s->in[j] && s->end[j] <= tau) {
-            shift(s, j, -s->end[j], -1);
+            shift(s, j, s->end[j], -1);
             s->in[j] = 0;
             s->gone[s->ngone++] = j;
         }
@@ -435,7 +336,7 @@ static int at(Search *s, int64_t tau, int64_t free) {
 
 static void search_free(Search *s) {
     free(s->rem); free(s->end); free(s->in); free(s->hole); free(s->undo); free(s->first_start);
-    free(s->d); free(s->row); free(s->key); free(s->pi); free(s->z); free(s->A); free(s->B);
+    free(s->d); free(s->row); free(s->key); free(s->pi); free(s->pi32); free(s->z); free(s->A); free(s->B);
     free(s->order); free(s->run); free(s->zf); free(s->starts); free(s->gone);
     free(s->solution);
 }
@@ -463,6 +364,8 @@ static int search_init(Search *s, int n, int64_t P, int64_t T, const int64_t *p,
     s->row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
     s->key = malloc(sizeof(int32_t) * (size_t)memo->K);
     s->pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
+    s->pi32 = calloc((size_t)cap * (size_t)n + 1, sizeof(uint32_t));
+    s->narrow = 1;
     s->z = calloc((size_t)cap, sizeof(int64_t));
     s->A = calloc((size_t)cap, sizeof(int64_t));
     s->B = calloc((size_t)cap, sizeof(int64_t));
@@ -470,7 +373,7 @@ static int search_init(Search *s, int n, int64_t P, int64_t T, const int64_t *p,
     s->run = malloc(sizeof(int) * (size_t)(n + 1));
     if (zf) s->zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
     if (!s->rem || !s->end || !s->in || !s->hole || !s->first_start || !s->d || !s->row ||
-        !s->key || !s->pi || !s->z || !s->A || !s->B || !s->order || !s->run || (zf && !s->zf))
+        !s->key || !s->pi || !s->pi32 || !s->z || !s->A || !s->B || !s->order || !s->run || (zf && !s->zf))
         return RF_ENOMEM;
     s->first_start[0] = 0;
     for (int j = 0; j < n; j++) {
@@ -482,7 +385,7 @@ static int search_init(Search *s, int n, int64_t P, int64_t T, const int64_t *p,
     s->gone = malloc(sizeof(int) * (size_t)(s->first_start[n] + n + 1));
     if (!s->starts || !s->solution || !s->gone) return RF_ENOMEM;
     for (int r = 0; r < nbase; r++) {
-        for (int j = 0; j < n; j++) s->pi[(int64_t)j * cap + r] = pi[(int64_t)r * n + j];
+        for (int j = 0; j < n; j++) set_pi(s, j, r, pi[(int64_t)r * n + j]);
         s->z[r] = z[r];
         if (zf) memcpy(s->zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
         s->order[r] = r;
