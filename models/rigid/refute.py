@@ -75,7 +75,7 @@ LP_EVERY = 64
 LP_EVERY_C = 1024
 
 #: Depth of the nodes whose subtrees the workers of the C search share out (decision R29).
-SPLIT_DEPTH = 4
+SPLIT_DEPTH = 6
 
 #: Pool size cap for the configuration-LP cuts (the oldest are dropped first).
 MAX_LP_CUTS = 200
