@@ -41,6 +41,11 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
   below it depends on the state and the time left only (`RefuteMemo` keeps it from one T to
   the next). The state holds, for a job waiting at tau, its hole length instead of its end
   (the search below reads nothing else of it), and nothing for a job with no attempt left.
+
+Threads (C search only, decision R29): with `workers` > 1 the tree is split at depth
+`SPLIT_DEPTH` by a hash of the node's state, the workers sharing one memo; a node whose
+subtree lost a node to another worker is not stored as failed, so every stored state is a
+fully searched one and D(T) is refuted exactly when every worker refutes its part.
 """
 
 from __future__ import annotations
