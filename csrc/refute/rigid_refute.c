@@ -309,6 +309,12 @@ static int node(Search *s, int64_t tau, int64_t free) {
             int64_t ahead = s->end[j] - tau;
             s->d[j] = s->rem[j] * s->t[j] + (ahead > 0 ? ahead : 0);
         }
+        /* Ctrl-C seen here rather than when the callback's Python code starts, where ctypes
+         * would report it as ignored (the calling thread only) */
+        if (s->ts && interrupted(s)) {
+            give_up(s, RF_ECALLBACK);
+            return 0;
+        }
         int c = call_lp(s, tau);
         if (c < 0) {
             give_up(s, RF_ECALLBACK);

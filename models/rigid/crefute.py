@@ -178,6 +178,8 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
                          starts.ctypes.data, stats.ctypes.data)
     if failure:
         raise failure[0]
+    if code == ECALLBACK:  # Ctrl-C, whose exception ctypes may have swallowed in the callback
+        raise KeyboardInterrupt
     if code == ENOMEM:
         raise MemoryError("refutation search: out of memory")
     if code not in STATUS:

@@ -6,12 +6,17 @@ Checked against brute force on tiny random scenarios and against the single sear
 oracle, itself equal to the Python search: test_crefute.py) on larger ones: the same verdict
 for every target T from below the root bound to the greedy makespan with one memo kept over
 the targets, for several worker counts and split depths; each worker alone refutes its part
-below the optimum, and some worker meets the optimum. A set `halt` flag stops the search.
+below the optimum, and some worker meets the optimum. A set `halt` flag stops the search, and
+Ctrl-C raises KeyboardInterrupt at once with one thread or several.
 """
 
 from __future__ import annotations
 
 import ctypes
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -112,3 +117,43 @@ def test_bad_worker_counts():
     for workers, only in ((0, None), (17, None), (2, 2), (2, -1)):
         with pytest.raises(ValueError, match="workers"):
             refute_makespan(data, 10, 5, engine="c", workers=workers, only=only)
+
+
+_CTRL_C_CHILD = """
+import sys
+from resilsched.instances.failures import Scenario
+from resilsched.instances.rigid import RigidInstance
+from resilsched.models.rigid import scale_scenario
+from resilsched.models.rigid.refute import refute_makespan
+jobs = [(16, 56), (3, 99), (33, 51), (9, 44), (17, 79), (12, 65), (31, 21), (30, 52), (8, 2),
+        (34, 88), (3, 55), (4, 5), (3, 94), (20, 100), (30, 74), (5, 44), (22, 60), (6, 2),
+        (24, 11)]
+f = (0, 0, 1, 1, 0, 0, 0, 0, 3, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1)
+data = scale_scenario(RigidInstance.build(38, jobs), Scenario(f))
+print("start", flush=True)
+try:
+    refute_makespan(data, 695, 60, engine="c", workers=int(sys.argv[1]))
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_interrupts_the_search(workers):
+    """Uniform case 11 of the benchmark (less its isolated job): D(695) runs for minutes;
+    SIGINT raises KeyboardInterrupt within a second, with one thread or two."""
+    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD, str(workers)],
+                             stdout=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "start"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        t0 = time.monotonic()
+        out, _ = child.communicate(timeout=30)
+        assert out.strip() == "interrupted" and time.monotonic() - t0 < 5
+    finally:
+        child.kill()
+        child.wait()
