@@ -267,7 +267,7 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         memo = RefuteMemo(rest.n)  # the states refuted for T prune the search for T + 1
         # the C search on `threads` cores (decision R29); one under deterministic=True, where
         # the node count must not depend on the timing of the threads
-        search_workers = 1 if opts.deterministic else opts.threads
+        search_workers = 1 if opts.deterministic else min(opts.threads, crefute.MAX_WORKERS)
         while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
             res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes,
                                   memo=memo, workers=search_workers)

@@ -24,10 +24,11 @@ import pytest
 from resilsched import core
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-from resilsched.models.rigid import scale_scenario
+from resilsched.models.rigid import scale_scenario, solve_scenario
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import root_bound
+from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
 
 from . import oracle
@@ -157,3 +158,19 @@ def test_ctrl_c_interrupts_the_search(workers):
     finally:
         child.kill()
         child.wait()
+
+
+def test_solve_scenario_with_many_workers():
+    """`solve_scenario` hands its `workers` to the search (at most crefute.MAX_WORKERS): the
+    search alone (CP-SAT gets no time) proves the brute-force optima with 3 and 40 workers."""
+    rng = np.random.default_rng(9800)
+    searched = 0
+    for _ in range(12):
+        inst, sc = random_tiny(rng)
+        opt, _ = oracle.brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs],
+                                             sc.failures)
+        for workers in (3, 40):
+            sol = solve_scenario(inst, sc, time_limit=10, workers=workers, refute_share=1.0)
+            assert sol.status is Status.OPTIMAL and sol.objective == opt == sol.bound
+            searched += sol.solver == "cp-sat+refute"
+    assert searched > 0
