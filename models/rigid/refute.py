@@ -394,7 +394,9 @@ class RefuteMemo:
 
 def c_memo(n: int) -> int:
     """Failed states the C search keeps before emptying its memo: `C_MEMO_BYTES` over an
-    entry's size (a key of 2n + 1 int32, its time, up to four 16-byte table slots)."""
+    entry's size (a key of 2n + 1 int32, its time, and 72 bytes for its share of the 8-byte
+    table slots, two to four per entry: a bound kept from R25's 16-byte slots). The C memo
+    reserves all of it at once; the pages are touched only as states are stored."""
     return max(1, C_MEMO_BYTES // (4 * (2 * n + 1) + 72))
 
 
