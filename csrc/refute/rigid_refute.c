@@ -2,7 +2,9 @@
  *
  * Built at install time as the optional extension `resilsched._refute` (setup.py); the module
  * itself is empty and `resilsched.models.rigid.crefute` loads its shared object with ctypes
- * (PyDLL: the GIL is held, so Ctrl-C is seen through PyErr_CheckSignals). It is the twin of
+ * (PyDLL). The search releases the GIL while it runs, so that two searches can run in two
+ * threads (decision R29), and takes it back to look for Ctrl-C (PyErr_CheckSignals); the LP
+ * callback takes it by itself (ctypes callbacks do). It is the twin of
  * `_Search` in models/rigid/refute.py, which stays the oracle: the same decision problem D(T)
  * (spec 002 §1.3, Eq. 2-3: is there an attempt schedule ending by T?), the same search over
  * active schedules in the same branching order (a waiting job whose hole -- p_j processors
@@ -25,6 +27,10 @@
  *
  * All arithmetic is exact int64: the caller checks that pi_j (work + n T) and z T stay below
  * 2^62, T and P below 2^31 (the memo keys are int32).
+ *
+ * The cut checks are in cuts.h, the memo in memo.h. Several workers (threads) may split the
+ * tree and share the memo (decision R29, rs_refute's comment); one worker searches exactly
+ * the tree of refute.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -37,6 +43,8 @@
 #define API __declspec(dllexport)
 #else
 #define API
+#include <pthread.h>
+#define RS_THREADS 1
 #endif
 
 /* return codes of rs_refute */
@@ -45,7 +53,10 @@
 #define RF_TIMEOUT 2
 #define RF_ENOMEM (-1)
 #define RF_ECALLBACK (-2) /* the LP callback failed or Ctrl-C: a Python error is pending */
-#define RF_EMEMO (-3)     /* no memo, or one for another job count */
+#define RF_EMEMO (-3)     /* no memo, one for another job count, or bad workers */
+#define RF_STOPPED 3      /* internal: halted, or another worker ended the search */
+
+#define MAX_WORKERS 16
 
 /* the configuration-LP callback: d (n remaining works), left = T - tau; writes a row (n
  * integers) and z and returns 1 when that cut prunes the node, 0 when not, -1 on error;
@@ -57,22 +68,7 @@ typedef int (*lp_callback)(const int64_t *d, int64_t left, int64_t *row, int64_t
 #define CLOCK_EVERY 1024     /* nodes between two looks at the clock */
 #define SIGNAL_EVERY 65536   /* nodes between two looks for Ctrl-C */
 
-typedef struct {
-    uint64_t h;
-    int64_t e;
-} Slot;
-
-/* the memo of failed states: open addressing over entries of K int32 words, each with the
- * largest time left T - tau at which the state failed (a state that cannot finish within L
- * cannot within less, whatever T: the memo serves every target of a scenario) */
-typedef struct {
-    int K;
-    int64_t max, count, cap; /* entries; cap (slots) a power of two */
-    Slot *slot;              /* hash and entry index + 1 (0 when empty): one probe per line */
-    int32_t *keys;           /* count x K */
-    int64_t *left;
-    int64_t entries_cap;
-} Memo;
+#include "memo.h"
 
 typedef struct {
     /* the scenario and the target */
@@ -92,6 +88,9 @@ typedef struct {
     /* cuts: pi column-major (pi[j * cap + r]), nbase pool rows then a ring of LP rows */
     int nbase, lp_cap, nlp, lp_next, rows, cap;
     int64_t *pi, *z, *A, *B;
+    uint32_t *pi32; /* pi as unsigned 32-bit words while every entry fits (`narrow`): the
+                     * updates of A and B then multiply 32 by 32 bits, which vectorizes */
+    int narrow;
     int64_t *zf;            /* NULL, or zf[r (P + 1) + c]: row r's largest sum over sets of
                              * jobs of width <= c (the profile cut) */
     int *run;               /* scratch: the running jobs by end */
@@ -105,7 +104,25 @@ typedef struct {
     int64_t *d, *row;
     int32_t *key;
     Memo *memo;
+    volatile const int32_t *halt; /* NULL, or set (by another thread) to stop the search */
+    PyThreadState *ts; /* the calling thread's state while it runs without the GIL (worker 0) */
+    /* the split between workers (decision R29): the nodes at depth `split_depth` belong to
+     * worker hash(state) mod split_K; the others are skipped and counted in `skipped`, so
+     * that a node whose subtree lost one is not stored in the memo as failed */
+    int depth, split_depth, split_k, split_K;
+    int64_t skipped;
+    struct Shared *sh;
+    int result;
 } Search;
+
+/* what the workers of one rs_refute share (besides the memo) */
+typedef struct Shared {
+    volatile int stop; /* a worker found a schedule or failed: the others stop */
+    int threaded;      /* several workers: the LP callback is serialized, the memo shared */
+#ifdef RS_THREADS
+    pthread_mutex_t cb_lock;
+#endif
+} Shared;
 
 static double now(void) {
     struct timespec ts;
@@ -113,200 +130,11 @@ static double now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* ---- cuts ------------------------------------------------------------------------------ */
+/* ---- cuts (cuts.h) -------------------------------------------------------------------- */
 
-static void set_node_cost(Search *s) {
-    s->node_cost = 1 + 10 * (int64_t)s->rows * s->n / CELLS_PER_NODE;
-}
+#include "cuts.h"
 
-/* A and B of row r from the current state */
-static void row_sums(Search *s, int r) {
-    int64_t a = 0, b = 0;
-    for (int j = 0; j < s->n; j++) {
-        int64_t w = s->pi[(int64_t)j * s->cap + r];
-        a += w * s->rem[j] * s->t[j];
-        if (s->in[j]) { a += w * s->end[j]; b += w; }
-    }
-    s->A[r] = a;
-    s->B[r] = b;
-}
-
-/* job j enters (sign 1) or leaves (-1) the running set with its end e; also used for a start
- * (rem_j falls by one and the end becomes tau + t_j: A rises by pi_j tau for a job not
- * counted as running, by 0 for one counted with end_j = tau) */
-static void shift(Search *s, int j, int64_t da, int64_t db) {
-    const int64_t *col = s->pi + (int64_t)j * s->cap;
-    int64_t *A = s->A, *B = s->B;
-    for (int r = 0; r < s->rows; r++) {
-        A[r] += col[r] * da;
-        B[r] += col[r] * db;
-    }
-}
-
-/* some row cuts the node at tau */
-static int cut(Search *s, int64_t tau) {
-    int64_t left = s->T - tau;
-    for (int k = 0; k < s->rows; k++) {
-        int r = s->order[k];
-        if (s->A[r] - tau * s->B[r] > s->z[r] * left) {
-            if (k) { /* move to the front */
-                memmove(s->order + 1, s->order, sizeof(int) * (size_t)k);
-                s->order[0] = r;
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* the profile cut (module comment): the attempts running at tau stay on their processors
- * until they end, so on each piece [e_{k-1}, e_k) between their ends the pi-value at an
- * instant is at most min(z, pi(R_k) + zf[P - p(R_k)]), R_k the attempts still running;
- * after the last end at most z. Some row cuts when sum_j pi_j d_j exceeds that integral. */
-static int profile_cut(Search *s, int64_t tau) {
-    int n = s->n, q = 0;
-    for (int j = 0; j < n; j++) {
-        if (s->end[j] <= tau) continue;
-        int k = q++; /* insertion by end */
-        while (k > 0 && s->end[s->run[k - 1]] > s->end[j]) { s->run[k] = s->run[k - 1]; k--; }
-        s->run[k] = j;
-    }
-    if (!q) return 0;
-    int64_t used = 0;
-    for (int k = 0; k < q; k++) used += s->p[s->run[k]];
-    int64_t P1 = s->P + 1;
-    for (int x = 0; x < s->rows; x++) {
-        int r = s->order[x];
-        const int64_t *col = s->pi, *zf = s->zf + r * P1;
-        int64_t piR = 0, z = s->z[r], rhs = 0, prev = tau, u = used;
-        for (int k = 0; k < q; k++) piR += col[(int64_t)s->run[k] * s->cap + r];
-        for (int k = 0; k < q;) {
-            int64_t e = s->end[s->run[k]], v = piR + zf[s->P - u];
-            rhs += (e - prev) * (v < z ? v : z);
-            for (; k < q && s->end[s->run[k]] == e; k++) {
-                piR -= col[(int64_t)s->run[k] * s->cap + r];
-                u -= s->p[s->run[k]];
-            }
-            prev = e;
-        }
-        rhs += z * (s->T - prev);
-        if (s->A[r] - tau * s->B[r] > rhs) {
-            if (x) {
-                memmove(s->order + 1, s->order, sizeof(int) * (size_t)x);
-                s->order[0] = r;
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* the LP cut found by the callback joins the ring (the oldest LP row is replaced when full) */
-static void add_lp_row(Search *s) {
-    int r, fresh = s->nlp < s->lp_cap;
-    if (fresh) {
-        r = s->nbase + s->nlp++;
-        s->rows++;
-    } else {
-        r = s->nbase + s->lp_next;
-        s->lp_next = (s->lp_next + 1) % s->lp_cap;
-    }
-    for (int j = 0; j < s->n; j++) s->pi[(int64_t)j * s->cap + r] = s->row[j];
-    s->z[r] = s->row[s->n];
-    if (s->zf) memcpy(s->zf + r * (s->P + 1), s->row + s->n + 1, sizeof(int64_t) * (size_t)(s->P + 1));
-    row_sums(s, r);
-    int k = 0; /* r to the front of the order */
-    if (fresh) k = s->rows - 1;
-    else while (s->order[k] != r) k++;
-    memmove(s->order + 1, s->order, sizeof(int) * (size_t)k);
-    s->order[0] = r;
-    set_node_cost(s);
-}
-
-/* ---- memo ------------------------------------------------------------------------------ */
-
-static uint64_t hash_key(const int32_t *key, int K) {
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int i = 0; i < K; i++) {
-        h ^= (uint32_t)key[i];
-        h *= 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    return h;
-}
-
-static void memo_clear(Memo *m) {
-    memset(m->slot, 0, sizeof(Slot) * (size_t)m->cap);
-    m->count = 0;
-}
-
-/* the slot of `key` (h its hash): its entry, or the empty slot where it would go */
-static int64_t memo_find(const Memo *m, const int32_t *key, uint64_t h) {
-    int64_t mask = m->cap - 1, i = (int64_t)(h & (uint64_t)mask);
-    for (;;) {
-        int64_t e = m->slot[i].e;
-        if (!e) return i;
-        if (m->slot[i].h == h &&
-            !memcmp(m->keys + (e - 1) * m->K, key, sizeof(int32_t) * (size_t)m->K))
-            return i;
-        i = (i + 1) & mask;
-    }
-}
-
-static int memo_grow(Memo *m) {
-    if (m->count + 1 > m->entries_cap) {
-        int64_t cap = m->entries_cap * 2;
-        if (cap > m->max) cap = m->max;
-        int32_t *keys = realloc(m->keys, sizeof(int32_t) * (size_t)(cap * m->K));
-        if (!keys) return -1;
-        m->keys = keys;
-        int64_t *left = realloc(m->left, sizeof(int64_t) * (size_t)cap);
-        if (!left) return -1;
-        m->left = left;
-        m->entries_cap = cap;
-    }
-    if (2 * (m->count + 1) > m->cap) { /* rehash into twice the slots */
-        int64_t cap = m->cap * 2;
-        Slot *slot = calloc((size_t)cap, sizeof(Slot)), *old = m->slot;
-        if (!slot) return -1;
-        for (int64_t k = 0; k < m->cap; k++) {
-            if (!old[k].e) continue;
-            int64_t i = (int64_t)(old[k].h & (uint64_t)(cap - 1));
-            while (slot[i].e) i = (i + 1) & (cap - 1);
-            slot[i] = old[k];
-        }
-        free(old);
-        m->slot = slot;
-        m->cap = cap;
-    }
-    return 0;
-}
-
-/* a memo for keys of K words, emptied when it holds `max` states; NULL when out of memory */
-API Memo *rs_memo_new(int K, int64_t max) {
-    Memo *m = calloc(1, sizeof(Memo));
-    if (!m) return NULL;
-    m->K = K;
-    m->max = max > 0 ? max : 1;
-    m->cap = 1024;
-    m->entries_cap = 256;
-    m->slot = calloc((size_t)m->cap, sizeof(Slot));
-    m->keys = malloc(sizeof(int32_t) * (size_t)(m->entries_cap * K));
-    m->left = malloc(sizeof(int64_t) * (size_t)m->entries_cap);
-    if (!m->slot || !m->keys || !m->left) {
-        free(m->slot); free(m->keys); free(m->left); free(m);
-        return NULL;
-    }
-    return m;
-}
-
-API void rs_memo_free(Memo *m) {
-    if (!m) return;
-    free(m->slot); free(m->keys); free(m->left); free(m);
-}
-
-/* states held (tests) */
-API int64_t rs_memo_count(const Memo *m) { return m ? m->count : 0; }
+/* ---- memo (memo.h) ------------------------------------------------------------------ */
 
 /* the key of the state at tau (refute._Search._at): attempts left, and end - tau for a
  * running job, -1 - hole for a waiting one, -1 for a job with no attempt left */
@@ -318,27 +146,6 @@ static void make_key(Search *s, int64_t tau) {
         s->key[n + j] = (int32_t)(ahead > 0 ? ahead : (r ? -1 - s->hole[j] : -1));
     }
     s->key[2 * n] = 0;
-}
-
-/* record that the state in s->key failed with `left` = T - tau time left (refute._Search._at:
- * the memo is emptied when full, then the entry is set to max(left, its old value)) */
-static int memo_store(Memo *m, const int32_t *key, int64_t left, uint64_t h) {
-    if (m->count >= m->max) memo_clear(m);
-    int64_t i = memo_find(m, key, h);
-    if (m->slot[i].e) {
-        int64_t e = m->slot[i].e - 1;
-        if (left > m->left[e]) m->left[e] = left;
-        return 0;
-    }
-    int64_t slots = m->cap;
-    if (memo_grow(m)) return -1;
-    if (m->cap != slots) i = memo_find(m, key, h); /* rehashed */
-    int64_t e = m->count++;
-    memcpy(m->keys + e * m->K, key, sizeof(int32_t) * (size_t)m->K);
-    m->left[e] = left;
-    m->slot[i].h = h;
-    m->slot[i].e = e + 1;
-    return 0;
 }
 
 /* ---- search ---------------------------------------------------------------------------- */
@@ -367,7 +174,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
         if (s->hole[j]) continue; /* could start one unit earlier: not semi-active */
         int64_t ready = s->end[j];
         int was_in = s->in[j];
-        shift(s, j, was_in ? 0 : tau, was_in ? 0 : 1);
+        if (!was_in) shift(s, j, tau, 1);
         s->starts[s->first_start[j] + s->m[j] - s->rem[j]] = tau;
         s->rem[j]--;
         s->end[j] = tau + t[j];
@@ -376,7 +183,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
         s->rem[j]++;
         s->end[j] = ready;
         s->in[j] = (char)was_in;
-        shift(s, j, was_in ? 0 : -tau, was_in ? 0 : -1);
+        if (!was_in) shift(s, j, tau, -1);
         if (ok || s->status) return ok;
     }
     int64_t nxt = -1, used_before = 0, used_at = 0;
@@ -391,7 +198,7 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
     int base = s->ngone;
     for (int j = 0; j < n; j++)
         if (s->in[j] && s->end[j] <= tau) {
-            shift(s, j, -s->end[j], -1);
+            shift(s, j, s->end[j], -1);
             s->in[j] = 0;
             s->gone[s->ngone++] = j;
         }
@@ -421,21 +228,52 @@ static int choose(Search *s, int64_t tau, int first, int64_t free) {
     return ok;
 }
 
-/* refute._Search._at: the node at decision time tau */
-static int at(Search *s, int64_t tau, int64_t free) {
+/* Ctrl-C, seen by the calling thread only (the GIL taken back for the look) */
+static int interrupted(Search *s) {
+    PyEval_RestoreThread(s->ts);
+    int bad = PyErr_CheckSignals();
+    s->ts = PyEval_SaveThread();
+    return bad;
+}
+
+static void give_up(Search *s, int status) {
+    s->status = status;
+    if (status != RF_STOPPED) s->sh->stop = 1; /* the other workers stop too */
+}
+
+/* the LP callback, one worker at a time (ctypes takes the GIL for it) */
+static int call_lp(Search *s, int64_t tau) {
+#ifdef RS_THREADS
+    if (s->sh->threaded) pthread_mutex_lock(&s->sh->cb_lock);
+#endif
+    int c = s->cb(s->d, s->T - tau, s->row, s->row + s->n, &s->lp_work);
+#ifdef RS_THREADS
+    if (s->sh->threaded) pthread_mutex_unlock(&s->sh->cb_lock);
+#endif
+    return c;
+}
+
+/* refute._Search._at: the node at decision time tau (its depth counted by `at`) */
+static int node(Search *s, int64_t tau, int64_t free) {
     int n = s->n;
     s->nodes++;
     s->work += s->node_cost;
     if (s->max_nodes >= 0 && s->work + s->lp_work > s->max_nodes) {
-        s->status = RF_TIMEOUT;
+        give_up(s, RF_TIMEOUT);
         return 0;
     }
-    if (!(s->nodes % CLOCK_EVERY) && now() > s->stop) {
-        s->status = RF_TIMEOUT;
-        return 0;
+    if (!(s->nodes % CLOCK_EVERY)) {
+        if (s->sh->stop || (s->halt && *s->halt)) {
+            give_up(s, RF_STOPPED);
+            return 0;
+        }
+        if (now() > s->stop) {
+            give_up(s, RF_TIMEOUT);
+            return 0;
+        }
     }
-    if (!(s->nodes % SIGNAL_EVERY) && PyErr_CheckSignals()) {
-        s->status = RF_ECALLBACK;
+    if (!(s->nodes % SIGNAL_EVERY) && s->ts && interrupted(s)) {
+        give_up(s, RF_ECALLBACK);
         return 0;
     }
     int done = 1;
@@ -450,6 +288,7 @@ static int at(Search *s, int64_t tau, int64_t free) {
     if (done) {
         memcpy(s->solution, s->starts, sizeof(int64_t) * (size_t)s->first_start[n]);
         s->found = 1;
+        s->sh->stop = 1;
         return 1;
     }
     /* the cuts before the memo (refute.py has the memo first): both only prune, so the
@@ -458,16 +297,27 @@ static int at(Search *s, int64_t tau, int64_t free) {
     make_key(s, tau);
     Memo *m = s->memo;
     uint64_t h = hash_key(s->key, m->K);
-    int64_t i = memo_find(m, s->key, h);
-    if (m->slot[i].e && m->left[m->slot[i].e - 1] >= s->T - tau) return 0;
+    if (memo_left(m, s->key, h) >= s->T - tau) return 0;
+    /* another worker's node (decision R29): its owner depends on the state only, so every
+     * worker that meets it agrees, whatever each has pruned above it */
+    if (s->depth == s->split_depth && (int)((h >> 20) % (uint64_t)s->split_K) != s->split_k) {
+        s->skipped++;
+        return 0;
+    }
     if (s->cb && !(s->nodes % s->lp_every)) {
         for (int j = 0; j < n; j++) {
             int64_t ahead = s->end[j] - tau;
             s->d[j] = s->rem[j] * s->t[j] + (ahead > 0 ? ahead : 0);
         }
-        int c = s->cb(s->d, s->T - tau, s->row, s->row + n, &s->lp_work);
+        /* Ctrl-C seen here rather than when the callback's Python code starts, where ctypes
+         * would report it as ignored (the calling thread only) */
+        if (s->ts && interrupted(s)) {
+            give_up(s, RF_ECALLBACK);
+            return 0;
+        }
+        int c = call_lp(s, tau);
         if (c < 0) {
-            s->status = RF_ECALLBACK;
+            give_up(s, RF_ECALLBACK);
             return 0;
         }
         if (c > 0) {
@@ -475,83 +325,164 @@ static int at(Search *s, int64_t tau, int64_t free) {
             return 0;
         }
     }
+    int64_t skipped = s->skipped;
     if (choose(s, tau, 0, free)) return 1;
-    if (s->status) return 0;
+    if (s->status || s->skipped != skipped) return 0; /* not all of it searched */
     make_key(s, tau); /* the state is restored: the same key */
-    if (memo_store(m, s->key, s->T - tau, h)) s->status = RF_ENOMEM;
+    memo_store(m, s->key, s->T - tau, h, s->sh->threaded);
     return 0;
 }
 
+static int at(Search *s, int64_t tau, int64_t free) {
+    s->depth++;
+    int ok = node(s, tau, free);
+    s->depth--;
+    return ok;
+}
+
+static void search_free(Search *s) {
+    free(s->rem); free(s->end); free(s->in); free(s->hole); free(s->undo); free(s->first_start);
+    free(s->d); free(s->row); free(s->key); free(s->pi); free(s->pi32); free(s->z); free(s->A); free(s->B);
+    free(s->order); free(s->run); free(s->zf); free(s->starts); free(s->gone);
+    free(s->solution);
+}
+
+/* a worker's state at the root (rs_refute's arguments); 0, or RF_ENOMEM */
+static int search_init(Search *s, int n, int64_t P, int64_t T, const int64_t *p,
+                       const int64_t *t, const int64_t *m, int nbase, const int64_t *pi,
+                       const int64_t *z, const int64_t *zf, int lp_cap, int64_t lp_every,
+                       lp_callback cb, int64_t max_nodes, double stop, Memo *memo,
+                       Shared *sh) {
+    memset(s, 0, sizeof *s);
+    s->n = n; s->P = P; s->T = T; s->p = p; s->t = t; s->m = m;
+    s->nbase = nbase; s->lp_cap = cb ? lp_cap : 0; s->rows = nbase;
+    s->lp_every = lp_every > 0 ? lp_every : 1;
+    s->cb = cb; s->max_nodes = max_nodes; s->stop = stop;
+    s->memo = memo; s->sh = sh; s->split_K = 1;
+    int cap = nbase + s->lp_cap > 0 ? nbase + s->lp_cap : 1;
+    s->cap = cap;
+    s->rem = malloc(sizeof(int64_t) * (size_t)n);
+    s->end = calloc((size_t)n, sizeof(int64_t));
+    s->in = calloc((size_t)n, 1);
+    s->hole = calloc((size_t)n, sizeof(int64_t));
+    s->first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    s->d = malloc(sizeof(int64_t) * (size_t)n);
+    s->row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
+    s->key = malloc(sizeof(int32_t) * (size_t)memo->K);
+    s->pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
+    s->pi32 = calloc((size_t)cap * (size_t)n + 1, sizeof(uint32_t));
+    s->narrow = 1;
+    s->z = calloc((size_t)cap, sizeof(int64_t));
+    s->A = calloc((size_t)cap, sizeof(int64_t));
+    s->B = calloc((size_t)cap, sizeof(int64_t));
+    s->order = malloc(sizeof(int) * (size_t)cap);
+    s->run = malloc(sizeof(int) * (size_t)(n + 1));
+    if (zf) s->zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
+    if (!s->rem || !s->end || !s->in || !s->hole || !s->first_start || !s->d || !s->row ||
+        !s->key || !s->pi || !s->pi32 || !s->z || !s->A || !s->B || !s->order || !s->run || (zf && !s->zf))
+        return RF_ENOMEM;
+    s->first_start[0] = 0;
+    for (int j = 0; j < n; j++) {
+        s->rem[j] = m[j];
+        s->first_start[j + 1] = s->first_start[j] + m[j];
+    }
+    s->starts = malloc(sizeof(int64_t) * (size_t)(s->first_start[n] + 1));
+    s->solution = malloc(sizeof(int64_t) * (size_t)(s->first_start[n] + 1));
+    s->gone = malloc(sizeof(int) * (size_t)(s->first_start[n] + n + 1));
+    if (!s->starts || !s->solution || !s->gone) return RF_ENOMEM;
+    for (int r = 0; r < nbase; r++) {
+        for (int j = 0; j < n; j++) set_pi(s, j, r, pi[(int64_t)r * n + j]);
+        s->z[r] = z[r];
+        if (zf) memcpy(s->zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
+        s->order[r] = r;
+        row_sums(s, r);
+    }
+    set_node_cost(s);
+    return 0;
+}
+
+static void *run_search(void *arg) {
+    Search *s = arg;
+    s->result = at(s, 0, s->P);
+    return NULL;
+}
+
 /* Decide D(T): n jobs (p, t, m), capacity P; `nbase` pool cuts, pi row-major (nbase x n) and
- * z; at most `lp_cap` configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node;
- * stop after `seconds` or when the work exceeds `max_nodes` (< 0: no limit); `memo` (from
- * rs_memo_new with K = 2n + 1) keeps the failed states, also for the next targets. `starts` (sum_j m_j, job by job) receives a schedule ending by T
- * when one is found; stats = (nodes, work, lp_work). Returns an RF_ code. */
+ * z, and NULL or their profile tables zf (nbase x (P + 1)); at most `lp_cap`
+ * configuration-LP cuts from `cb` (NULL: none) every `lp_every`-th node; stop after `seconds`,
+ * when the work exceeds `max_nodes` (< 0: no limit; each worker gets its share) or when
+ * `halt` (NULL, or a flag another thread may set) is set: a timeout. `memo` (rs_memo_new with
+ * K = 2n + 1) keeps the failed states, also for the next targets. `starts` (sum_j m_j, job
+ * by job) receives a schedule ending by T when one is found; stats = (nodes, work, lp_work)
+ * summed over the workers. Returns an RF_ code. The GIL is released while the search runs.
+ *
+ * `workers` > 1 split the tree (decision R29): worker k searches every node above depth
+ * `split_depth` and the subtrees of the nodes at that depth whose state hashes to k; they
+ * share the memo. `only` < 0 runs every worker, each in a thread (one after the other where
+ * threads are missing); `only` = k runs worker k alone (tests). D(T) is refuted when every
+ * worker refutes its part. */
 API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *t,
                   const int64_t *m, int nbase, const int64_t *pi, const int64_t *z,
                   const int64_t *zf, int lp_cap, int64_t lp_every, lp_callback cb,
-                  int64_t max_nodes,
-                  double seconds, Memo *memo, int64_t *starts, int64_t *stats) {
-    Search s;
-    memset(&s, 0, sizeof s);
-    s.n = n; s.P = P; s.T = T; s.p = p; s.t = t; s.m = m;
-    if (lp_cap <= 0) cb = NULL;
-    s.nbase = nbase; s.lp_cap = cb ? lp_cap : 0; s.rows = nbase;
-    s.lp_every = lp_every > 0 ? lp_every : 1;
-    s.cb = cb; s.max_nodes = max_nodes; s.stop = now() + seconds;
-    s.memo = memo;
-    if (!memo || memo->K != 2 * n + 1) {
-        stats[0] = stats[1] = stats[2] = 0;
+                  int64_t max_nodes, double seconds, Memo *memo, volatile const int32_t *halt,
+                  int workers, int split_depth, int only, int64_t *starts, int64_t *stats) {
+    Search w[MAX_WORKERS];
+    Shared sh;
+    memset(&sh, 0, sizeof sh);
+    stats[0] = stats[1] = stats[2] = 0;
+    if (!memo || memo->K != 2 * n + 1 || workers < 1 || workers > MAX_WORKERS ||
+        only >= workers)
         return RF_EMEMO;
+    int K = only >= 0 ? 1 : workers;
+    if (lp_cap <= 0) cb = NULL;
+    double stop = now() + seconds;
+    int64_t budget = max_nodes < 0 ? -1 : max_nodes / workers;
+    int code = 0, made = 0;
+    sh.threaded = K > 1;
+    if (sh.threaded && memo->count >= memo->max) memo_clear(memo); /* full: start again */
+    for (; made < K && !code; made++) {
+        code = search_init(&w[made], n, P, T, p, t, m, nbase, pi, z, zf, lp_cap, lp_every, cb,
+                           budget, stop, memo, &sh);
+        w[made].halt = halt;
+        w[made].split_K = workers;
+        w[made].split_k = only >= 0 ? only : made;
+        w[made].split_depth = workers > 1 ? split_depth : 0;
     }
-    int cap = nbase + s.lp_cap > 0 ? nbase + s.lp_cap : 1;
-    s.cap = cap;
-    s.rem = malloc(sizeof(int64_t) * (size_t)n);
-    s.end = calloc((size_t)n, sizeof(int64_t));
-    s.in = calloc((size_t)n, 1);
-    s.hole = calloc((size_t)n, sizeof(int64_t));
-    s.first_start = malloc(sizeof(int64_t) * (size_t)(n + 1));
-    s.d = malloc(sizeof(int64_t) * (size_t)n);
-    s.row = malloc(sizeof(int64_t) * (size_t)(n + 1 + (zf ? P + 1 : 0)));
-    s.key = malloc(sizeof(int32_t) * (size_t)memo->K);
-    s.pi = calloc((size_t)cap * (size_t)n + 1, sizeof(int64_t));
-    s.z = calloc((size_t)cap, sizeof(int64_t));
-    s.A = calloc((size_t)cap, sizeof(int64_t));
-    s.B = calloc((size_t)cap, sizeof(int64_t));
-    s.order = malloc(sizeof(int) * (size_t)cap);
-    s.run = malloc(sizeof(int) * (size_t)(n + 1));
-    if (zf) s.zf = malloc(sizeof(int64_t) * (size_t)cap * (size_t)(P + 1));
-    int code = RF_ENOMEM;
-    if (!s.rem || !s.end || !s.in || !s.hole || !s.first_start || !s.d || !s.row || !s.key || !s.pi ||
-        !s.z || !s.A || !s.B || !s.order ||
-        !s.run || (zf && !s.zf))
-        goto fin;
-    s.first_start[0] = 0;
-    for (int j = 0; j < n; j++) {
-        s.rem[j] = m[j];
-        s.first_start[j + 1] = s.first_start[j] + m[j];
+    if (!code) {
+        w[0].ts = PyEval_SaveThread();
+        int started = 1;
+#ifdef RS_THREADS
+        pthread_t th[MAX_WORKERS];
+        if (K > 1) pthread_mutex_init(&sh.cb_lock, NULL);
+        for (; started < K; started++)
+            if (pthread_create(&th[started], NULL, run_search, &w[started])) break;
+#endif
+        for (int k = started; k < K; k++) run_search(&w[k]); /* no thread for it */
+        run_search(&w[0]);
+#ifdef RS_THREADS
+        for (int k = 1; k < started; k++) pthread_join(th[k], NULL);
+        if (K > 1) pthread_mutex_destroy(&sh.cb_lock);
+#endif
+        PyEval_RestoreThread(w[0].ts);
+        w[0].ts = NULL;
+        code = RF_INFEASIBLE;
+        for (int k = 0; k < K; k++) /* a schedule first, then an error, then a timeout */
+            if (w[k].found) {
+                code = RF_FEASIBLE;
+                memcpy(starts, w[k].solution, sizeof(int64_t) * (size_t)w[k].first_start[n]);
+                break;
+            }
+        for (int k = 0; k < K && code != RF_FEASIBLE; k++)
+            if (w[k].status < 0) code = w[k].status;
+        for (int k = 0; k < K && code == RF_INFEASIBLE; k++)
+            if (w[k].status == RF_TIMEOUT || w[k].status == RF_STOPPED) code = RF_TIMEOUT;
     }
-    s.starts = malloc(sizeof(int64_t) * (size_t)(s.first_start[n] + 1));
-    s.gone = malloc(sizeof(int) * (size_t)(s.first_start[n] + n + 1));
-    s.solution = starts;
-    if (!s.starts || !s.gone) goto fin;
-    for (int r = 0; r < nbase; r++) {
-        for (int j = 0; j < n; j++) s.pi[(int64_t)j * cap + r] = pi[(int64_t)r * n + j];
-        s.z[r] = z[r];
-        if (zf) memcpy(s.zf + r * (P + 1), zf + r * (P + 1), sizeof(int64_t) * (size_t)(P + 1));
-        s.order[r] = r;
-        row_sums(&s, r);
+    for (int k = 0; k < made; k++) {
+        stats[0] += w[k].nodes;
+        stats[1] += w[k].work;
+        if (w[k].lp_work > stats[2]) stats[2] = w[k].lp_work;
+        search_free(&w[k]);
     }
-    set_node_cost(&s);
-    int ok = at(&s, 0, P);
-    code = ok ? RF_FEASIBLE : (s.status ? s.status : RF_INFEASIBLE);
-fin:
-    stats[0] = s.nodes;
-    stats[1] = s.work;
-    stats[2] = s.lp_work;
-    free(s.rem); free(s.end); free(s.in); free(s.hole); free(s.undo); free(s.first_start); free(s.d); free(s.row);
-    free(s.key); free(s.pi); free(s.z); free(s.A); free(s.B); free(s.order);
-    free(s.run); free(s.zf); free(s.starts); free(s.gone);
     return code;
 }
 

@@ -33,6 +33,9 @@ STATUS = {INFEASIBLE: "infeasible", FEASIBLE: "feasible", TIMEOUT: "timeout"}
 #: the C stack, kept under 2 MB.
 MAX_ATTEMPTS = 5000
 
+#: Most workers of one search (the C file's MAX_WORKERS).
+MAX_WORKERS = 16
+
 #: Largest configuration-LP row entry and z per job (`ConfigurationLP.certificate`: pi_j <=
 #: 2^20), used to bound the C search's int64 sums before it starts.
 LP_PI = 2**20
@@ -52,11 +55,11 @@ def library() -> Any | None:
         return None
     path = str(mod.__file__)
     if path not in _dll:
-        dll = ctypes.PyDLL(path)  # the GIL stays held: the search looks for Ctrl-C
+        dll = ctypes.PyDLL(path)  # the search releases the GIL itself, and looks for Ctrl-C
         v = ctypes.c_void_p
         dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v, v,
                                   ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, v,
-                                  v, v]
+                                  v, ctypes.c_int, ctypes.c_int, ctypes.c_int, v, v]
         dll.rs_refute.restype = ctypes.c_int
         dll.rs_memo_new.argtypes = [ctypes.c_int, _I64]
         dll.rs_memo_new.restype = ctypes.c_void_p
@@ -111,8 +114,9 @@ def fits(n: int, P: int, T: int, t: list[int], m: list[int],
 def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
         rows: list[tuple[list[int], int]], tables: list[np.ndarray] | None, lp_cap: int,
         lp_every: int, lp_hook: Callable[[list[int], int], tuple[Any, int]] | None,
-        max_nodes: int | None, seconds: float, memo: Callable[[], CMemo | None]
-        ) -> tuple[str, list[list[int]] | None, int, int, int] | None:
+        max_nodes: int | None, seconds: float, memo: Callable[[], CMemo | None],
+        halt: ctypes.c_int32 | None = None, workers: int = 1, split_depth: int = 0,
+        only: int | None = None) -> tuple[str, list[list[int]] | None, int, int, int] | None:
     """Decide D(T) in C: (status, starts or None, nodes, work, lp_work), or None when the C
     search is not available or not exact here (`fits`).
 
@@ -120,8 +124,17 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
     each: the profile cut runs too); `lp_hook(d, left)` returns (a cut (pi, z, zf or None)
     that prunes the node or None, the LP's work so far in node units), at most `lp_cap` such
     cuts kept (the oldest dropped); `memo()` gives the table of failed states (`CMemo`), kept
-    from one target to the next.
+    from one target to the next. The search runs without the GIL (the LP callback takes it
+    back); setting `halt` (from another thread) stops it as a timeout.
+
+    `workers` > 1 split the tree (decision R29): worker k searches the subtrees of the nodes
+    at depth `split_depth` whose state hashes to k, each in its own thread, all sharing the
+    memo; the LP callback runs for one worker at a time. `only` = k runs worker k alone
+    (tests): D(T) is refuted when every worker refutes its part.
     """
+    if not 1 <= workers <= MAX_WORKERS or (only is not None and not 0 <= only < workers):
+        raise ValueError(f"workers: {workers} is not in 1..{MAX_WORKERS}, or only: {only} "
+                         "is not one of them")
     dll = library()
     if dll is None or not fits(n, P, T, t, m, rows):
         return None
@@ -160,9 +173,13 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
                          z.ctypes.data, None if zf is None else zf.ctypes.data, lp_cap,
                          max(1, lp_every), cb,
                          -1 if max_nodes is None else max_nodes, max(0.0, seconds),
-                         table.handle, starts.ctypes.data, stats.ctypes.data)
+                         table.handle, None if halt is None else ctypes.addressof(halt),
+                         workers, split_depth, -1 if only is None else only,
+                         starts.ctypes.data, stats.ctypes.data)
     if failure:
         raise failure[0]
+    if code == ECALLBACK:  # Ctrl-C, whose exception ctypes may have swallowed in the callback
+        raise KeyboardInterrupt
     if code == ENOMEM:
         raise MemoryError("refutation search: out of memory")
     if code not in STATUS:

@@ -41,12 +41,19 @@ d_j = (attempts not started) t_j + (remaining part of a running attempt):
   below it depends on the state and the time left only (`RefuteMemo` keeps it from one T to
   the next). The state holds, for a job waiting at tau, its hole length instead of its end
   (the search below reads nothing else of it), and nothing for a job with no attempt left.
+
+Threads (C search only, decision R29): with `workers` > 1 the tree is split at depth
+`SPLIT_DEPTH` by a hash of the node's state, the workers sharing one memo; a node whose
+subtree lost a node to another worker is not stored as failed, so every stored state is a
+fully searched one and D(T) is refuted exactly when every worker refutes its part.
 """
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import sys
+import threading
 import time
 from dataclasses import dataclass
 
@@ -71,6 +78,9 @@ from resilsched.options import Deadline
 #: 3.1 M in 11 s, never 4.1 M in 11 s, before the active-schedule rule).
 LP_EVERY = 64
 LP_EVERY_C = 1024
+
+#: Depth of the nodes whose subtrees the workers of the C search share out (decision R29).
+SPLIT_DEPTH = 6
 
 #: Pool size cap for the configuration-LP cuts (the oldest are dropped first).
 MAX_LP_CUTS = 200
@@ -139,6 +149,7 @@ class CutPool:
                  max_seconds: float | None = None) -> None:
         n, P, p = data.n, data.P, list(data.p)
         self.p, self.P = p, P
+        self.lock = threading.Lock()  # the LP's columns are shared by concurrent searches
         # the configuration LP only where its knapsacks fit in memory (`affordable`)
         self.lp = ConfigurationLP(p, P, max_rounds) if affordable(n, P, None) else None
         exact_z = n * (P + 1) <= MAX_KNAPSACK_CELLS
@@ -181,10 +192,12 @@ class CutPool:
 
 class _Search:
     def __init__(self, data: ScaledScenario, T: int, pool: CutPool, time_limit: float,
-                 lp_every: int, max_nodes: int | None, memo: RefuteMemo) -> None:
+                 lp_every: int, max_nodes: int | None, memo: RefuteMemo,
+                 halt: ctypes.c_int32 | None = None) -> None:
         self.P, self.p, self.t, self.n = data.P, list(data.p), list(data.t), data.n
         self.m, self.T, self.lp_every = list(data.m), T, lp_every
         self.clock = Deadline(time_limit)
+        self.halt = halt
         self.max_nodes = max_nodes
         self.nodes = 0
         self.work = 0  # nodes weighted by their cost (`node_cost`)
@@ -267,8 +280,9 @@ class _Search:
         assert self.lp is not None
         if not affordable(self.n, self.P, self.clock, 2):
             return None, self.lp_work  # no time for the LP's knapsacks: the pool cuts only
-        row, z = self.lp.certificate(self.lp.duals(d, self.clock))
-        self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
+        with self.pool.lock:
+            row, z = self.lp.certificate(self.lp.duals(d, self.clock))
+            self.lp_work = (self.lp.cells - self.cells0) // CELLS_PER_NODE
         if z > 0 and sum(a * b for a, b in zip(row, d, strict=True)) > z * left:
             return (row, z, self.pool.table(row, z) if self.pool.profile else None), \
                 self.lp_work
@@ -287,7 +301,7 @@ class _Search:
         self.nodes += 1
         self.work += self.node_cost
         if (self.max_nodes is not None and self.work + self.lp_work > self.max_nodes
-                or self.clock.expired()):
+                or self.clock.expired() or (self.halt is not None and self.halt.value)):
             raise _Timeout
         T = self.T
         rel: list[int] = []  # end - tau for a running job, -1 - hole for a waiting one
@@ -380,14 +394,18 @@ class RefuteMemo:
 
 def c_memo(n: int) -> int:
     """Failed states the C search keeps before emptying its memo: `C_MEMO_BYTES` over an
-    entry's size (a key of 2n + 1 int32, its time, up to four 16-byte table slots)."""
+    entry's size (a key of 2n + 1 int32, its time, and 72 bytes for its share of the 8-byte
+    table slots, two to four per entry: a bound kept from R25's 16-byte slots). The C memo
+    reserves all of it at once; the pages are touched only as states are stored."""
     return max(1, C_MEMO_BYTES // (4 * (2 * n + 1) + 72))
 
 
 def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
                     lp_every: int | None = None, *, pool: CutPool | None = None,
                     max_nodes: int | None = None, engine: str = "auto",
-                    max_memo: int | None = None, memo: RefuteMemo | None = None
+                    max_memo: int | None = None, memo: RefuteMemo | None = None,
+                    halt: ctypes.c_int32 | None = None, workers: int = 1,
+                    split_depth: int | None = None, only: int | None = None
                     ) -> RefuteResult:
     """Decide D(T) for the scaled scenario `data` within `time_limit` seconds and, if given,
     `max_nodes` units of work (a node one unit, more with a large cut matrix, and
@@ -404,7 +422,14 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     or ValueError. Both give the same verdict after the same nodes for the same `max_memo`
     (failed states kept before the memo is emptied; default `MAX_MEMO` in Python, `c_memo`
     in C) and the same history of `memo` (pass one `RefuteMemo` to every T of a scenario: its
-    states serve the next targets; a fresh one otherwise).
+    states serve the next targets; a fresh one otherwise). `halt`: a flag another thread may
+    set to stop the search ("timeout"); the C search runs without the GIL.
+
+    `workers` > 1 (C search only; the Python search ignores it) split the tree between that
+    many threads sharing the memo (decision R29): worker k takes the subtrees of the nodes at
+    depth `split_depth` (default `SPLIT_DEPTH`) whose state hashes to k. The verdict is the
+    same; the node count and the schedule found may differ. `only` = k runs worker k alone
+    (tests).
     """
     t0 = time.perf_counter()
     if engine not in ("auto", "python", "c"):
@@ -420,18 +445,19 @@ def refute_makespan(data: ScaledScenario, T: int, time_limit: float = 60.0,
     if memo is None:
         memo = RefuteMemo(data.n, max_memo)
     search = _Search(data, T, pool, limit - (time.perf_counter() - t0), max(1, lp_every),
-                     max_nodes, memo)
+                     max_nodes, memo, halt)
     if engine != "python":
         done = crefute.run(
             data.n, data.P, T, search.p, search.t, search.m, search.base,
             pool.tables if pool.profile else None, MAX_LP_CUTS,
             search.lp_every, None if search.lp is None else search.lp_cut, max_nodes,
-            limit - (time.perf_counter() - t0), memo.for_c)
+            limit - (time.perf_counter() - t0), memo.for_c, halt, workers,
+            SPLIT_DEPTH if split_depth is None else split_depth, only)
         if done is not None:
             status, starts, nodes, work, lp_work = done
             return RefuteResult(status, starts, nodes, time.perf_counter() - t0, work + lp_work,
                                 "c")
-        if engine == "c":
+        if engine == "c" or only is not None:
             raise ValueError("engine: the compiled search is not built, disabled, or not exact "
                              "on this scenario")
     old = sys.getrecursionlimit()

@@ -22,7 +22,8 @@ output will take; the shares and rates are in `resilsched.models.rigid.budget`):
 3. the CP-SAT model (`constraints`), its optional cliques and clauses within `BUILD_SHARE`;
 4. CP-SAT for (1 - ``refute_share``) of what remains;
 5. when CP-SAT stops without a proof, the refutation search (`refute`, decision R7) with the
-   rest: each refuted T raises the bound by one, a schedule found at T is optimal.
+   rest: each refuted T raises the bound by one, a schedule found at T is optimal. The C
+   search runs on as many threads as CP-SAT had (decision R29).
 
 With ``deterministic=True`` the phases are limited by work instead of wall time (greedy
 schedules, dual-feasible cells, knapsacks, clauses, enumeration steps, CP-SAT's deterministic
@@ -264,9 +265,12 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         pool = CutPool(rest, pooling.deadline, max_k=max_k, max_rounds=rounds,
                        max_seconds=pooling.seconds if pooling.capped else None)
         memo = RefuteMemo(rest.n)  # the states refuted for T prune the search for T + 1
+        # the C search on `threads` cores (decision R29); one under deterministic=True, where
+        # the node count must not depend on the timing of the threads
+        search_workers = 1 if opts.deterministic else min(opts.threads, crefute.MAX_WORKERS)
         while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
             res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes,
-                                  memo=memo)
+                                  memo=memo, workers=search_workers)
             searched = True
             if nodes is not None:
                 nodes -= res.work
