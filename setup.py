@@ -13,6 +13,8 @@ compiler or Python headers the install still succeeds and the pure-Python engine
 one-line warning at first use (`resilsched.core`).
 """
 
+import glob
+
 from setuptools import Extension, find_packages, setup
 
 ROLES = ("models", "heuristics", "bounds", "instances")
@@ -52,7 +54,9 @@ def extension(name: str, sources: list[str]) -> Extension:
     """One optional C extension: a failed build leaves the pure-Python engines in charge."""
     folders = sorted({src.rsplit("/", 1)[0] for src in sources})
     args = [OPTIMIZE.get(name, a) if a.startswith("-O") else a for a in COMPILE_ARGS]
-    return Extension(name, sources=sources, include_dirs=folders,
+    # the headers beside the sources: editing one alone rebuilds the module
+    headers = sorted(h for folder in folders for h in glob.glob(f"{folder}/*.h"))
+    return Extension(name, sources=sources, include_dirs=folders, depends=headers,
                      extra_compile_args=args, optional=True)
 
 
