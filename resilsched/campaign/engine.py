@@ -164,6 +164,7 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
         what = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"failed ({exc!r})"
         print(f"[{label or name}] {what}: {len(done)}/{len(wanted)} tasks stored in "
               f"{store.path}; run the same command again to resume", file=sys.stderr, flush=True)
+        exc.resilsched_reported = True  # `run_script` prints no second line
         raise
     return [stored[k] for k in keys] if collect else []
 
@@ -347,7 +348,10 @@ def run_script(prog: str, dask: str | None, body: Callable[[], int]) -> int:
     except CampaignError as e:
         print(f"{prog}: error: {e}", file=sys.stderr, flush=True)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if not getattr(exc, "resilsched_reported", False):  # after the tasks: say so too
+            print(f"{prog}: interrupted: every finished task is stored; run the same command "
+                  "again to resume", file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
 
 

@@ -22,6 +22,7 @@ from resilsched.campaign import (
     ResultStore,
     Task,
     run_campaign,
+    run_script,
     task_key,
 )
 from resilsched.reproduce import moldable as reproduce_moldable
@@ -341,9 +342,9 @@ def test_reproduce_worksharing_resumes_to_the_same_csv(tmp_path, monkeypatch, ca
 @pytest.mark.slow
 def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
     """A real SIGINT to `resilsched reproduce rigid` on 2 processes, then the same command."""
-    args = [sys.executable, "-m", "resilsched", "reproduce", "rigid", "--sets", "6",
-            "--scenarios", "6", "--qbars", "0,0.3", "--Ps", "5000,10000", "--only", "fig5",
-            "--no-plots", "--jobs", "2"]
+    args = [sys.executable, "-m", "resilsched", "reproduce", "rigid", "--sets", "12",
+            "--scenarios", "100", "--qbars", "0,0.3", "--Ps", "5000,10000", "--only", "fig5",
+            "--no-plots", "--jobs", "2"]  # ~3 s of tasks: the signal lands among them
     subprocess.run(args + ["--out", str(tmp_path / "ref")], check=True, capture_output=True)
     proc = subprocess.Popen(args + ["--out", str(tmp_path / "run")], stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, text=True,
@@ -354,7 +355,7 @@ def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
         seen.append(line)  # progress line may come only near its end)
         if not line or re.match(r"\[synthetic\] \d+ tasks to run", line):
             break
-    time.sleep(0.5)
+    time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == EXIT_INTERRUPTED and "interrupted:" in err, \
@@ -364,3 +365,27 @@ def test_reproduce_rigid_ctrl_c_on_the_pool_then_resume(tmp_path):
     assert "already stored" in rerun.stderr
     for name in ("synthetic.csv", "synthetic_per_set.csv"):
         assert (tmp_path / "run" / name).read_text() == (tmp_path / "ref" / name).read_text()
+
+
+def test_ctrl_c_after_the_tasks_still_says_interrupted(tmp_path, capsys):
+    """Ctrl-C while a reproduction writes its files (after every task): one line, status 130;
+    Ctrl-C among the tasks: only the task runner's line (how many are stored)."""
+    def late() -> int:
+        raise KeyboardInterrupt
+
+    assert run_script("prog", None, late) == EXIT_INTERRUPTED
+    assert capsys.readouterr().err == ("prog: interrupted: every finished task is stored; "
+                                       "run the same command again to resume\n")
+
+    def among_tasks() -> int:
+        store = ResultStore(tmp_path / "s.sqlite")
+
+        def fn(payload: int) -> int:
+            raise KeyboardInterrupt
+
+        run_campaign("demo", [Task(1, 1)], fn, store, jobs=1, progress=False)
+        return 0
+
+    assert run_script("prog", None, among_tasks) == EXIT_INTERRUPTED
+    err = capsys.readouterr().err
+    assert "[demo] interrupted: 0/1 tasks stored" in err and "prog:" not in err
