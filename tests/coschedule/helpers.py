@@ -8,7 +8,12 @@ from typing import Any
 import numpy as np
 
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
+from resilsched.models.coschedule.colgen import min_packs, root_relaxation, singletons
 from resilsched.models.coschedule.enumeration import solve_enumeration
+from resilsched.models.coschedule.master import Master
+from resilsched.models.coschedule.pool import build_pool
+from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.options import Deadline
 
 
 def tiny(seed: int, n: int, p: int, k: int, kind: str = "integer",
@@ -42,3 +47,11 @@ def optimal_pack_brute(inst: CoscheduleInstance, tasks, p: int | None = None
             if v < best:
                 best, best_sigma = v, sigma
     return best, best_sigma
+
+
+def root(inst: CoscheduleInstance) -> tuple:
+    """(pack pool, cut master, converged root column generation) of `setpart-cg`."""
+    pool = build_pool(inst)
+    master = Master(inst.n, min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
+    master.add(*singletons(inst))
+    return pool, master, root_relaxation(pool, master, Deadline(None))

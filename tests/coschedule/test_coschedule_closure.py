@@ -11,31 +11,20 @@ import pytest
 
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.models.coschedule import closure, setpart
-from resilsched.models.coschedule.colgen import min_packs, root_relaxation, singletons
 from resilsched.models.coschedule.lpdive import lp_dive
-from resilsched.models.coschedule.master import Master
-from resilsched.models.coschedule.pool import build_pool
 from resilsched.models.coschedule.setpart import solve_setpart_cg
-from resilsched.models.coschedule.subset_rows import SubsetRowCuts
 from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 
-from .helpers import opt, tiny
-
-
-def _root(inst):
-    pool = build_pool(inst)
-    master = Master(inst.n, min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
-    master.add(*singletons(inst))
-    return pool, master, root_relaxation(pool, master, Deadline(None))
+from .helpers import opt, root, tiny
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_lp_dive_partitions_the_tasks_above_the_optimum(seed):
     inst = tiny(1200 + seed, 9 + seed % 4, 8, 2 + seed % 3,
                 kind="amdahl" if seed % 2 else "integer")
-    pool, master, cg = _root(inst)
+    pool, master, cg = root(inst)
     ncols = len(master.cols)
     for rank in (0, 1):
         packs = lp_dive(pool, master, Deadline(None), rank=rank)
@@ -50,7 +39,7 @@ def test_lp_dive_partitions_the_tasks_above_the_optimum(seed):
 
 def test_lp_dive_stops_at_the_deadline():
     inst = tiny(1300, 12, 8, 3, kind="amdahl")
-    pool, master, _ = _root(inst)
+    pool, master, _ = root(inst)
     assert lp_dive(pool, master, Deadline(0.0)) is None
 
 
@@ -79,7 +68,7 @@ def test_cutoff_rounds_raise_the_bound_when_stopped(monkeypatch):
     """Rounds that complete without a partition below the cutoff raise the bound, which
     must stay <= the optimum even when a later round is cut short."""
     inst = tiny(1500, 12, 8, 3, kind="amdahl")
-    pool, master, cg = _root(inst)
+    pool, master, cg = root(inst)
     best = make_packs(inst, [(i,) for i in range(inst.n)])  # a poor incumbent
     rounds: list = []
     packs, proven, lb = closure.cutoff_rounds(

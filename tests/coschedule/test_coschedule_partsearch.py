@@ -15,16 +15,13 @@ import pytest
 
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.models.coschedule import _cclosure, closure, partsearch, setpart
-from resilsched.models.coschedule.colgen import min_packs, root_relaxation, singletons
-from resilsched.models.coschedule.master import Master
+from resilsched.models.coschedule.colgen import min_packs
 from resilsched.models.coschedule.pool import build_pool
 from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
-from resilsched.models.coschedule.subset_rows import SubsetRowCuts
-from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 
-from .helpers import opt, tiny
+from .helpers import opt, root, tiny
 
 pytestmark = pytest.mark.skipif(_cclosure.lib() is None, reason="C kernels not built")
 
@@ -66,19 +63,12 @@ def test_search_with_any_duals_finds_the_optimum(seed):
     assert res.cost == pytest.approx(float(found.makespan), rel=1e-9)
 
 
-def _root(inst):
-    pool = build_pool(inst)
-    master = Master(inst.n, min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
-    master.add(*singletons(inst))
-    return pool, master, root_relaxation(pool, master, Deadline(None))
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_cutoff_round_finds_the_optimum_or_proves_its_cutoff(seed):
     inst = tiny(2100 + seed, 10 + seed % 4, 8, 3 + seed % 2,
                 kind="amdahl" if seed % 2 else "integer")
     best = float(opt(inst))
-    pool, master, cg = _root(inst)
+    pool, master, cg = root(inst)
     duals = closure.search_duals(inst, cg, master)
     assert duals is not None
     slack = (inst.n - 1) * min(0.0, cg.min_rc)
@@ -105,7 +95,7 @@ def test_many_words_against_highs():
     """n = 70 (two 64-bit words per pack), k = 2: the search over every pack with the LP's
     duals equals HiGHS's set-partitioning optimum."""
     inst = tiny(2200, 70, 8, 2, kind="amdahl")
-    pool, master, cg = _root(inst)
+    pool, master, cg = root(inst)
     duals = closure.search_duals(inst, cg, master)
     every = {s: np.ones(len(c), bool) for s, c in pool.costs.items()}
     res = partsearch.search(pool, every, cg.rcs, duals, float("inf"), 30.0)
@@ -127,7 +117,7 @@ def test_bit_masks_round_trip():
 
 def test_a_stopped_search_claims_nothing():
     inst = tiny(2300, 60, 8, 3, kind="amdahl")
-    pool, master, cg = _root(inst)
+    pool, master, cg = root(inst)
     duals = closure.search_duals(inst, cg, master)
     every = {s: np.ones(len(c), bool) for s, c in pool.costs.items()}
     res = partsearch.search(pool, every, cg.rcs, duals, float("inf"), 0.0, node_limit=3)
