@@ -27,6 +27,17 @@ def random_tiny(rng: np.random.Generator, max_attempts: int = 8
     return RigidInstance.build(P, jobs), Scenario(tuple(f))
 
 
+def random_scenario(rng: np.random.Generator, P: tuple[int, int], n: tuple[int, int],
+                    t_max: int) -> tuple[RigidInstance, Scenario]:
+    """P in [P[0], P[1]), n in [n[0], n[1]) jobs, p in 1..P, t in 1..t_max, f in 0..2."""
+    procs = int(rng.integers(*P))
+    count = int(rng.integers(*n))
+    jobs = [(int(rng.integers(1, procs + 1)), int(rng.integers(1, t_max + 1)))
+            for _ in range(count)]
+    f = [int(rng.integers(0, 3)) for _ in range(count)]
+    return RigidInstance.build(procs, jobs), Scenario(tuple(f))
+
+
 def schedule_from_payload(sol: Solution) -> Schedule:
     """Rebuild the `Schedule` from a solution payload (what a user of the JSON would do)."""
     d = sol.to_dict()["solution"]["schedule"]

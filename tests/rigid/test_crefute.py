@@ -24,18 +24,14 @@ from resilsched.models.rigid.root_bounds import root_bound
 from resilsched.validation import validate_rigid_schedule
 
 from . import oracle
-from .cases import random_tiny
+from .cases import random_scenario, random_tiny
 from .test_refute import _as_schedule
 
 built = pytest.mark.skipif(not core.available("_refute"), reason="compiled search not built")
 
 
 def _random(rng: np.random.Generator) -> tuple[RigidInstance, Scenario]:
-    P = int(rng.integers(2, 20))
-    n = int(rng.integers(2, 7))
-    jobs = [(int(rng.integers(1, P + 1)), int(rng.integers(1, 12))) for _ in range(n)]
-    f = [int(rng.integers(0, 3)) for _ in range(n)]
-    return RigidInstance.build(P, jobs), Scenario(tuple(f))
+    return random_scenario(rng, P=(2, 20), n=(2, 7), t_max=11)
 
 
 @built

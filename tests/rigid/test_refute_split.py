@@ -32,7 +32,7 @@ from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
 
 from . import oracle
-from .cases import random_tiny
+from .cases import random_scenario, random_tiny
 from .test_refute import _as_schedule
 
 pytestmark = pytest.mark.skipif(not core.available("_refute"),
@@ -40,11 +40,7 @@ pytestmark = pytest.mark.skipif(not core.available("_refute"),
 
 
 def _random(rng: np.random.Generator) -> tuple[RigidInstance, Scenario]:
-    P = int(rng.integers(4, 24))
-    n = int(rng.integers(3, 9))
-    jobs = [(int(rng.integers(1, P + 1)), int(rng.integers(1, 15))) for _ in range(n)]
-    f = [int(rng.integers(0, 3)) for _ in range(n)]
-    return RigidInstance.build(P, jobs), Scenario(tuple(f))
+    return random_scenario(rng, P=(4, 24), n=(3, 9), t_max=14)
 
 
 @pytest.mark.parametrize("workers, depth", [(2, 1), (2, 2), (2, 4), (3, 3), (4, 6)])
