@@ -382,27 +382,22 @@ def main(argv=None) -> int:
         rows = robustness(args.time_limit, args.seeds, GOALS)
         print("\n".join(render_kinp(rows, args.time_limit, GOALS, GOALS_HEADING)))
         return 0
-    if args.kinp:
-        print("k-in-p:", flush=True)
-        text = "\n".join(render_kinp(kinp(args.time_limit, args.seeds), args.time_limit))
-        print(text)
-        if args.write:
-            write_subsection(args.write, KINP_HEADING, text)
-        return 0
-    if args.pinp:
-        print("p-in-p:", flush=True)
-        text = "\n".join(render_pinp(pinp(args.time_limit, args.seeds), args.time_limit))
-        print(text)
-        if args.write:
-            write_subsection(args.write, PINP_HEADING, text)
-        return 0
-    if args.limits:
-        print("time limits:", flush=True)
-        text = "\n".join(render_limits(limit_cases(timeout=300.0)))
-        print(text)
-        if args.write:
-            write_subsection(args.write, LIMITS_HEADING, text)
-        return 0
+    only = {  # one subsection alone: (label, its lines, its heading in --write)
+        "kinp": ("k-in-p", lambda: render_kinp(kinp(args.time_limit, args.seeds),
+                                               args.time_limit), KINP_HEADING),
+        "pinp": ("p-in-p", lambda: render_pinp(pinp(args.time_limit, args.seeds),
+                                               args.time_limit), PINP_HEADING),
+        "limits": ("time limits", lambda: render_limits(limit_cases(timeout=300.0)),
+                   LIMITS_HEADING),
+    }
+    for flag, (label, lines, heading) in only.items():
+        if getattr(args, flag):
+            print(f"{label}:", flush=True)
+            text = "\n".join(lines())
+            print(text)
+            if args.write:
+                write_subsection(args.write, heading, text)
+            return 0
     print("exact formulations:", flush=True)
     exact = sweep(args.time_limit, QUICK if args.quick else GRIDS, args.seed)
     print("2-in-p matching:", flush=True)
