@@ -18,7 +18,8 @@ from fuzz_cases import EXAMPLES, SWF, Case
 SUBMIT_TIMES = [([0, 10, 20, 30], True), ([5.5, 0, 1e6, 2], True), ([0, 1, 2], False),
                 ([0, -1, 2, 3], False), ([0, "1", 2, 3], False), ("0,1,2,3", False),
                 ([0, None, 2, 3], False), ([0, True, 2, 3], False), ([[0], 1, 2, 3], False),
-                ([0, 1e308, 2, 3], True), ({}, False)]
+                ([0, 1e308, 2, 3], False), ([0, 10**400, 2, 3], False), ([0, 1e12, 2, 3], True),
+                ({}, False)]
 
 
 def make_export_case(rng: random.Random) -> Case:

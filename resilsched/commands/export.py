@@ -27,7 +27,7 @@ def _out_path(out: str, source: str) -> Path:
     if not parent.is_dir():
         what = "is not a directory" if parent.exists() else "does not exist"
         raise InvalidInstance(f"--out={out}", f"its folder {parent} {what}")
-    if path.exists() and path.resolve() == Path(source).resolve():
+    if path.exists() and Path(source).exists() and path.samefile(source):
         raise InvalidInstance(f"--out={out}", "is the input file: the export would "
                                               "overwrite the instance it reads")
     return path

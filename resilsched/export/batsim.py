@@ -25,12 +25,12 @@ cannot itself resubmit a job when it fails (the scheduler replaying the library 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from resilsched.errors import InvalidInstance
+from resilsched.instances.fields import MAX_TIME
 from resilsched.instances.rigid.swf import REASON_TEXT
 
 #: Batsim major version -> spelling of the delay profile type its workload loader accepts
@@ -69,18 +69,29 @@ def _walltime(t: Any) -> int | float:
 
 
 def _number_list(instance: Any, key: str, integral: bool) -> list[Any] | None:
-    """``metadata[key]`` checked at the boundary: n finite numbers >= 0 (integers if asked)."""
+    """``metadata[key]`` checked at the boundary: n numbers in [0, MAX_TIME] (integers >= 0
+    if `integral`)."""
     values = instance.metadata.get(key)
     if values is None:
         return None
     if not isinstance(values, list) or len(values) != instance.n:
         raise InvalidInstance(key, f"must list one number per job ({instance.n})")
     for j, v in enumerate(values):
-        ok = isinstance(v, int) if integral else isinstance(v, (int, float))
-        if isinstance(v, bool) or not ok or not math.isfinite(v) or v < 0:
-            kind = "an integer" if integral else "a finite number"
-            raise InvalidInstance(f"{key}[{j}]", f"{v!r} must be {kind} >= 0")
+        if integral:
+            ok = isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            rule = "must be an integer >= 0"
+        else:
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_TIME
+            rule = f"must be a number in [0, {MAX_TIME:g}]"
+        if not ok:
+            raise InvalidInstance(f"{key}[{j}]", f"{_short(v)} {rule}")
     return values
+
+
+def _short(v: Any) -> str:
+    """`v` for an error line: its repr, cut to 40 characters."""
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _submit_times(instance: Any, release_at_zero: bool) -> tuple[list[Any], Any]:

@@ -166,8 +166,10 @@ def test_a_trace_day_keeps_its_submit_times(run, tmp_path):
 
 @pytest.mark.parametrize("value, message", [
     ([0, 1], "submit_times: must list one number per job (3)"),
-    ([0, -1, 2], "submit_times[1]=-1 must be a finite number >= 0"),
-    ([0, "1", 2], "submit_times[1]='1' must be a finite number >= 0"),
+    ([0, -1, 2], "submit_times[1]=-1 must be a number in [0, 1e+12]"),
+    ([0, "1", 2], "submit_times[1]='1' must be a number in [0, 1e+12]"),
+    ([0, 10**400, 2], "submit_times[1]=1000000000000000000000000000000000000... must be a "
+                      "number in [0, 1e+12]"),
     ("0,1,2", "submit_times: must list one number per job (3)"),
 ])
 def test_malformed_submit_times_are_refused_in_one_line(run, tmp_path, value, message):
@@ -256,3 +258,26 @@ def test_the_commands_of_docs_interop_run_as_written(run, tmp_path, monkeypatch)
         version = int(argv[argv.index("--batsim-version") + 1]) \
             if "--batsim-version" in argv else 4
         assert problems(out.read_text(), version) == [], argv
+
+
+def test_a_link_to_the_input_is_the_input(run, tmp_path):
+    src = tmp_path / "inst.json"
+    src.write_text(json.dumps(INSTANCE.to_dict()))
+    (tmp_path / "link.json").symlink_to(src)
+    code, _, err = run("export", src, "--to", "batsim", "--out", tmp_path / "link.json")
+    assert code == 2 and "is the input file" in err
+    assert json.loads(src.read_text()) == INSTANCE.to_dict()
+
+
+def test_every_exporter_version_is_an_option_of_the_command(run, tmp_path):
+    from resilsched.export.batsim import PROFILE_TYPE
+
+    for version in PROFILE_TYPE:
+        out = tmp_path / f"w{version}.json"
+        code, _, err = run("export", ROOT / "examples" / "rigid-small.json", "--to", "batsim",
+                           "--batsim-version", version, "--out", out)
+        assert code == 0, err
+        assert problems(out.read_text(), version) == []
+    code, _, err = run("export", ROOT / "examples" / "rigid-small.json", "--to", "batsim",
+                       "--batsim-version", max(PROFILE_TYPE) + 1, "--out", tmp_path / "w.json")
+    assert code == 2 and err.count("\n") == 1
