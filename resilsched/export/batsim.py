@@ -35,7 +35,7 @@ from resilsched.instances.rigid.swf import REASON_TEXT
 
 #: Batsim major version -> spelling of the delay profile type its workload loader accepts
 PROFILE_TYPE = {4: "delay", 5: "DelayProfile"}
-#: the version written when none is asked for (Batsim 4 is the released line)
+#: the version written when none is asked for (the 4.x releases; 5 is in release candidates)
 DEFAULT_VERSION = 4
 #: w_j = t_j (1 + margin): far above the few ulps of a JSON number parsed in Batsim
 WALLTIME_MARGIN = Fraction(1, 10**6)
