@@ -28,6 +28,7 @@ from typing import NoReturn
 
 from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
+from resilsched.commands import export as export_commands
 from resilsched.commands import library as library_commands
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 
@@ -323,5 +324,6 @@ resilsched reproduce rigid --help    # paper figures and tables
                    help="options of the family's reproduction (default: none)")
     p.set_defaults(func=commands["reproduce"])
     campaign_commands.add_parsers(sub)
-    library_commands.add_parsers(sub)  # library list/verify/path, export
+    library_commands.add_parsers(sub)  # library list/verify/path
+    export_commands.add_parsers(sub)
     return parser

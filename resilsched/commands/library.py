@@ -1,4 +1,4 @@
-"""``resilsched library``, ``resilsched export`` and the library options of ``gap``/``check``
+"""``resilsched library`` and the library options of ``gap``/``check``
 and ``generate`` (docs/architecture.md, "Libraries").
 
 - ``library list [--json]``: the shipped libraries, with per library the family, the instance
@@ -7,7 +7,6 @@ and ``generate`` (docs/architecture.md, "Libraries").
   the stored certificates; exit status 1 (each failing instance with both values) when one does
   not hold;
 - ``library path NAME``: the folder of a shipped library (to vendor it);
-- ``export FILE --to batsim --out workload.json``: a Batsim workload of a rigid instance;
 - ``gap``/``check --library NAME|DIR [--resolve] [--store PATH] [--jobs N]``: `add_gap_args`,
   `run_gap`; ``generate --solve [--time-limit S]``: `add_generate_args`, `generate_solved`.
 
@@ -119,29 +118,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-# --- export ------------------------------------------------------------------------------------
-def cmd_export(args: argparse.Namespace) -> int:
-    from resilsched.export import export
-    from resilsched.io import read_instances
-
-    family, instances = read_instances(args.file)
-    if not 0 <= args.index < len(instances):
-        raise InvalidInstance("--index", f"{args.index} is out of range: {args.file} holds "
-                                         f"{len(instances)} instance(s)")
-    workload = export(family, instances[args.index], args.to, attempts=args.attempts)
-    out = Path(args.out)
-    try:
-        out.write_text(json.dumps(workload, indent=1) + "\n")
-    except OSError as exc:
-        raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
-            from None
-    summary = {"format": args.to, "out": str(out), "jobs": len(workload["jobs"]),
-               "profiles": len(workload["profiles"]), "nb_res": workload["nb_res"]}
-    _emit(summary, args.json, f"wrote {summary['jobs']} {args.to} jobs on "
-                              f"{summary['nb_res']} resources to {out}")
-    return 0
-
-
 # --- gap / check --library ---------------------------------------------------------------------
 def add_gap_args(p: argparse.ArgumentParser) -> None:
     """The library options of ``gap`` and ``check``."""
@@ -250,7 +226,7 @@ def generate_solved(args: argparse.Namespace) -> int:
 
 # --- parsers -----------------------------------------------------------------------------------
 def add_parsers(sub: Any) -> None:
-    """Add ``library`` (list, verify, path) and ``export`` to the subcommands `sub`."""
+    """Add ``library`` (list, verify, path) to the subcommands `sub`."""
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "library", help="shipped instance libraries with certified optima: list, verify, path",
@@ -298,24 +274,3 @@ def add_parsers(sub: Any) -> None:
     q.add_argument("name", metavar="NAME", help="a shipped library or 'all'")
     _json_flag(q)
     q.set_defaults(func=cmd_path)
-
-    p = sub.add_parser(
-        "export", help="export an instance to another tool's format (Batsim workloads)",
-        formatter_class=fmt,
-        description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job\n"
-                    "(res = p_j, a delay profile of t_j seconds, walltime t_j, submitted at 0);\n"
-                    "with --attempts, each failed attempt of the instance's scenario as a job of\n"
-                    "its own that fails (docs/interop.md).",
-        epilog=_examples("resilsched export inst.json --to batsim --out workload.json\n"
-                         "resilsched export inst.json --to batsim --attempts --out w.json"))
-    p.add_argument("file", help="instance file (JSON with \"family\", or a trace)")
-    p.add_argument("--to", required=True, choices=["batsim"],
-                   help="target format: batsim (required)")
-    p.add_argument("--out", required=True, help="output file, overwritten (required)")
-    p.add_argument("--index", type=int, default=0,
-                   help="which instance of a multi-instance file, from 0 (default 0)")
-    p.add_argument("--attempts", action="store_true",
-                   help="also export the failed attempts of the instance's scenario "
-                        "(default: one job per rigid job)")
-    _json_flag(p)
-    p.set_defaults(func=cmd_export)

@@ -83,7 +83,7 @@ def test_verify_flags_a_bound_beyond_the_optimum(library_copy, capsys):
     (["generate", "--family", "rigid", "--preset", "library", "--out", "pyproject.toml",
       "--solve"], "--out=pyproject.toml: is a file, not a directory"),
     (["export", "examples/rigid-small.json", "--to", "batsim", "--out", "/nonexistent/w.json"],
-     "--out=/nonexistent/w.json: cannot be written"),
+     "--out=/nonexistent/w.json: its folder /nonexistent does not exist"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, monkeypatch, argv, message):
     monkeypatch.chdir(Path(__file__).resolve().parents[2])  # examples/, pyproject.toml
