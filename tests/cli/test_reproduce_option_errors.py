@@ -11,11 +11,6 @@ import pytest
 
 from resilsched.registry import reproductions
 
-#: Reproductions whose option errors still print argparse's usage block. The desktop
-#: reproduction (resilsched/reproduce/desktop.py) builds a plain argparse.ArgumentParser and
-#: accepts --jobs 0 (it then runs inline); it belongs to the desktop family's owner.
-USAGE_BLOCK = {"desktop"}
-
 BAD_OPTIONS = [
     (["--no-such-option"], ""),  # worksharing first says that its experiment is missing
     (["--jobs", "x"], "argument --jobs: "),
@@ -24,13 +19,10 @@ BAD_OPTIONS = [
 
 def _cases():
     for family in sorted(reproductions()):
-        marks = [pytest.mark.xfail(strict=True, reason=f"{family}: usage block on errors")] \
-            if family in USAGE_BLOCK else []
         for argv, message in BAD_OPTIONS:
-            yield pytest.param(family, argv, message, marks=marks, id=f"{family}-{argv[0]}")
-        if family not in USAGE_BLOCK:  # desktop starts a run on --jobs 0
-            yield pytest.param(family, ["--jobs", "0"], "argument --jobs: 0 must be in [1, ",
-                               id=f"{family}-jobs0")
+            yield pytest.param(family, argv, message, id=f"{family}-{argv[0]}")
+        yield pytest.param(family, ["--jobs", "0"], "argument --jobs: 0 must be in [1, ",
+                           id=f"{family}-jobs0")
 
 
 @pytest.mark.parametrize("family, argv, message", list(_cases()))
