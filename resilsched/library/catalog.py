@@ -235,7 +235,7 @@ def read_library(path: Path) -> Library:
     if family not in available_families():
         raise InvalidInstance(f"{where}: family", f"{brief(family)} is not a family "
                               f"(choose from {', '.join(available_families())})")
-    if not isinstance(manifest.get("library", ""), str):
+    if manifest.get("library") is not None and not isinstance(manifest["library"], str):
         raise InvalidInstance(f"{where}: library", f"{brief(manifest['library'])} must be "
                                                    "the library's name (a string)")
     if not isinstance(manifest.get("exact", {}), dict):

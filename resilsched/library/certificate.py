@@ -249,7 +249,7 @@ def coherence(cert: Certificate) -> list[str]:
     lo, hi = cert.lower_bound, cert.upper_bound
     if lo is not None and hi is not None and below(hi, lo):
         out.append(f"stored lower_bound {_show(lo)} exceeds its upper_bound {_show(hi)}")
-    if cert.is_optimal and any(b is not None and not same(b, cert.optimum) for b in (lo, hi)):
+    if cert.is_optimal and any(b is None or not same(b, cert.optimum) for b in (lo, hi)):
         out.append(f"stored optimum {_show(cert.optimum)} differs from its bounds "
                    f"[{_show(lo)}, {_show(hi)}]")
     return out

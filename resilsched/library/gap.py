@@ -49,6 +49,18 @@ def _case(family: Any, data: dict[str, Any], name: str) -> Case:
     return Case(name, instance, scenario)
 
 
+def _loads(family: Any, entry: Entry) -> None:
+    """`entry` holds an instance (and scenario) of `family`: `InvalidInstance` naming the
+    file otherwise, before any task runs."""
+    from resilsched.errors import InvalidInstance
+
+    try:
+        _case(family, {k: v for k, v in entry.data.items() if k != "metadata"}, entry.name)
+    except Exception as exc:  # whatever the family's reader raises on a foreign file
+        raise InvalidInstance(entry.label, f"is not an instance of {family.name} "
+                                           f"({' '.join(str(exc).split())})") from None
+
+
 def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int]) -> dict:
     """Campaign task: score one heuristic (every priority rule), or every bound, on one
     instance against its certificate. Returns JSON: per priority rule (``""`` when it has none)
@@ -153,6 +165,8 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
     for lib in libraries:
         fam = get_family(lib.family)
         entries = list(lib.entries())
+        for entry in entries:
+            _loads(fam, entry)
         certs = _certificates(lib, entries, resolve, time_limit, store, jobs, progress)
         tasks = []
         for index, (entry, cert) in enumerate(zip(entries, certs, strict=True), 1):

@@ -28,6 +28,15 @@ def library_copy(built_library, tmp_path):
     return dest
 
 
+#: a value the tests write as the JSON number 1e999 (which Python's json reads as inf)
+HUGE = "<1e999>"
+
+
+def dumps(obj, **kw):
+    """JSON text of `obj` with every `HUGE` string written as the number 1e999."""
+    return json.dumps(obj, **kw).replace(json.dumps(HUGE), "1e999")
+
+
 def tamper(folder, index, fix=False, **meta):
     """Overwrite metadata fields of instance `index`; `fix` also rewrites its manifest record
     (sha256, and the certificate's summary when it still reads) the way a forger would, else
@@ -37,7 +46,7 @@ def tamper(folder, index, fix=False, **meta):
     path = folder / rec["file"]
     data = json.loads(path.read_text())
     data["metadata"].update(meta)
-    text = json.dumps(data, indent=1)
+    text = dumps(data, indent=1)
     path.write_text(text)
     if fix:
         rec["sha256"] = sha256_text(text)
@@ -49,5 +58,5 @@ def tamper(folder, index, fix=False, **meta):
                     "upper_bound", "upper_bound_exact"):
             rec.pop(key, None)
         rec.update(summary)
-        (folder / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        (folder / "manifest.json").write_text(dumps(manifest, indent=1))
     return rec
