@@ -46,6 +46,8 @@ VALUES = ["1e999", "-1e999", "-1", "0", "2.5", "7", "1e-320", "1e30", '"5"', '"x
           "null", "{}", "[]", "[1]", "1" + "0" * 5000, "NaN"]
 EXACTS = ['"1/0"', '"1e999"', '"x"', '""', "7", '"1/3"', '"' + "9" * 40 + '"', '"-5/0"']
 MARK = "\u0000MARK\u0000"
+#: models too slow for a fuzz case on these instances (Pyomo: seconds to build, 10 s to stop)
+SLOW = {"kinp-ilp", "kinp-ilp-strong"}
 
 
 @functools.cache
@@ -200,7 +202,7 @@ def _exact_field(rng: random.Random, lib: _Library) -> tuple[str, str, str]:
         del exact[gone]
         return f"exact delete {gone}", "refuse", "refuse"
     if key == "method" and rng.random() < 0.5:
-        others = [m for m in fam.exact if m != exact["method"]]
+        others = [m for m in fam.exact if m != exact["method"] and m not in SLOW]
         exact["method"] = rng.choice(others or ["nope"])
         return f"exact.method={exact['method']}", "fail" if others else "refuse", "refuse"
     if key == "time_limit" and rng.random() < 0.5:
@@ -369,7 +371,7 @@ def _metadata(rng: random.Random, lib: _Library) -> tuple[str, str, str]:
         label = f"metadata {'.'.join(where[1:])}={raw[:20]}"
         new = _raw(data, where, raw)
         target = meta if len(where) == 2 else cert
-        old = target.get(where[-1], "<absent>")
+        old = target.get(where[-1])  # null and absent read alike
         ok_type = raw != "NaN" and len(raw) <= 4000
         value = json.loads(raw) if ok_type else None
         if kind in ("proof_time", "solver", "versions"):
@@ -379,24 +381,22 @@ def _metadata(rng: random.Random, lib: _Library) -> tuple[str, str, str]:
                 "solver": isinstance(value, str), "versions": isinstance(value, dict)}[kind])
             if good:
                 verify = gap = "any"  # informative fields: nothing re-derives them
-        elif kind == "value" and where[-1] == "optimum" and not optimal and ok_type:
-            verify = gap = "any"  # an optimum beside bounds only is not read
-        elif kind == "value" and not optimal and ok_type and not _same(raw, old):
-            bounds = {**{k: meta[k] for k in ("lower_bound", "upper_bound")},
-                      where[-1]: value}
-            if all(_number(v) for v in bounds.values()) and fix \
-                    and bounds["lower_bound"] <= bounds["upper_bound"]:
-                gap = "any"  # another coherent pair of bounds: only a re-solve tells
+        elif kind == "value" and not optimal and ok_type and where[-1] != "optimum" \
+                and not _same(raw, old):
+            bounds = [value if k == where[-1] else meta[k] for k in ("lower_bound",
+                                                                      "upper_bound")]
+            present = [v for v in bounds if v is not None]
+            if fix and all(_number(v) for v in present) and (len(present) < 2
+                                                             or bounds[0] <= bounds[1]):
+                gap = "any"  # other coherent bounds: only a re-solve tells
         elif kind == "options" and ok_type and value == cert["options"]:
             verify = gap = "any"
         elif ok_type and _same(raw, old):
             verify = gap = "any"
-        elif kind == "status" and value == "feasible" and optimal and fix:
-            gap = "any"  # coherent: gap trusts it, verify does not reproduce it
-        elif kind == "status" and value in ("infeasible", "no_solution") and fix:
-            gap = "any"
+        elif kind == "status" and not optimal and fix and value in ("infeasible", "no_solution"):
+            gap = "any"  # coherent; verify does not reproduce it (an optimal one keeps its optimum)
     lib.rewrite(file, new, fix)
-    if not fix and verify == "any" and new != text:
+    if not fix and new != text:
         verify, gap = "fail", "refuse"  # the file no longer has the manifest's sha256
     return f"{label}{' (sha fixed)' if fix else ''}", verify, gap
 

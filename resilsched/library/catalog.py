@@ -205,14 +205,17 @@ class Library:
             raise InvalidInstance(f"{where}.file", f"{brief(file)} must name a file of the "
                                                    "library folder")
         path = self.path / file
+        if not path.is_file():  # missing, a folder, or a device or pipe that never ends
+            raise InvalidInstance(str(path), "is listed in the manifest but is not a file "
+                                             "of the folder")
+        data = read_json(path)  # one-line errors; bounded size
+        if not isinstance(data, dict):
+            raise InvalidInstance(str(path), "must hold one JSON instance object")
         try:
             raw = path.read_bytes()
         except OSError:
             raise InvalidInstance(str(path),
                                   "is listed in the manifest but cannot be read") from None
-        data = read_json(path)
-        if not isinstance(data, dict):
-            raise InvalidInstance(str(path), "must hold one JSON instance object")
         return Entry(self.name, file, record, data, hashlib.sha256(raw).hexdigest())
 
     def entries(self) -> Iterator[Entry]:

@@ -244,7 +244,8 @@ def _show(x: Any) -> str:
 
 def coherence(cert: Certificate) -> list[str]:
     """Why `cert` contradicts itself (empty: it does not): its lower_bound must not exceed its
-    upper_bound, and an optimum must equal both bounds (decision L4: both are always written)."""
+    upper_bound, an optimum must equal both bounds (decision L4: both are always written), and
+    only an optimal certificate has one."""
     out = []
     lo, hi = cert.lower_bound, cert.upper_bound
     if lo is not None and hi is not None and below(hi, lo):
@@ -252,6 +253,9 @@ def coherence(cert: Certificate) -> list[str]:
     if cert.is_optimal and any(b is None or not same(b, cert.optimum) for b in (lo, hi)):
         out.append(f"stored optimum {_show(cert.optimum)} differs from its bounds "
                    f"[{_show(lo)}, {_show(hi)}]")
+    if not cert.is_optimal and cert.optimum is not None:
+        out.append(f"stored optimum {_show(cert.optimum)} on a certificate of status "
+                   f"{cert.status}")
     return out
 
 

@@ -109,9 +109,9 @@ def _stored_certificates(lib: Library, entries: Sequence[Entry]) -> list[Certifi
               "with --resolve")
     method = lib.method()
     if method is None:
-        raise InvalidInstance(f"library {lib.name}", "is without a valid certificate (its "
-                              "manifest names no exact model): write them with generate "
-                              "--solve, or score with --resolve")
+        raise InvalidInstance(f"library {lib.name}", "holds no certificates (its manifest "
+                              "names no exact model): write them with generate --solve, or "
+                              "score with --resolve")
     out = []
     for entry in entries:
         try:

@@ -149,7 +149,7 @@ def test_a_library_without_certificates_needs_resolve(tmp_path, capsys):
     assert main(["generate", "--family", "coschedule", "--preset", "library", "--count", "2",
                  "--out", str(out)]) == 0
     code, _, err = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q")
-    assert code == 2 and "without a valid certificate" in err and "--resolve" in err
+    assert code == 2 and "holds no certificates" in err and "--resolve" in err
     code, text, _ = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q", "--resolve")
     assert code == 0 and "reference = optimum on 2" in text
 

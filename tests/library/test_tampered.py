@@ -165,7 +165,7 @@ def _record(**changes):
     (lambda m: m["files"].__setitem__(0, 5), "files[0]=5 must be an object"),
     (_record(file=None), "files[0].file=None must name a file of the library folder"),
     (_record(file="../tiny/library-1-0001.json"), "must name a file of the library folder"),
-    (_record(file="missing.json"), "missing.json: is listed in the manifest but cannot be read"),
+    (_record(file="missing.json"), "missing.json: is listed in the manifest but is not a file"),
     (_record(sha256=5), "sha256 differs from the manifest's"),
     (_record(status="proven"), "manifest status 'proven' differs from the file's 'optimal'"),
     (_record(optimum=HUGE), "manifest record.optimum=inf must be a finite number"),
@@ -211,6 +211,15 @@ def test_an_unreadable_instance_file_fails_its_instance(tiny, capsys, raw):
         (tiny / file).write_bytes(raw)
     code, out, _ = _run(capsys, "library", "verify", str(tiny), "-q")
     assert code == 1 and out.count("FAILED") == 1 and f"FAILED rigid-small/{file}" in out
+
+
+def test_an_instance_that_is_a_device_is_not_read(tiny, capsys):
+    """A symbolic link to /dev/zero would never end: only regular files are read."""
+    file = json.loads((tiny / "manifest.json").read_text())["files"][0]["file"]
+    (tiny / file).unlink()
+    (tiny / file).symlink_to("/dev/zero")
+    code, out, _ = _run(capsys, "library", "verify", str(tiny), "-q")
+    assert code == 1 and "is listed in the manifest but is not a file of the folder" in out
 
 
 def test_verify_on_a_folder_without_a_manifest_names_the_folder(tmp_path, capsys):
