@@ -174,7 +174,11 @@ class Library:
         if not isinstance(name, str) or name not in fam.exact:
             raise InvalidInstance(f"{where}.method", f"{brief(name)} is not an exact model of "
                                   f"{fam.name} (choose from {', '.join(fam.exact)})")
-        limit = check_time_limit(exact.get("time_limit"), f"{where}.time_limit")
+        try:
+            limit = check_time_limit(exact.get("time_limit"), f"{where}.time_limit")
+        except OverflowError:  # an integer beyond any float
+            raise InvalidInstance(f"{where}.time_limit", "must be a finite number of "
+                                                         "seconds") from None
         if limit is None:
             raise InvalidInstance(f"{where}.time_limit", "is required (seconds per solve)")
         options = exact.get("options")
@@ -190,6 +194,9 @@ class Library:
                 known[key].check(value, name)
             except InvalidInstance as exc:
                 raise InvalidInstance(f"{where}.options.{key}", exc.rule) from None
+            except OverflowError:  # an integer beyond any float
+                raise InvalidInstance(f"{where}.options.{key}",
+                                      "must be a finite number") from None
         return Method(name, limit, dict(options))
 
     def entry(self, record: Any, index: int | None = None) -> Entry:

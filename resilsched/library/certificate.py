@@ -79,8 +79,7 @@ def read_number(obj: Mapping[str, Any], key: str, where: str) -> Any:
     JSON number, else None. ValueError (one line naming the field and the rule) when it is not a
     finite number of magnitude at most `MAX_VALUE`."""
     exact, value = obj.get(f"{key}_exact"), obj.get(key)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                              or not math.isfinite(value) or abs(value) > MAX_VALUE):
+    if value is not None and not _bounded(value):
         raise ValueError(f"{where}.{key}={brief(value)} must be a finite number of magnitude "
                          f"at most {MAX_VALUE:.0e}")
     if exact is None:
@@ -99,6 +98,13 @@ def read_number(obj: Mapping[str, Any], key: str, where: str) -> Any:
     return q
 
 
+def _bounded(x: Any) -> bool:
+    """`x` is a JSON number (not a bool), finite, of magnitude at most `MAX_VALUE` (compared
+    before any conversion: a 400-digit integer does not fit a float)."""
+    return (isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) <= MAX_VALUE
+            and math.isfinite(x))
+
+
 def brief(x: Any) -> str:
     """`repr` of a stored value (a manifest's or an instance's), cut to 40 characters."""
     text = repr(x)
@@ -112,9 +118,8 @@ def _field(cert: Mapping[str, Any], key: str, kinds: tuple[type, ...], default: 
     value = cert.get(key)
     if value is None:
         return default
-    if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
-        if not isinstance(value, float) or math.isfinite(value):
-            return value
+    if isinstance(value, kinds) and (_bounded(value) if float in kinds else True):
+        return value
     raise ValueError(f"metadata.certificate.{key}={brief(value)} must be {rule}")
 
 
