@@ -14,9 +14,11 @@ C code can be killed), with a per-case timeout and a memory cap, and is classifi
 
 - ``ok``: exit 0 (or 1 for ``check``), and with ``--json`` one JSON object on standard output;
 - ``refusal``: exit 2, one line ``error: ...`` on standard error, nothing on standard output;
+- ``failed``: ``library verify`` exits 1 with one FAILED verdict per failing instance;
 - ``traceback``: an exception escaped ``main`` (or the child died of a signal);
 - ``hang``: the case ran past its timeout;
-- ``accepted``: a mutation known to be invalid ran as if it were fine (it should be refused);
+- ``accepted``: a mutation known to be invalid ran as if it were fine (it should be refused,
+  or fail verification);
 - ``bad-refusal``: exit 2 but not one line, or with output; ``bad-output``: anything else.
 
 Usage::
@@ -171,8 +173,10 @@ def classify(case: Case, argv: list[str], code: int, out: str, err: str) -> str:
     if code == 2:
         one_line = err.count("\n") == 1 and err.endswith("\n") and err.startswith("error: ")
         return "refusal" if one_line and out == "" else "bad-refusal"
+    if code == 1 and argv[:2] == ["library", "verify"]:  # a FAILED verdict per bad instance
+        return "failed" if _verdict(out, "--json" in argv) else "bad-output"
     if code in (0, 1) and (code == 0 or argv[0] == "check"):
-        if case.expect == "refuse":
+        if case.expect in ("refuse", "fail"):
             return "accepted"
         if "--json" in argv:
             try:
@@ -181,6 +185,19 @@ def classify(case: Case, argv: list[str], code: int, out: str, err: str) -> str:
                 return "bad-output"
         return "ok"
     return "bad-output"
+
+
+def _verdict(out: str, as_json: bool) -> bool:
+    """``library verify`` output of exit status 1: one FAILED verdict per failing instance."""
+    if as_json:
+        try:
+            d = json.loads(out, parse_constant=_no_constant)
+        except ValueError:
+            return False
+        return d.get("failed", 0) >= 1 and len(d.get("failures", ())) == d["failed"]
+    head = out.split("\n", 1)[0]
+    failed = head.rsplit(", ", 1)[-1].split(" ", 1)[0]
+    return failed.isdigit() and int(failed) >= 1 and out.count("\n  FAILED ") == int(failed)
 
 
 def _no_constant(name: str):
@@ -218,7 +235,7 @@ def run_all(cases: list[Case], timeout: float, progress: bool = False,
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
     counts = Counter(o.kind for o in outcomes)
-    return {k: counts.get(k, 0) for k in ("ok", "refusal", *BAD)}
+    return {k: counts.get(k, 0) for k in ("ok", "refusal", "failed", *BAD)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,9 +3,9 @@ and ``generate`` (docs/architecture.md, "Libraries").
 
 - ``library list [--json]``: the shipped libraries, with per library the family, the instance
   count and the number with a proven optimum;
-- ``library verify NAME|DIR|all [--sample K] [--seed S] [--time-limit S]``: re-solve and check
-  the stored certificates; exit status 1 (each failing instance with both values) when one does
-  not hold;
+- ``library verify NAME|DIR|all [--sample K] [--seed S] [--time-limit S]``: re-solve with the
+  manifest's model and check the stored certificates; exit status 1 (each failing instance with
+  both values) when one does not hold, 2 when a manifest cannot be read;
 - ``library path NAME``: the folder of a shipped library (to vendor it);
 - ``gap``/``check --library NAME|DIR [--resolve] [--store PATH] [--jobs N]``: `add_gap_args`,
   `run_gap`; ``generate --solve [--time-limit S]``: `add_generate_args`, `generate_solved`.
@@ -127,9 +127,10 @@ def add_gap_args(p: argparse.ArgumentParser) -> None:
                         "or a folder of library folders; repeatable (default: the built-in "
                         "smoke suite, solved now)")
     p.add_argument("--resolve", action="store_true",
-                   help="with --library: solve every instance again (stored method and "
-                        "options, --time-limit or the stored limit) instead of trusting the "
-                        "stored certificates (default: no solving)")
+                   help="with --library: solve every instance again (the manifest's model "
+                        "and options, --time-limit or the manifest's limit) instead of trusting "
+                        "the stored certificates (default: no solving; the stored ones must "
+                        "name the manifest's model and match their files)")
     p.add_argument("--store", default=None, metavar="PATH",
                    help="with --library: campaign result store (SQLite) that makes the run "
                         "resumable (default: in memory, nothing kept)")
@@ -146,7 +147,7 @@ def run_gap(args: argparse.Namespace) -> Any:
     from resilsched.library.gap import run_library_gap
 
     _positive(args.jobs, "--jobs")
-    libs = [lib for what in args.library for lib in find(what)]
+    libs = [lib for what in args.library for lib in find(what, "--library")]
     libs = list({str(lib.path): lib for lib in libs}.values())
     if args.family:
         libs = [lib for lib in libs if lib.family == args.family]
@@ -246,11 +247,12 @@ def add_parsers(sub: Any) -> None:
     q = lib.add_parser(
         "verify", help="re-solve instances; exit 1 when a stored certificate does not hold",
         formatter_class=fmt,
-        description="Re-solves instances with the exact model, options and time limit their\n"
-                    "certificate records (deterministic: the same result on every machine) and\n"
-                    "fails (exit status 1, naming each instance and both values) when an optimum\n"
-                    "is not reproduced, a bound lies beyond what the re-solve proved, or a file\n"
-                    "differs from its manifest.",
+        description="Re-solves instances with the exact model, options and time limit the\n"
+                    "manifest names (deterministic: the same result on every machine), whatever\n"
+                    "their certificate says, and fails (exit status 1, naming each instance and\n"
+                    "both values) when an optimum or a bound is not reproduced, a certificate\n"
+                    "names another model, or a file differs from its manifest. A manifest that\n"
+                    "cannot be read is refused (exit status 2).",
         epilog=_examples("resilsched library verify rigid-small --sample 10\n"
                          "resilsched library verify all --sample 5 --seed 3 --json\n"
                          "resilsched library verify vendor/rigid-small"))

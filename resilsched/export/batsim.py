@@ -1,4 +1,4 @@
-"""Rigid instances as Batsim JSON workloads (docs/interop.md, decisions L11 and L12).
+"""Rigid instances as Batsim JSON workloads (docs/interop.md, decisions L11 and L16).
 
 Batsim reads a JSON object with ``nb_res``, ``jobs`` (``id`` string, ``subtime`` seconds,
 ``res`` resources, ``profile`` name, optional ``walltime`` and ``extra_data`` string) and

@@ -49,6 +49,18 @@ def _case(family: Any, data: dict[str, Any], name: str) -> Case:
     return Case(name, instance, scenario)
 
 
+def _loads(family: Any, entry: Entry) -> None:
+    """`entry` holds an instance (and scenario) of `family`: `InvalidInstance` naming the
+    file otherwise, before any task runs."""
+    from resilsched.errors import InvalidInstance
+
+    try:
+        _case(family, {k: v for k, v in entry.data.items() if k != "metadata"}, entry.name)
+    except Exception as exc:  # whatever the family's reader raises on a foreign file
+        raise InvalidInstance(entry.label, f"is not an instance of {family.name} "
+                                           f"({' '.join(str(exc).split())})") from None
+
+
 def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int]) -> dict:
     """Campaign task: score one heuristic (every priority rule), or every bound, on one
     instance against its certificate. Returns JSON: per priority rule (``""`` when it has none)
@@ -85,29 +97,55 @@ def _ratio_value(value: Any) -> Any:
     return Fraction(value) if isinstance(value, str) else value
 
 
+def _stored_certificates(lib: Library, entries: Sequence[Entry]) -> list[Certificate]:
+    """The stored certificates, after the checks that need no solve (`static_problems`: the
+    files are the manifest's, each certificate names the manifest's model, options and time
+    limit and is coherent); `InvalidInstance` naming the first instance that fails them. The
+    values themselves are trusted: ``library verify`` or ``--resolve`` re-derives them."""
+    from resilsched.errors import InvalidInstance
+    from resilsched.library.verify import static_problems
+
+    advice = (f"run resilsched library verify {lib.path} to check every certificate, or score "
+              "with --resolve")
+    method = lib.method()
+    if method is None:
+        raise InvalidInstance(f"library {lib.name}", "holds no certificates (its manifest "
+                              "names no exact model): write them with generate --solve, or "
+                              "score with --resolve")
+    out = []
+    for entry in entries:
+        try:
+            cert = Certificate.from_metadata(entry.metadata)
+        except ValueError as exc:
+            raise InvalidInstance(f"library {lib.name}", f"holds an instance without a valid "
+                                  f"certificate ({entry.label}: {exc}): {advice}") from None
+        problems = static_problems(entry, cert, method)
+        if problems:
+            raise InvalidInstance(f"library {lib.name}", f"{entry.label}: {problems[0]}: "
+                                                         f"{advice}")
+        out.append(cert)
+    return out
+
+
 def _certificates(lib: Library, entries: Sequence[Entry], resolve: bool,
                   time_limit: float | None, store: ResultStore, jobs: int | None,
                   progress: bool) -> list[Certificate]:
-    """The stored certificates, or (`resolve`) new ones with the manifest's model and options."""
-    from resilsched.errors import InvalidInstance
-
+    """The stored certificates (`_stored_certificates`), or (`resolve`) new ones with the
+    manifest's model and options (the family's reference model when it names none)."""
     if not resolve:
-        try:
-            return [Certificate.from_metadata(e.metadata) for e in entries]
-        except ValueError as exc:
-            raise InvalidInstance(f"library {lib.name}", f"holds an instance without a valid "
-                                  f"certificate ({exc}): write them with generate --solve, or "
-                                  "score with --resolve") from None
+        return _stored_certificates(lib, entries)
     from resilsched.library.build import certify_all
     from resilsched.library.catalog import CERT_OPTIONS
     from resilsched.registry import get_family
 
-    exact = lib.manifest.get("exact") or {}
-    method = exact.get("method") or get_family(lib.family).default_exact
-    limit = time_limit if time_limit is not None else exact.get("time_limit", 10.0)
-    options = exact.get("options") or CERT_OPTIONS
+    method = lib.method()
+    if method is None:
+        name, limit, options = get_family(lib.family).default_exact, 10.0, CERT_OPTIONS
+    else:
+        name, limit, options = method.name, method.time_limit, method.options
+    limit = time_limit if time_limit is not None else limit
     plain = [{k: v for k, v in e.data.items() if k != "metadata"} for e in entries]
-    return certify_all(lib.family, plain, method, limit, options=options, store=store,
+    return certify_all(lib.family, plain, name, limit, options=options, store=store,
                        jobs=jobs, progress=progress, name=lib.name)
 
 
@@ -127,13 +165,15 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
     for lib in libraries:
         fam = get_family(lib.family)
         entries = list(lib.entries())
+        for entry in entries:
+            _loads(fam, entry)
         certs = _certificates(lib, entries, resolve, time_limit, store, jobs, progress)
         tasks = []
         for index, (entry, cert) in enumerate(zip(entries, certs, strict=True), 1):
             meta = cert.to_metadata()
             data = {k: v for k, v in entry.data.items() if k != "metadata"}
             for what in [*fam.heuristics, BOUNDS]:
-                fields = {"file": entry.file, "sha256": entry.record.get("sha256"),
+                fields = {"file": entry.file, "sha256": entry.sha256,
                           "certificate": sha256_text(canonical_json(meta)), "task": what,
                           "resilsched": __version__}
                 tasks.append(Task(fields, (fam.name, data, entry.name, what, meta, index)))
