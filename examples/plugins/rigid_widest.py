@@ -1,8 +1,4 @@
-"""WIDEST-LIST: list scheduling of rigid jobs, the widest job first (a heuristic of one's own).
-
-Built from public pieces: the event engine of resilsched drives a policy whose queue follows a
-priority key of our own (docs/own-heuristic.md).
-"""
+"""WIDEST-LIST: rigid jobs, the widest first, on the event engine (docs/own-heuristic.md)."""
 
 from resilsched import HeuristicResult
 from resilsched.heuristics.engine import run_engine
@@ -23,28 +19,25 @@ class Greedy:
         self.queue = sorted(self.rank, key=self.rank.get)
 
     def on_completions(self, t, completed, state):
-        self.queue = sorted(self.queue + [j for j, failed in completed if failed],
-                            key=self.rank.get)
+        failed = [j for j, fail in completed if fail]
+        self.queue = sorted(self.queue + failed, key=self.rank.get)
 
     def decide(self, t, state):
-        free, start = state.free, []
-        for j in self.queue:
+        start, free = [], state.free
+        for j in list(self.queue):
             if self.p[j] <= free:
+                self.queue.remove(j)
                 start.append((j, self.p[j]))
                 free -= self.p[j]
             elif not self.backfill:
                 break
-        started = {j for j, _ in start}
-        self.queue = [j for j in self.queue if j not in started]
         return start
 
 
-def widest_list(instance, scenario=None, priority=None, *, seed: int = 0,
-                backfill: bool = True):
-    """WIDEST-LIST: greedy list scheduling, the widest job first (no backfilling with
-    backfill=false: a pass stops at the first job that does not fit)."""
+def widest_list(instance, scenario=None, priority=None, *, seed: int = 0, backfill: bool = True):
+    """WIDEST-LIST: greedy list scheduling, the widest job first (backfill=false: a pass stops
+    at the first job that does not fit)."""
     failures = (scenario or instance.scenario()).failures
     run = run_engine(instance.P, failures, lambda j, p: instance.t[j],
                      Greedy(instance, widest, backfill))
-    return HeuristicResult(run.makespan, "WIDEST-LIST", None,
-                           Schedule(run.attempts, run.makespan))
+    return HeuristicResult(run.makespan, "WIDEST-LIST", None, Schedule(run.attempts, run.makespan))
