@@ -26,6 +26,7 @@ import math
 import numbers
 import signal
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,15 +51,24 @@ class TimeBoundExceeded(BaseException):
 @contextlib.contextmanager
 def time_bound(seconds: float | None) -> Iterator[None]:
     """Interrupt the block after `seconds` with `TimeBoundExceeded` (SIGALRM; in the main
-    thread only: elsewhere, e.g. on a Dask worker's thread, the block runs unbounded)."""
+    thread only: elsewhere, e.g. on a Dask worker's thread, the block runs unbounded).
+
+    An alarm already set by the caller (an outer time limit) is kept: when it is due first the
+    block runs under it alone, else it is set again, for the time it has left, on the way out.
+    """
     if (seconds is None or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)
+    if outer and outer <= seconds:
         yield
         return
 
     def interrupt(signum: int, frame: Any) -> None:
         raise TimeBoundExceeded(seconds)
 
+    start = time.monotonic()
     previous = signal.signal(signal.SIGALRM, interrupt)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3), REPEAT)
     try:
@@ -66,6 +76,9 @@ def time_bound(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer:
+            left = outer - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ A reference that does not import, names no callable or has the wrong signature r
 2 on the command line), e.g. ``--heuristic mymod:run: does not import (ModuleNotFoundError: No
 module named 'mymod')``.
 
->>> resolve("math:hypot", "key", "--priority")(3, 4)
-5.0
+>>> resolve("operator:add", "key", "--priority")(3, 4)
+7
 >>> resolve("math:nope", "key", "--priority")
 Traceback (most recent call last):
 ...
@@ -123,8 +123,8 @@ def check_signature(fn: Callable[..., Any], kind: str, where: str) -> None:
     args, kwargs, shape = SIGNATURES[kind]
     try:
         signature = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return  # a builtin without a signature: it is called and judged by what it does
+    except (TypeError, ValueError):  # a builtin that does not say what it accepts
+        raise BadReference(where, f"has no signature to check (a {kind} is {shape})") from None
     try:
         signature.bind(*args, **kwargs)
     except TypeError as exc:
