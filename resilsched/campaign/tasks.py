@@ -122,7 +122,7 @@ def run_task(work: Work) -> dict[str, Any]:
             options["deterministic"] = True
         if "workers" in known:
             options["workers"] = work.workers
-        sol = model.solve(work.instance, scenario, time_limit=work.time_limit, **options)
+        sol = model(work.instance, scenario, time_limit=work.time_limit, **options)
         objective = sol.objective
         row["status"] = sol.status.value
         row.update(number_fields("solver_bound", sol.bound))
