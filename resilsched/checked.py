@@ -7,8 +7,9 @@ built-in or plug-in, through `run_checked`:
    heuristic that never returns is stopped and reported;
 2. an exception is reported on one line: the heuristic's name and the exception's last line
    (``mymod:my_list raised ZeroDivisionError: division by zero``);
-3. the result must be a `HeuristicResult` holding a schedule; the registry's name for the
-   heuristic and the priority as given are stamped on it;
+3. the result must be a `HeuristicResult` holding a schedule (a plug-in's must also print, as
+   JSON and as text); the registry's name for the heuristic and the priority as given are
+   stamped on it;
 4. the objective is recomputed from the schedule (`Family.objective`): a claimed objective
    that disagrees is a problem, and the recomputed value replaces it;
 5. the family's independent validator checks the schedule (`Family.validate`): an infeasible
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import math
 import numbers
 import signal
@@ -35,7 +37,7 @@ from typing import Any
 from resilsched.plugin import Case, Family, Heuristic
 from resilsched.references import last_line
 from resilsched.registry import priority as priority_of
-from resilsched.solution import HeuristicResult
+from resilsched.solution import HeuristicResult, lines_of, to_jsonable
 
 #: relative tolerance between a float objective and the one recomputed from its schedule
 REL_TOL = 1e-7
@@ -142,7 +144,16 @@ def run_checked(family: Family, h: Heuristic, case: Case, priority: Any = None, 
     if not isinstance(res, HeuristicResult):
         return Checked(None, (f"{name} returned a {type(res).__name__}, not a "
                               "resilsched.HeuristicResult",))
-    return _check(family, case, _stamp(res, h, label), name)
+    res = _stamp(res, h, label)
+    if h.plugin:  # its result must print, as text and as JSON, like the toolkit's own
+        try:
+            json.dumps(to_jsonable(res.to_dict()))
+            if not all(isinstance(line, str) for line in lines_of(res.schedule)):
+                raise TypeError("lines() must give strings")
+        except Exception as exc:
+            return Checked(res, (f"invalid solution: {name}'s result cannot be printed "
+                                 f"({last_line(exc)})",))
+    return _check(family, case, res, name)
 
 
 def _stamp(res: HeuristicResult, h: Heuristic, label: str | None) -> HeuristicResult:

@@ -329,10 +329,11 @@ def _load_thresholds(path: str | None, heuristics: list[str] | None) -> dict[str
         return {}
     from resilsched.gap import check_threshold_file
     from resilsched.io import read_json
+    from resilsched.references import is_reference
     from resilsched.registry import all_families, heuristic
 
     families = all_families()
-    refs = [name for name in heuristics or () if ":" in name]
+    refs = [name for name in heuristics or () if is_reference(name)]
     scored = {f.name: [heuristic(f, ref) for ref in refs] for f in families} if refs else None
     return check_threshold_file(read_json(path), families, path, scored)
 

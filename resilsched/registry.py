@@ -22,6 +22,7 @@ another distribution) is refused with a one-line `PluginClash` naming both, neve
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -72,13 +73,15 @@ def _lookup(table: dict[str, Any], name: str, what: str):
     raise UnknownName(f"{what}={name!r} is unknown (choose from {', '.join(table) or 'none'})")
 
 
-def _entry_points(group: str) -> list[EntryPoint]:
+@functools.cache
+def _entry_points(group: str) -> tuple[EntryPoint, ...]:
     """The entry points of `group`, each (name, value) once (a distribution seen twice on the
-    path registers once)."""
+    path registers once); read once per process (distributions installed later are seen by
+    the next command)."""
     seen: dict[tuple[str, str], EntryPoint] = {}
     for ep in entry_points(group=group):
         seen.setdefault((ep.name, ep.value), ep)
-    return list(seen.values())
+    return tuple(seen.values())
 
 
 def _describe(ep: EntryPoint) -> str:

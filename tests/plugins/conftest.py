@@ -7,7 +7,8 @@ makes it the working directory, as a user running ``resilsched`` from their proj
 - ``infeasible``: every attempt starts at time 0 (processors oversubscribed);
 - ``liar``: the correct schedule with a makespan claimed one second shorter;
 - ``raiser``: divides by zero; ``hang``: never returns; ``exiter``: calls sys.exit;
-- ``not_a_result``: returns a number; ``key``: a priority key (the narrowest job first);
+- ``not_a_result``: returns a number; ``unprintable``: a result JSON cannot hold (a set);
+- ``key``: a priority key (the narrowest job first);
 - bad references: ``wrong_signature`` (one argument), ``CONSTANT`` (not callable).
 """
 
@@ -73,6 +74,11 @@ MODULE = textwrap.dedent('''
 
     def not_a_result(instance, scenario=None, priority=None, *, seed: int = 0):
         return 42
+
+
+    def unprintable(instance, scenario=None, priority=None, *, seed: int = 0):
+        res = r_list_0(instance, scenario, "LPT")
+        return HeuristicResult(res.objective, "UNPRINTABLE", None, res.schedule, {"ids": {1}})
 
 
     def key(instance, j):

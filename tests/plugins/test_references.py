@@ -82,6 +82,10 @@ def test_simulate_checks_what_a_plugin_returns(run, plugins):
     true = json.loads(run("simulate", EXAMPLE, "--heuristic", "R-LIST-0", "--json")[1])
     assert code == 0 and json.loads(out)["objective"] == true["objective"]
     assert err.startswith("warning: myheur:liar: objective ") and err.count("\n") == 1
+    code, out, err = run("simulate", EXAMPLE, "--heuristic", "myheur:unprintable", "--json")
+    assert (code, out, err) == (1, "", "error: invalid solution: myheur:unprintable's result "
+                                       "cannot be printed (TypeError: Object of type set is not "
+                                       "JSON serializable)\n")
     code, out, err = run("simulate", EXAMPLE, "--heuristic", "myheur:hang", "--time-limit",
                          "0.2")
     assert (code, err) == (1, "error: myheur:hang did not return within 0.2 s "
