@@ -40,8 +40,13 @@ def project(tmp_path, monkeypatch):
     sys.modules.pop("rigid_widest", None)
 
 
-def test_the_page_shows_the_example_module_as_it_is():
+def test_the_page_shows_the_example_modules_as_they_are():
     assert _blocks("python")[0] == (PLUGINS / "rigid_widest.py").read_text()
+    shown = re.findall(r"### \w+: `examples/plugins/(\w+\.py)`\n\n```python\n(.*?)```", TEXT,
+                       flags=re.S)
+    assert len(shown) == 5
+    for name, code in shown:
+        assert code == (PLUGINS / name).read_text(), name
 
 
 def test_every_command_of_the_page_runs(run, project):
