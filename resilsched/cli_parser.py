@@ -264,7 +264,8 @@ resilsched reproduce rigid --help    # paper figures and tables
     p = sub.add_parser(
         "gap", formatter_class=fmt,
         help="gap report: every heuristic against the exact optimum (the main job)",
-        description="Runs every registered heuristic (and priority rule) on the built-in smoke "
+        description="Runs every registered heuristic (and priority rule), or those --heuristic "
+        "names (your own MODULE:FUNCTION included), on the built-in smoke "
         "suite, solves each case exactly, and reports per heuristic the mean and worst gap to "
         "the optimum (or to the proven bound when optimality was not proven) and every "
         "violation of a proven guarantee. The table prints gaps in percent of the reference; "

@@ -26,6 +26,8 @@ Signatures of the registered functions:
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,10 +94,20 @@ class ExactModel:
     def __call__(self, instance: Any, scenario: Any = None, *, time_limit: float | None = None,
                  **options: Any) -> Solution:
         """Solve through the registry: the options are checked with this model's name in the
-        errors, and the result carries the registered name as its ``method``."""
-        self.options.of(time_limit, options, self.name)
+        errors, and the result carries the registered name as its ``method``. Keyword-only
+        arguments of ``solve`` itself (e.g. the rigid models' ``hint``) are passed unchecked."""
+        own = _keywords(self.solve)
+        self.options.of(time_limit, {k: v for k, v in options.items() if k not in own},
+                        self.name)
         solution = self.solve(instance, scenario, time_limit=time_limit, **options)
         return dataclasses.replace(solution, method=self.name)
+
+
+@functools.cache
+def _keywords(fn: Callable[..., Any]) -> frozenset[str]:
+    """The keyword-only parameters `fn` names (not ``**options``)."""
+    return frozenset(p.name for p in inspect.signature(fn).parameters.values()
+                     if p.kind is p.KEYWORD_ONLY)
 
 
 @dataclass(frozen=True)
