@@ -123,14 +123,12 @@ def run_checked(family: Family, h: Heuristic, case: Case, priority: Any = None, 
     """Run `h` on `case` with the priority rule `priority` (a name, a reference, None: the
     default) and check its result (see the module doc).
 
-    ``check=False`` only resolves the priority, runs and stamps the names (exceptions
-    propagate): the trusted fast path of built-in heuristics outside the gap harness.
+    ``check=False`` only resolves the priority, runs (under the time bound) and stamps the
+    names, and exceptions propagate: the trusted path of built-in heuristics outside the gap
+    harness.
     """
     rule, label = priority_of(h, priority)
     name = h.name if label is None else f"{h.name}/{label}"
-    if not check:
-        res = h.run(case.instance, case.scenario, rule, seed=seed, **(params or {}))
-        return Checked(_stamp(res, h, label), valid=True)
     try:
         with time_bound(time_limit):
             res = h.run(case.instance, case.scenario, rule, seed=seed, **(params or {}))
@@ -138,9 +136,15 @@ def run_checked(family: Family, h: Heuristic, case: Case, priority: Any = None, 
         return Checked(None, (f"{name} did not return within {time_limit:g} s "
                               "(--time-limit)",))
     except Exception as exc:  # a finding of the report, not the end of it
+        if not check:
+            raise
         return Checked(None, (f"{name} raised {last_line(exc)}",), error=exc)
     except SystemExit as exc:  # a plug-in calling sys.exit() does not end the command
+        if not check:
+            raise
         return Checked(None, (f"{name} raised SystemExit({exc.code!r})",), error=exc)
+    if not check:
+        return Checked(_stamp(res, h, label), valid=True)
     if not isinstance(res, HeuristicResult):
         return Checked(None, (f"{name} returned a {type(res).__name__}, not a "
                               "resilsched.HeuristicResult",))

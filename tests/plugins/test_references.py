@@ -111,3 +111,15 @@ def test_moldable_heuristics_take_a_key_too(run, plugins):
                              "--json")
         assert code == 0, err
         assert json.loads(out)["priority"] == "mkeys:heavy"
+
+
+def test_simulate_time_limit_bounds_built_in_heuristics_too(run, tmp_path):
+    code, _, _ = run("generate", "--family", "rigid", "--preset", "paper-default", "--count",
+                     "1", "--seed", "1", "--out", tmp_path)
+    big = tmp_path / "paper-default-1-0000.json"
+    code, out, err = run("simulate", big, "--heuristic", "R-LIST-Q", "--qbar", "0.5",
+                         "--time-limit", "0.01")
+    assert (code, out, err) == (1, "", "error: R-LIST-Q/LPT did not return within 0.01 s "
+                                       "(--time-limit)\n")
+    code, out, err = run("simulate", big, "--heuristic", "R-LIST-Q", "--time-limit", "60")
+    assert code == 0, err
