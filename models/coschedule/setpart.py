@@ -126,7 +126,7 @@ def solve_setpart_cg(instance: CoscheduleInstance, scenario=None, *,
 
     Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones).
     """
-    opts = SetpartCGOptions.of(time_limit, options, "setpart-cg")
+    opts = SetpartCGOptions.of(time_limit, options)
     inst, n, deadline = instance, instance.n, opts.deadline
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
@@ -244,7 +244,7 @@ def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
                        time_limit: float | None = None, **options: Any) -> Solution:
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP, seeded with
     PACK-APPROX). Options: `SetpartOptions`."""
-    opts = SetpartOptions.of(time_limit, options, "setpart-full")
+    opts = SetpartOptions.of(time_limit, options)
     inst = instance
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)

@@ -78,7 +78,7 @@ def add_intervals(m: cp_model.CpModel, data: HorizonData, x: dict, lam: Any) -> 
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (CP-SAT; spec 7.1)."""
-    opts = HorizonOptions.of(time_limit, options, METHOD)
+    opts = HorizonOptions.of(time_limit, options)
     started = time.perf_counter()
     slack = instance.slack_rule
     opts.say("lower bounds LB_big, LB_cap")

@@ -115,7 +115,7 @@ def build(data: HorizonData, lb: int, ub: int) -> tuple[highspy.Highs, dict, int
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (HiGHS MILP; spec 7.1)."""
-    opts = HorizonOptions.of(time_limit, options, METHOD)
+    opts = HorizonOptions.of(time_limit, options)
     started = time.perf_counter()
     slack = instance.slack_rule
     opts.say("lower bounds LB_big, LB_cap")

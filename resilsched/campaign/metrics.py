@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from resilsched.plugin import Family
-from resilsched.registry import get_family
+from resilsched.registry import find_heuristic, get_family
 
 
 class Setting(NamedTuple):
@@ -185,7 +185,8 @@ def collect(rows: Iterable[tuple[dict[str, Any], Any]]) -> dict[str, FamilyResul
         setting = _setting(fields)
         if setting.algorithm not in fr.descriptions:
             table = fr.family.exact if setting.kind == "exact" else fr.family.heuristics
-            entry = table.get(setting.algorithm)
+            entry = table.get(setting.algorithm) or (
+                None if setting.kind == "exact" else find_heuristic(fr.family, setting.algorithm))
             fr.descriptions[setting.algorithm] = entry.description if entry else ""
         if result.get("ratio") is not None:
             fr.ratio.append(Point(setting, fields.get("qbar"), float(result["ratio"])))

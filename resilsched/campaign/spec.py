@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from resilsched import registry
 from resilsched.campaign.store import CampaignError
 from resilsched.errors import InvalidInstance
 from resilsched.plugin import Family
+from resilsched.references import is_reference
 from resilsched.registry import UnknownName, available_families, get_family
 
 #: default time limit (seconds) of an exact model in a campaign
@@ -308,9 +310,12 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
         scope = dict(families)
     out = []
     for fam in scope.values():
-        found = _find(fam, name, kind)
+        found = _find(fam, name, kind, f"{where}.name")
         if found is not None:
             out.append(_algorithm(t, where, fam, *found))
+    if is_reference(name) and len(out) > 1:  # a function of one's own says no family
+        raise InvalidInstance(f"{where}.family", "is required by a MODULE:FUNCTION name in a "
+                              f"spec of several families (choose from {', '.join(scope)})")
     if not out:
         known = sorted({n for fam in scope.values()
                         for n in [*(fam.heuristics if kind != "exact" else ()),
@@ -322,14 +327,17 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
     return out
 
 
-def _find(fam: Family, name: str, kind: str | None) -> tuple[str, Any] | None:
-    """("heuristic"|"exact", registered entry) for `name` in `fam` (case-insensitive)."""
+def _find(fam: Family, name: str, kind: str | None, where: str) -> tuple[str, Any] | None:
+    """("heuristic"|"exact", registered entry) for `name` in `fam` (case-insensitive), or a
+    heuristic of one's own given as ``MODULE:FUNCTION`` (`resilsched.registry.heuristic`)."""
     tables = [("heuristic", fam.heuristics), ("exact", fam.exact)]
     for k, table in tables:
         if kind in (None, k):
             for registered, entry in table.items():
                 if registered.lower() == name.lower():
                     return k, entry
+    if kind != "exact" and is_reference(name):
+        return "heuristic", registry.heuristic(fam, name, where)
     return None
 
 
@@ -381,6 +389,9 @@ def _priorities(value: Any, heuristic: Any, where: str) -> tuple[str | None, ...
     folded = {p.lower(): p for p in heuristic.priorities}
     out = []
     for p in _list(value):
+        if heuristic.key_priorities and is_reference(p):  # a key function of one's own
+            out.append(registry.priority(heuristic, p, where)[1])
+            continue
         if not isinstance(p, str) or p.lower() not in folded:
             raise InvalidInstance(where, f"{p!r} is unknown for {heuristic.name} "
                                   f"(choose from {', '.join(heuristic.priorities)})")

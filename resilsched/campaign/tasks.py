@@ -10,7 +10,10 @@ family's reference bound on it, runs the heuristic or the exact model and return
   L(f), moldable: L'(J, f), co-scheduling: the area bound, worksharing: the omniscient upper
   bound), and ``ratio`` = objective / reference_bound, the normalized objective of the reports;
 - ``failures``: the total number of failures of the scenario (None without scenario);
-- exact models also give ``status`` and ``solver_bound`` (the solver's proven bound).
+- exact models also give ``status`` and ``solver_bound`` (the solver's proven bound);
+- a heuristic of one's own (``MODULE:FUNCTION``, an entry point, a key-function priority) is
+  run through `resilsched.checked.run_checked`: its objective is recomputed from its schedule
+  (None when it raised or its schedule is invalid) and ``violations`` lists what was found.
 
 Nothing in a row depends on the executor, the order of completion or the wall time (kept in the
 store's ``seconds`` column), so the same campaign gives the same rows everywhere. Exact models
@@ -26,7 +29,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from resilsched.plugin import Family
+from resilsched import registry
+from resilsched.checked import run_checked
+from resilsched.plugin import Case, Family
+from resilsched.references import is_reference
 from resilsched.registry import get_family
 from resilsched.solution import number_fields
 
@@ -98,11 +104,16 @@ def run_task(work: Work) -> dict[str, Any]:
     scenario = scenario_of(fam, work)
     bound = reference_bound(fam, work.instance, scenario)
     row: dict[str, Any] = {}
-    if work.kind == "heuristic":
-        h = fam.heuristics[work.algorithm]
-        res = h.run(work.instance, scenario, work.priority, seed=work.seed, **work.params,
-                    **_fast_path(h.run))
-        objective = res.objective
+    if work.kind == "heuristic":  # a registered name, or MODULE:FUNCTION imported here
+        h = registry.heuristic(fam, work.algorithm)
+        own = h.plugin or is_reference(work.priority)  # user code: checked, never trusted
+        run = run_checked(fam, h, Case(work.family, work.instance, scenario), work.priority,
+                          seed=work.seed, params={**work.params, **({} if own else
+                                                                    _fast_path(h.run))},
+                          check=own)
+        objective = run.scored if own else run.result.objective
+        if run.problems:
+            row["violations"] = list(run.problems)
     else:
         model = fam.exact[work.algorithm]
         known = {p.name for p in model.params}
@@ -111,7 +122,7 @@ def run_task(work: Work) -> dict[str, Any]:
             options["deterministic"] = True
         if "workers" in known:
             options["workers"] = work.workers
-        sol = model.solve(work.instance, scenario, time_limit=work.time_limit, **options)
+        sol = model(work.instance, scenario, time_limit=work.time_limit, **options)
         objective = sol.objective
         row["status"] = sol.status.value
         row.update(number_fields("solver_bound", sol.bound))

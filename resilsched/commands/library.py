@@ -142,28 +142,16 @@ def add_gap_args(p: argparse.ArgumentParser) -> None:
 
 def run_gap(args: argparse.Namespace) -> Any:
     """The `GapReport` of ``gap``/``check --library`` (libraries filtered by ``--family``)."""
-    from resilsched.campaign import CampaignError, ResultStore
-    from resilsched.library.catalog import find
-    from resilsched.library.gap import run_library_gap
+    from resilsched.api import library_gap
+    from resilsched.campaign import CampaignError
 
     _positive(args.jobs, "--jobs")
-    libs = [lib for what in args.library for lib in find(what, "--library")]
-    libs = list({str(lib.path): lib for lib in libs}.values())
-    if args.family:
-        libs = [lib for lib in libs if lib.family == args.family]
-        if not libs:
-            raise InvalidInstance("--family", f"{args.family!r}: no library of that family in "
-                                              f"{', '.join(args.library)}")
-    limit = check_time_limit(args.time_limit, "--time-limit")
-    store = ResultStore(args.store or ":memory:")
     try:
-        return run_library_gap(libs, store=store, jobs=args.jobs, dask=args.dask,
-                               resolve=args.resolve, time_limit=limit,
-                               progress=not args.quiet)
+        return library_gap(args.library, args.heuristic, args.family, args.time_limit,
+                           jobs=args.jobs, dask=args.dask, store=args.store,
+                           resolve=args.resolve, progress=not args.quiet)
     except CampaignError as exc:  # a store of another configuration, Dask missing
         raise CommandError(str(exc)) from None
-    finally:
-        store.close()
 
 
 def gap_progress(args: argparse.Namespace) -> Any:

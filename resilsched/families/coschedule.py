@@ -88,6 +88,7 @@ FAMILY = Family(
     smoke_suite=smoke_suite,
     default_exact="setpart-cg",
     validate=validate,
+    objective=lambda case, packs: check_packs(case.instance, packs),
 )
 
 FAMILY.add(

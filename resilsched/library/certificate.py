@@ -322,6 +322,6 @@ def certify(family: Any, instance: Any, method: str, time_limit: float | None,
     scenario = family.scenario(instance, None) if family.scenario is not None else None
     warm_up()
     t0 = time.perf_counter()
-    sol = model.solve(instance, scenario, time_limit=time_limit, **dict(options))
+    sol = model(instance, scenario, time_limit=time_limit, **dict(options))
     return Certificate.from_solution(sol, family.sense, time_limit=time_limit, options=options,
                                      proof_time=time.perf_counter() - t0)

@@ -17,7 +17,7 @@ given time limit) and the heuristics are scored against those.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -61,13 +61,16 @@ def _loads(family: Any, entry: Entry) -> None:
                                            f"({' '.join(str(exc).split())})") from None
 
 
-def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int]) -> dict:
-    """Campaign task: score one heuristic (every priority rule), or every bound, on one
-    instance against its certificate. Returns JSON: per priority rule (``""`` when it has none)
-    ``{"objective", "gap", "violations"}``, or per bound ``{"value", "violation"}``."""
-    from resilsched.registry import get_family
+def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int, float | None]
+             ) -> dict:
+    """Campaign task: score one heuristic (every priority rule; a registered name or a
+    ``MODULE:FUNCTION`` reference, imported here, in the worker), or every bound, on one
+    instance against its certificate, each heuristic run bounded by the payload's time limit.
+    Returns JSON: per priority rule (``""`` when it has none) ``{"objective", "gap",
+    "violations"}``, or per bound ``{"value", "violation"}``."""
+    from resilsched.registry import get_family, heuristic
 
-    family_name, data, name, what, cert_meta, seed = payload
+    family_name, data, name, what, cert_meta, seed, limit = payload
     fam = get_family(family_name)
     case = _case(fam, data, name)
     cert = Certificate.from_metadata(cert_meta)
@@ -82,12 +85,12 @@ def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int])
                 value, violation = None, f"{name}: crashed: {type(exc).__name__}: {exc}"
             out[bname] = {"value": json_number(value), "violation": violation}
         return out
-    h = fam.heuristics[what]
+    h = heuristic(fam, what)
     out = {}
     group = group_of(fam, case.instance)
     for prio in h.priorities or (None,):
         value, gap, violations, metrics = score_heuristic(fam, h, case, prio, seed, ref, kind,
-                                                          incumbent)
+                                                          incumbent, limit)
         out[prio or ""] = {"objective": json_number(value), "gap": gap,
                            "violations": violations, "metrics": metrics, "group": group}
     return out
@@ -151,8 +154,11 @@ def _certificates(lib: Library, entries: Sequence[Entry], resolve: bool,
 
 def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                     jobs: int | None = None, dask: Any = None, resolve: bool = False,
-                    time_limit: float | None = None, progress: bool = True) -> GapReport:
-    """The gap report of every heuristic of each library's family on its instances."""
+                    time_limit: float | None = None, progress: bool = True,
+                    heuristics: Mapping[str, Sequence[str]] | None = None,
+                    heuristic_time_limit: float | None = None) -> GapReport:
+    """The gap report of every heuristic of each library's family on its instances (or of
+    the `heuristics` given per family), each run bounded by `heuristic_time_limit`."""
     from resilsched.registry import get_family
 
     t0 = time.perf_counter()
@@ -168,15 +174,17 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
         for entry in entries:
             _loads(fam, entry)
         certs = _certificates(lib, entries, resolve, time_limit, store, jobs, progress)
+        names = list((heuristics or {}).get(fam.name) or fam.heuristics)
         tasks = []
         for index, (entry, cert) in enumerate(zip(entries, certs, strict=True), 1):
             meta = cert.to_metadata()
             data = {k: v for k, v in entry.data.items() if k != "metadata"}
-            for what in [*fam.heuristics, BOUNDS]:
+            for what in [*names, BOUNDS]:
                 fields = {"file": entry.file, "sha256": entry.sha256,
                           "certificate": sha256_text(canonical_json(meta)), "task": what,
                           "resilsched": __version__}
-                tasks.append(Task(fields, (fam.name, data, entry.name, what, meta, index)))
+                tasks.append(Task(fields, (fam.name, data, entry.name, what, meta, index,
+                                           heuristic_time_limit)))
         results = run_campaign(f"gap:{lib.name}", tasks, gap_task, store,
                                config={"library": lib.name, "family": fam.name},
                                jobs=jobs, dask=dask, progress=progress,
@@ -192,7 +200,7 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                 "status": cert.status, "objective": _float(objective), "bound": _float(bound),
                 "wall_time": cert.proof_time,
             })
-            for hname in fam.heuristics:
+            for hname in names:
                 for prio, row in next(by_task).items():
                     st = stats_for(stats_of[fam.name], fam, hname, prio or None,
                                    row.get("group"))
