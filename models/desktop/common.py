@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from resilsched.bounds.desktop import lower_bound
-from resilsched.errors import InvalidInstance
+from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop import build
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance
@@ -106,8 +106,8 @@ def incumbent(instance: DesktopInstance, slack: bool, opts: HorizonOptions,
             break
         try:
             sched, last = build(instance, global_policy, local, slack)
-        except InvalidInstance:
-            continue  # the trace is too short for this variant
+        except HeuristicRefusal:
+            continue  # this variant cannot place every job (or its DP is too large)
         if best is None or sched.horizon < best.horizon:
             best = sched
     return best

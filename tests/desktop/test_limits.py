@@ -70,6 +70,8 @@ def test_json_text_1_15_times_50_lasts_58_seconds(tmp_path, run):
     code, out, err = run("simulate", path, "--heuristic", "DAslack", "--json")
     assert code == 0, err
     assert json.loads(out)["objective"] == 5 + 58 + 58  # q(1) + S + M
+    code, out, err = run("simulate", path, "--heuristic", "GreedySlack")  # drops interval 1
+    assert code == 2 and "t = 58 s on machine 0" in err and "machine 0 keeps none" in err
 
 
 @pytest.mark.parametrize("patch, field, words", [
