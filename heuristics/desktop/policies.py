@@ -38,9 +38,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from resilsched.errors import HeuristicRefusal
+from resilsched.errors import HeuristicRefusal, InvalidInstance
 from resilsched.heuristics.desktop.binpack import ffd, ffi
 from resilsched.heuristics.desktop.dpslack import dpslack
+from resilsched.heuristics.desktop.firstfit import ffd_by_job, ffi_by_job
 from resilsched.heuristics.desktop.lpt import lpt, spt
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.heuristics.desktop.state import (
@@ -78,6 +79,27 @@ LOCAL: dict[str, LocalPolicy] = {
     "FFI": LocalPolicy("FFI", ffi, False, True),
     "DPslack": LocalPolicy("DPslack", dpslack, False, True),
 }
+
+#: the ways a bin policy may fill (decision D-24): ``interval``, bin after bin (Algorithm 3, the
+#: default), or ``job``, each job in the first bin where it fits (the prose; FFD and FFI only)
+FILLS = ("interval", "job")
+BY_JOB: dict[str, LocalPolicy] = {
+    "FFD": LocalPolicy("FFD", ffd_by_job, False, True),
+    "FFI": LocalPolicy("FFI", ffi_by_job, False, True),
+}
+
+
+def local_policy(name: str, fill: str = "interval") -> LocalPolicy:
+    """The local policy `name` read the `fill` way (`FILLS`); ``fill="job"`` exists for FFD and
+    FFI only (LPT and SPT place job by job already, DPslack fills a bin at once)."""
+    if fill == "interval":
+        return LOCAL[name]
+    if fill not in FILLS:
+        raise InvalidInstance("--param fill", f"{fill!r} is not one of {', '.join(FILLS)}")
+    if name not in BY_JOB:
+        raise InvalidInstance("--param fill", f"fill=job applies to FFD and FFI, not {name} "
+                                              "(decision D-24)")
+    return BY_JOB[name]
 
 
 def variant_name(global_policy: str, local: str, slack: bool) -> str:
