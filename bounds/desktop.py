@@ -27,12 +27,15 @@ from resilsched.instances.desktop import DesktopInstance
 DEMAND_MARGIN = 1e-9
 
 
+#: rows of t_ij read at once for the demand (keeps the float temporary small)
+DEMAND_BLOCK = 64
+
+
 def _intervals(instance: DesktopInstance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(machine index, q, a) of every interval (i, k), k = 1..K_i."""
-    mi = np.repeat(np.arange(instance.m), [mach.K for mach in instance.machines])
-    q = np.concatenate([np.asarray(mach.q, dtype=np.int64) for mach in instance.machines])
-    a = np.concatenate([np.asarray(mach.a, dtype=np.int64) for mach in instance.machines])
-    return mi, q, a
+    flat = instance.flat
+    mi = np.repeat(np.arange(instance.m), np.diff(flat["off"]))
+    return mi, flat["q"], flat["a"]
 
 
 def lb_big(instance: DesktopInstance, scenario: Any = None,
@@ -40,10 +43,28 @@ def lb_big(instance: DesktopInstance, scenario: Any = None,
     """LB_big (spec 7.2): the longest job in its earliest-ending admissible interval."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     mi, q, a = _intervals(instance)
-    t = instance.durations[:, instance.longest_job][mi]
+    t = instance.longest_durations[mi]
     need = 2 * t if rule else t
     ok = need <= a
     return int((q[ok] + need[ok]).min())
+
+
+def demand(instance: DesktopInstance) -> float:
+    """D = sum_j min_i t_ij / b_i, in reference units (spec 7.2), lowered by `DEMAND_MARGIN`.
+
+    Reads the jobs in sorted order (`sorted_durations`, the matrix the bin policies use too)
+    unless only `durations` is built; the minima are summed in job order either way."""
+    by_position = "durations" not in instance.__dict__ \
+        or "sorted_durations" in instance.__dict__
+    T = instance.sorted_durations if by_position else instance.durations
+    b = np.asarray([float(x) for x in instance.b])
+    least = np.full(instance.n, np.inf)
+    for lo in range(0, instance.m, DEMAND_BLOCK):
+        block = T[lo:lo + DEMAND_BLOCK] / b[lo:lo + DEMAND_BLOCK, None]
+        np.minimum(least, block.min(axis=0), out=least)
+    if by_position:
+        least[np.asarray(instance.order)] = least.copy()
+    return float(least.sum()) * (1 - DEMAND_MARGIN)
 
 
 def lb_cap(instance: DesktopInstance, scenario: Any = None,
@@ -51,10 +72,9 @@ def lb_cap(instance: DesktopInstance, scenario: Any = None,
     """LB_cap (spec 7.2): the smallest horizon whose usable capacity covers the demand."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     mi, q, a = _intervals(instance)
-    T = instance.durations
+    need = demand(instance)
     b = np.asarray([float(x) for x in instance.b])
-    demand = float((T / b[:, None]).min(axis=0).sum()) * (1 - DEMAND_MARGIN)
-    tmin = T.min(axis=1)[mi]
+    tmin = instance.shortest_durations[mi]
     inv_b = 1.0 / b[mi]
 
     def capacity(lam: int) -> float:
@@ -66,11 +86,11 @@ def lb_cap(instance: DesktopInstance, scenario: Any = None,
         return float((c * inv_b).sum())
 
     lo, hi = 0, int((q + a).max())
-    if capacity(hi) < demand:
+    if capacity(hi) < need:
         return hi
     while hi - lo > 1:  # capacity(lo) < demand <= capacity(hi)
         mid = (lo + hi) // 2
-        if capacity(mid) >= demand:
+        if capacity(mid) >= need:
             hi = mid
         else:
             lo = mid
