@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched.bounds.desktop import demand
 from resilsched.errors import HeuristicRefusal, InvalidInstance
 from resilsched.heuristics.desktop.binpack import ffd, ffi
 from resilsched.heuristics.desktop.dpslack import dpslack
@@ -136,10 +137,9 @@ class _Capacity:
     """The necessary condition of LB_cap (spec 7.2) for a cut view: cheap INVALID probes."""
 
     def __init__(self, instance: DesktopInstance, slack: bool):
-        T = instance.durations
         b = np.asarray([float(x) for x in instance.b])
-        self.demand = float((T / b[:, None]).min(axis=0).sum()) * (1 - 1e-9)
-        self.tmin = T.min(axis=1).astype(np.int64)
+        self.demand = demand(instance)
+        self.tmin = instance.shortest_durations
         self.inv_b = 1.0 / b
         self.slack = slack
 

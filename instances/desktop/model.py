@@ -73,12 +73,9 @@ B_RANGE = (1e-6, 1e6)
 
 def _time(x: object, field_name: str, low: int) -> int:
     """An integer number of seconds in [low, MAX_TIME] (4.0 is accepted, 4.5 is not)."""
-    ok = (
-        not isinstance(x, bool)
-        and isinstance(x, Real)
-        and math.isfinite(x)
-        and (isinstance(x, Integral) or float(x).is_integer())
-    )
+    ok = not isinstance(x, bool) and (  # an int of any size, or an integral finite float
+        isinstance(x, Integral) or (isinstance(x, Real) and math.isfinite(x)
+                                    and float(x).is_integer()))
     if not ok:
         raise InvalidInstance(field_name, f"{show(x)} must be an integer number of seconds")
     if x < low:
@@ -297,11 +294,21 @@ class DesktopInstance:
         return _durations(self.b, [self.p[int(self.order[0])]])[:, 0]
 
     def t(self, i: int, j: int) -> int:
-        """t_ij: from `durations` once computed, else exactly for this pair alone (the same
-        value, without building the matrix)."""
+        """t_ij: read from whichever matrix is built (`durations`, `sorted_durations`), else
+        computed exactly for this pair alone (the same value, without building a matrix)."""
         if "durations" in self.__dict__:
             return int(self.durations[i, j])
+        if "sorted_durations" in self.__dict__:
+            return int(self.sorted_durations[i, self.position[j]])
         return exact_duration(self.machines[i].b, self.p[j])
+
+    @cached_property
+    def position(self) -> np.ndarray:
+        """The inverse of `order`: ``position[j]`` is job j's place in the sorted order."""
+        out = np.empty(self.n, dtype=np.int64)
+        out[self.order] = np.arange(self.n)
+        out.flags.writeable = False
+        return out
 
     @cached_property
     def order(self) -> np.ndarray:
