@@ -9,8 +9,12 @@ availability of length a_i(k) followed by an unavailability of length u_i(k)::
 
 q_i(k) is the worst-case start of availability k (unavailability k advanced by a_i(k), spec F2).
 n independent jobs of processing amounts p_j; job j lasts t_ij = max(1, round(b_i p_j)) integer
-seconds on machine i (A-19, rounded half up). Every time is an integer number of seconds; time 0
-is the common origin (A-20).
+seconds on machine i (A-19), the product of the values the file writes (an integer, a fraction
+string, or the decimal a JSON number writes: 1.15 x 50 = 57.5) rounded half up exactly (D-3,
+`resilsched.instances.desktop.durations`). Every time is an integer number of seconds; time 0 is
+the common origin (A-20). Limits (D-22): at most 10^4 jobs, 10^5 machines, 10^6 intervals in
+all, m n <= 5·10^7; times in [1, 10^12] (e0 from 0), traces ending by 10^12; p in (0, 10^12];
+b in [10^-6, 10^6].
 
 The JSON contract (docs/architecture.md, issue 12)::
 
