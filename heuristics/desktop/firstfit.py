@@ -11,8 +11,9 @@ one.
 
 Implementation: every bin of the view keeps cap(i, k), the number of sorted job positions whose
 duration on machine i is <= longestJob(i, k) (a prefix, since each row of t_ij is sorted); the
-job at position r fits (i, k) iff r < cap(i, k). A max segment tree over the bins in visiting
-order finds the first bin with cap > r in O(log K); a placement recomputes the caps of k-2..k+2.
+job at position r fits (i, k) iff r < cap(i, k). A segment tree over the bins in visiting order
+(`FitIndex` of the rigid family, on -cap) finds the first bin with cap > r in O(log K); a
+placement recomputes the caps of k-2..k+2.
 O((n + K) log K). `reference.binpack_by_job_literal` is the line-by-line oracle.
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from resilsched.heuristics.desktop.state import State, View
+from resilsched.heuristics.rigid.fitindex import FitIndex
 
 
 def _initial_caps(view: View, sorted_durations: np.ndarray, slack: bool) -> list[int]:
@@ -50,40 +52,22 @@ def first_fit_by_job(view: View, sorted_durations: np.ndarray, slack: bool,
     state = State(view, slack)
     order = view.order
     n = sorted_durations.shape[1]
-    size = 1
-    while size < max(len(order), 1):
-        size *= 2
-    tree = [0] * (2 * size)
-    tree[size:size + len(order)] = _initial_caps(view, sorted_durations, slack)
-    for x in range(size - 1, 0, -1):
-        tree[x] = max(tree[2 * x], tree[2 * x + 1])
+    # leftmost bin with cap > r = leftmost with -cap <= -(r + 1); 0 (cap 0, padding) never fits
+    index = FitIndex([-c for c in _initial_caps(view, sorted_durations, slack)], never=0)
     where = {ik: b for b, ik in enumerate(order)}
     rows = [sorted_durations[i] for i in range(sorted_durations.shape[0])]
-
-    def update(b: int, value: int) -> None:
-        x = b + size
-        tree[x] = value
-        x //= 2
-        while x:
-            best = max(tree[2 * x], tree[2 * x + 1])
-            if tree[x] == best:
-                break
-            tree[x] = best
-            x //= 2
-
     for r in (range(n - 1, -1, -1) if decreasing else range(n)):
-        if tree[1] <= r:
+        b = index.first_fitting(-(r + 1))
+        if b < 0:
             return None  # job r fits no bin
-        x = 1
-        while x < size:
-            x = 2 * x if tree[2 * x] > r else 2 * x + 1
-        i, k = order[x - size]
+        i, k = order[b]
         state.place(i, k, r, int(rows[i][r]))
         for kk in range(k - 2, k + 3):
             b = where.get((i, kk))
             if b is not None:
                 lj = state.longest_job(i, kk)
-                update(b, int(np.searchsorted(rows[i], lj, side="right")) if lj >= 1 else 0)
+                cap = int(np.searchsorted(rows[i], lj, side="right")) if lj >= 1 else 0
+                index.set(b, -cap)
     return state
 
 
