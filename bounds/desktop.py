@@ -52,19 +52,26 @@ def lb_big(instance: DesktopInstance, scenario: Any = None,
 def demand(instance: DesktopInstance) -> float:
     """D = sum_j min_i t_ij / b_i, in reference units (spec 7.2), lowered by `DEMAND_MARGIN`.
 
-    Reads the jobs in sorted order (`sorted_durations`, the matrix the bin policies use too)
-    unless only `durations` is built; the minima are summed in job order either way."""
-    by_position = "durations" not in instance.__dict__ \
-        or "sorted_durations" in instance.__dict__
-    T = instance.sorted_durations if by_position else instance.durations
+    Reads whichever t_ij matrix the instance holds (`sorted_durations`, the one the bin policies
+    and the models use, when none is built); the minima are summed in job order either way."""
+    built = instance.__dict__
     b = np.asarray([float(x) for x in instance.b])
-    least = np.full(instance.n, np.inf)
-    for lo in range(0, instance.m, DEMAND_BLOCK):
-        block = T[lo:lo + DEMAND_BLOCK] / b[lo:lo + DEMAND_BLOCK, None]
-        np.minimum(least, block.min(axis=0), out=least)
-    if by_position:
-        least[np.asarray(instance.order)] = least.copy()
-    return float(least.sum()) * (1 - DEMAND_MARGIN)
+    if "durations_by_position" in built and "sorted_durations" not in built:
+        T = instance.durations_by_position  # (n, m): one row per sorted position
+        least = np.concatenate([(T[lo:lo + DEMAND_BLOCK] / b).min(axis=1)
+                                for lo in range(0, instance.n, DEMAND_BLOCK)])
+    else:
+        by_job = "durations" in built and "sorted_durations" not in built
+        T = instance.durations if by_job else instance.sorted_durations
+        least = np.full(instance.n, np.inf)
+        for lo in range(0, instance.m, DEMAND_BLOCK):
+            block = T[lo:lo + DEMAND_BLOCK] / b[lo:lo + DEMAND_BLOCK, None]
+            np.minimum(least, block.min(axis=0), out=least)
+        if by_job:
+            return float(least.sum()) * (1 - DEMAND_MARGIN)
+    in_job_order = np.empty_like(least)
+    in_job_order[np.asarray(instance.order)] = least
+    return float(in_job_order.sum()) * (1 - DEMAND_MARGIN)
 
 
 def lb_cap(instance: DesktopInstance, scenario: Any = None,

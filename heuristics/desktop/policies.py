@@ -67,10 +67,13 @@ class LocalPolicy:
     by_job: bool
     ordered: bool
 
+    def durations(self, instance: DesktopInstance) -> np.ndarray:
+        """The t_ij matrix this policy reads (built on first use)."""
+        return instance.durations_by_position if self.by_job else instance.sorted_durations
+
     def __call__(self, instance: DesktopInstance, view: View, slack: bool,
                  **kw) -> State | None:
-        data = instance.durations_by_position if self.by_job else instance.sorted_durations
-        return self.fn(view, data, slack, **kw)
+        return self.fn(view, self.durations(instance), slack, **kw)
 
 
 LOCAL: dict[str, LocalPolicy] = {
@@ -161,6 +164,7 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     """Algorithm 6 (branch fixed, A-5): binary search on lambda from (lower, max e_i(K_i));
     ``shortcuts=False`` runs the local policy at every probe (the reference)."""
     name = variant_name("DAslack", local.name, slack)
+    local.durations(instance)  # first, so that the capacity test reads the same matrix
     data = cached(instance, "cut_data", CutData)
     cap = cached(instance, f"capacity_{slack}", lambda inst: _Capacity(inst, slack))
     u, lo = instance.horizon_end, lower

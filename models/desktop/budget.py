@@ -41,7 +41,9 @@ def matrix_cost(instance: DesktopInstance, name: str) -> float:
 
 def lb_cap_cost(instance: DesktopInstance) -> float:
     """Seconds for LB_cap: the demand reads every t_ij, the bisection every interval."""
-    matrix = 0.0 if "durations" in instance.__dict__ else matrix_cost(instance, "sorted_durations")
+    built = ("durations", "sorted_durations", "durations_by_position")
+    matrix = 0.0 if any(name in instance.__dict__ for name in built) \
+        else matrix_cost(instance, "sorted_durations")
     return matrix + DEMAND_CELL * instance.m * instance.n \
         + CAP_ITEM * instance.K * CAP_STEPS
 

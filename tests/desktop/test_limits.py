@@ -153,3 +153,18 @@ def test_csv_times_round_half_up_on_the_text(tmp_path):
     mach = inst.machines[0]
     assert mach.e0 == 1 and mach.a == (100, 91) and mach.u[0] == 9  # [1, 101), [110, 201)
     assert inst.durations.tolist() == [[58]]
+
+
+def test_demand_is_the_same_whichever_matrix_is_built():
+    from resilsched.bounds.desktop import demand
+    from resilsched.instances.desktop.generators import synthetic_instance
+
+    values = set()
+    for which in (None, "durations", "sorted_durations", "durations_by_position"):
+        inst = synthetic_instance(30, 400, 2, 102)
+        if which:
+            getattr(inst, which)
+        values.add(demand(inst))
+    T, b = inst.durations, np.asarray([float(x) for x in inst.b])
+    values.add(float((T / b[:, None]).min(axis=0).sum()) * (1 - 1e-9))  # the formula, at once
+    assert len(values) == 1
