@@ -61,3 +61,18 @@ def test_cli_solve_time_limit_bounds_the_command(big, run, tmp_path):
     assert time.perf_counter() - start <= 1.5 + SLACK
     d = json.loads(out)
     assert d["wall_time"] <= 1.5 + SLACK and d["status"] in ("feasible", "no_solution")
+
+
+def test_model_pairs_and_size_are_the_admissible_ones_in_order():
+    from resilsched.instances.desktop.presets import tiny_instance
+    from resilsched.models.desktop.common import HorizonData, model_size
+
+    for seed in range(30):
+        inst = tiny_instance(seed, max_machines=3, max_intervals=6, max_jobs=7)
+        for slack in (True, False):
+            want = [(j, i, k) for i, mach in enumerate(inst.machines) for j in range(inst.n)
+                    for k, a in enumerate(mach.a) if (2 if slack else 1) * inst.t(i, j) <= a]
+            assert HorizonData.of(inst, slack).pairs == want
+            assert model_size(inst, slack, 10**6, 1.0) == (len(want), True)
+            lower, exact = model_size(inst, slack, 0, 1.0)
+            assert lower <= len(want) and (exact or lower > 0)
