@@ -11,7 +11,8 @@ from concurrent.futures import Future
 import pytest
 
 from resilsched.campaign import ResultStore, Task, run_campaign
-from resilsched.campaign.engine import _dispatch
+from resilsched.campaign.claims import Claims
+from resilsched.campaign.engine import _claimed_chunks, _dispatch
 from resilsched.campaign.workers import ChunkSizer, run_chunk
 from tests.campaign.conftest import ISSUE_EXAMPLE, RIGID_EXACT
 
@@ -93,8 +94,12 @@ def test_chunks_grow_to_the_target_and_keep_one_row_per_task():
         return fut
 
     todo = {f"k{i}": ("{}", Task({"i": i}, i)) for i in range(400)}
-    _dispatch(todo, submit, lambda fs: {next(iter(fs))}, lambda keys, rows: stored.extend(
-        zip(keys, rows, strict=True)), workers=2, chunk_seconds=0.05)
+    sizer = ChunkSizer(0.05, 2)
+    chunks = _claimed_chunks(list(todo), todo, sizer, Claims(ResultStore(":memory:"), "c"), [],
+                             lambda keys: None)
+    _dispatch(chunks, sizer, todo, submit, lambda fs: {next(iter(fs))},
+              lambda keys, rows: stored.extend(zip(keys, rows, strict=True)), lambda: None,
+              workers=2)
     assert sizes[:2] == [1, 1]  # probes
     assert max(sizes) >= 20 and len(sizes) < 40  # ~0.05 s / ~1 ms per message
     assert sorted(k for k, _ in stored) == sorted(todo)

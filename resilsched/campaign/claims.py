@@ -1,0 +1,133 @@
+"""Concurrent runs on one store share the work: a task claimed by a live run is left to it.
+
+docs/campaigns.md, "Two runs on one store". Before a run sends a chunk of tasks to its
+workers it claims them (`ResultStore.claim`, one transaction): a task already stored, or
+claimed by another run that is still alive, is not taken; a claim of a run that died (SIGKILL
+included) is taken over. When a run has nothing left but tasks claimed by others, it waits
+for their rows (`Claims.wait`), taking over the claims of any run that dies meanwhile, so every
+run ends with every task stored. Claims never decide what is stored: rows are still written with
+``INSERT OR IGNORE`` under the primary key, so a task computed twice (a run wrongly taken for
+dead) is stored once.
+
+A run is registered in ``claimants`` with its place (host name, boot id and PID namespace), its
+pid, its process start time and a heartbeat. A claimant in the same place is alive exactly when a
+process with its pid and start time exists (no delay after a kill); in another place (another
+container sharing the file), when its heartbeat is younger than `STALE_SECONDS`.
+
+>>> claims = Claims(ResultStore(":memory:"), "demo")  # nothing to share in memory
+>>> claims.take(["a", "b"])
+(['a', 'b'], [], [])
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+from resilsched.campaign.store import ResultStore
+
+__all__ = ["STALE_SECONDS", "Claims", "process_start"]
+
+#: a claimant in another place whose heartbeat is older than this is taken for dead
+STALE_SECONDS = 120.0
+#: seconds between two heartbeats of a run (written when the run next touches the store)
+HEARTBEAT_SECONDS = 5.0
+#: seconds between two looks at the store while waiting for tasks claimed by other runs
+WAIT_SECONDS = 0.5
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return ""
+
+
+def place() -> str:
+    """Where this process's pids mean something: host name, boot id, PID namespace."""
+    ns = ""
+    try:
+        ns = str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        pass
+    return f"{socket.gethostname()}|{_read('/proc/sys/kernel/random/boot_id')}|{ns}"
+
+
+def process_start(pid: int) -> str | None:
+    """A token of when process `pid` started (Linux: its start time in clock ticks), "" where
+    that is unknown, None if no such process runs (a zombie counts as gone)."""
+    if sys.platform.startswith("linux"):
+        stat = _read(f"/proc/{pid}/stat")
+        if not stat:
+            return None
+        fields = stat.rsplit(")", 1)[1].split()
+        return None if fields[0] in ("Z", "X") else fields[19]
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        pass  # exists, owned by someone else
+    return ""
+
+
+class Claims:
+    """This run's claims on the tasks of `campaign` (see the module doc); a no-op in memory."""
+
+    def __init__(self, store: ResultStore, campaign: str):
+        self.store = store
+        self.campaign = campaign
+        self.owner = uuid.uuid4().hex
+        self.shared = store.path != ":memory:"
+        self.place = place()
+        self._beat = time.monotonic()
+        if self.shared:
+            pid = os.getpid()
+            self.store.release(self._dead())
+            self.store.add_claimant(self.owner, campaign, self.place, pid,
+                                    process_start(pid) or "", time.time())
+
+    def _alive(self, place: str, pid: int, started: str, heartbeat: float) -> bool:
+        if place == self.place:
+            return process_start(pid) == started
+        return time.time() - heartbeat < STALE_SECONDS
+
+    def _live(self) -> set[str]:
+        """The owners of the live runs on this campaign (this one included)."""
+        return {owner for owner, *rest in self.store.claimants(self.campaign)
+                if owner == self.owner or self._alive(*rest)}
+
+    def _dead(self) -> list[str]:
+        return [owner for owner, *rest in self.store.claimants(self.campaign)
+                if owner != self.owner and not self._alive(*rest)]
+
+    def others(self) -> list[str]:
+        """``pid N on HOST`` of every other live run on this campaign."""
+        out = []
+        for owner, where, pid, started, heartbeat in self.store.claimants(self.campaign):
+            if owner != self.owner and self._alive(where, pid, started, heartbeat):
+                out.append(f"pid {pid} on {where.split('|')[0]}")
+        return out
+
+    def beat(self) -> None:
+        """Refresh this run's heartbeat (at most every `HEARTBEAT_SECONDS`)."""
+        if self.shared and time.monotonic() - self._beat >= HEARTBEAT_SECONDS:
+            self._beat = time.monotonic()
+            self.store.beat(self.owner, time.time())
+
+    def take(self, keys: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+        """Claim `keys`: (claimed now, stored by another run, held by another live run)."""
+        if not self.shared:
+            return list(keys), [], []
+        self.beat()
+        return self.store.claim(self.campaign, self.owner, keys, self._live())
+
+    def release(self) -> None:
+        """Drop this run's claims and registration (the run ends)."""
+        if self.shared:
+            self.store.release([self.owner])
