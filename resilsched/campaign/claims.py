@@ -4,10 +4,10 @@ docs/campaigns.md, "Two runs on one store". Before a run sends a chunk of tasks 
 workers it claims them (`ResultStore.claim`, one transaction): a task already stored, or
 claimed by another run that is still alive, is not taken; a claim of a run that died (SIGKILL
 included) is taken over. When a run has nothing left but tasks claimed by others, it waits
-for their rows (`Claims.wait`), taking over the claims of any run that dies meanwhile, so every
-run ends with every task stored. Claims never decide what is stored: rows are still written with
-``INSERT OR IGNORE`` under the primary key, so a task computed twice (a run wrongly taken for
-dead) is stored once.
+for their rows (`resilsched.campaign.engine`), taking over the claims of any run that dies
+meanwhile, so every run ends with every task stored. Claims never decide what is stored: rows
+are still written with ``INSERT OR IGNORE`` under the primary key, so a task computed twice (a
+run wrongly taken for dead) is stored once.
 
 A run is registered in ``claimants`` with its place (host name, boot id and PID namespace), its
 pid, its process start time and a heartbeat. A claimant in the same place is alive exactly when a
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from resilsched.campaign.store import ResultStore
 
-__all__ = ["STALE_SECONDS", "Claims", "process_start"]
+__all__ = ["STALE_SECONDS", "Claims", "live_runs", "process_start"]
 
 #: a claimant in another place whose heartbeat is older than this is taken for dead
 STALE_SECONDS = 120.0
@@ -76,6 +76,24 @@ def process_start(pid: int) -> str | None:
     return ""
 
 
+def _alive(here: str, where: str, pid: int, started: str, heartbeat: float) -> bool:
+    """Whether the claimant registered at `where` with `pid`, `started`, `heartbeat` is alive,
+    seen from the place `here` (see the module doc)."""
+    if where == here:
+        return process_start(pid) == started
+    return time.time() - heartbeat < STALE_SECONDS
+
+
+def live_runs(store: ResultStore, campaign: str, but: str | None = None) -> dict[str, str]:
+    """Owner -> ``pid N on HOST`` of the live runs registered on `campaign` (but `but`)."""
+    if store.path == ":memory:":
+        return {}
+    here = place()
+    return {owner: f"pid {pid} on {where.split('|')[0]}"
+            for owner, where, pid, started, heartbeat in store.claimants(campaign)
+            if owner != but and _alive(here, where, pid, started, heartbeat)}
+
+
 class Claims:
     """This run's claims on the tasks of `campaign` (see the module doc); a no-op in memory."""
 
@@ -84,35 +102,17 @@ class Claims:
         self.campaign = campaign
         self.owner = uuid.uuid4().hex
         self.shared = store.path != ":memory:"
-        self.place = place()
         self._beat = time.monotonic()
         if self.shared:
-            pid = os.getpid()
-            self.store.release(self._dead())
-            self.store.add_claimant(self.owner, campaign, self.place, pid,
-                                    process_start(pid) or "", time.time())
-
-    def _alive(self, place: str, pid: int, started: str, heartbeat: float) -> bool:
-        if place == self.place:
-            return process_start(pid) == started
-        return time.time() - heartbeat < STALE_SECONDS
-
-    def _live(self) -> set[str]:
-        """The owners of the live runs on this campaign (this one included)."""
-        return {owner for owner, *rest in self.store.claimants(self.campaign)
-                if owner == self.owner or self._alive(*rest)}
-
-    def _dead(self) -> list[str]:
-        return [owner for owner, *rest in self.store.claimants(self.campaign)
-                if owner != self.owner and not self._alive(*rest)]
+            here, pid = place(), os.getpid()
+            self.store.release([owner for owner, where, *rest in store.claimants(campaign)
+                                if not _alive(here, where, *rest)])
+            self.store.add_claimant(self.owner, campaign, here, pid, process_start(pid) or "",
+                                    time.time())
 
     def others(self) -> list[str]:
         """``pid N on HOST`` of every other live run on this campaign."""
-        out = []
-        for owner, where, pid, started, heartbeat in self.store.claimants(self.campaign):
-            if owner != self.owner and self._alive(where, pid, started, heartbeat):
-                out.append(f"pid {pid} on {where.split('|')[0]}")
-        return out
+        return list(live_runs(self.store, self.campaign, but=self.owner).values())
 
     def beat(self) -> None:
         """Refresh this run's heartbeat (at most every `HEARTBEAT_SECONDS`)."""
@@ -125,7 +125,8 @@ class Claims:
         if not self.shared:
             return list(keys), [], []
         self.beat()
-        return self.store.claim(self.campaign, self.owner, keys, self._live())
+        live = {*live_runs(self.store, self.campaign), self.owner}
+        return self.store.claim(self.campaign, self.owner, keys, live)
 
     def release(self) -> None:
         """Drop this run's claims and registration (the run ends)."""

@@ -11,12 +11,18 @@ class CampaignError(ValueError):
     message is one line."""
 
 
-class StoreError(CampaignError, InvalidInstance):
+class PathError(CampaignError, InvalidInstance):
+    """A file or folder that cannot be used as asked: ``PathError(what, problem)`` reads
+    ``what: problem``, e.g. ``--csv rows/: is a directory, not a file``.
+
+    It is an `InvalidInstance` too (bad input named by its path), so every command reports it
+    in one line with exit status 2.
+    """
+
+
+class StoreError(PathError):
     """A result store that cannot be used as asked: ``StoreError(path, problem)`` reads
     ``path: problem`` (a directory, a foreign or corrupt file, a full disk, a read-only file).
-
-    It is an `InvalidInstance` too (bad input named by its path), so every command that opens a
-    store reports it in one line with exit status 2.
 
     >>> str(StoreError("results.sqlite", "is a directory, not a result store file"))
     'results.sqlite: is a directory, not a result store file'

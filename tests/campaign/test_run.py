@@ -41,7 +41,7 @@ def test_the_issue_example_runs_as_written_and_resumes(spec, run, tmp_path, monk
     assert code == 0 and err == ""
     assert json.loads(out) | {"wall_time": 0} == {
         "campaign": "rigid-qbar", "store": "results.sqlite", "tasks": 120, "ran": 0,
-        "already_stored": 120, "stored": 120, "wall_time": 0}
+        "by_others": 0, "already_stored": 120, "stored": 120, "refused": 0, "wall_time": 0}
     # another spec under the same name is refused in one line; --fresh starts over
     spec(ISSUE_EXAMPLE.replace("count = 5", "count = 6"), "rigid-qbar")
     code, _, err = run("campaign", "run", path, "--store", "results.sqlite", "-q")
@@ -66,8 +66,9 @@ def test_every_executor_gives_the_same_rows(spec, run, tmp_path):
         assert code == 0, err
         found[executor] = rows_of(store)
         with ResultStore(store) as s:
-            (r,) = s.runs("small-exact")
-        assert r["tasks"] == 40 and set(r["versions"]) == {
+            check, r = s.runs("small-exact")  # the non-default parameters are tried first
+        assert check["executor"] == "inline (parameter check)" and check["tasks"] == 2
+        assert r["tasks"] == 38 and set(r["versions"]) == {
             "python", "resilsched", "numpy", "ortools", "highspy"}
         assert r["executor"] == {"inline": "inline", "pool": "2 processes",
                                  "dask": "Dask (local)"}[executor]
