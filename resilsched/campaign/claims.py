@@ -104,10 +104,9 @@ class Claims:
         self.shared = store.path != ":memory:"
         self._beat = time.monotonic()
         if self.shared:
-            here, pid = place(), os.getpid()
-            self.store.release([owner for owner, where, *rest in store.claimants(campaign)
-                                if not _alive(here, where, *rest)])
-            self.store.add_claimant(self.owner, campaign, here, pid, process_start(pid) or "",
+            pid = os.getpid()
+            self.store.release(self._dead())
+            self.store.add_claimant(self.owner, campaign, place(), pid, process_start(pid) or "",
                                     time.time())
 
     def others(self) -> list[str]:
@@ -129,6 +128,12 @@ class Claims:
         return self.store.claim(self.campaign, self.owner, keys, live)
 
     def release(self) -> None:
-        """Drop this run's claims and registration (the run ends)."""
+        """Drop this run's claims and registration (the run ends), and those of dead runs."""
         if self.shared:
-            self.store.release([self.owner])
+            self.store.release([self.owner, *self._dead()])
+
+    def _dead(self) -> list[str]:
+        """The owners of the runs registered on this campaign that are no longer alive."""
+        here = place()
+        return [owner for owner, where, *rest in self.store.claimants(self.campaign)
+                if owner != self.owner and not _alive(here, where, *rest)]

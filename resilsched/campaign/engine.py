@@ -266,7 +266,7 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
                                                       total=len(wanted))
         if isinstance(exc, StoreError) and failure is None:
             raise StoreError(exc.field, f"{exc.rule}; {len(done)}/{len(wanted)} tasks are "
-                                        "stored, as before the error") from None
+                                        "stored and kept") from None
         if isinstance(exc, KeyboardInterrupt) or (progress and failed_task(exc) is not None):
             what = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"failed ({exc!r})"
             print(f"[{label}] {what}: {len(done)}/{len(wanted)} tasks stored in "

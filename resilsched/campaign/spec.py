@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -175,9 +176,12 @@ def parse_spec(text: str, source: str = "<spec>", base: Path | None = None) -> C
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{source}: is not valid TOML ({exc})") from None
     except RecursionError:
-        raise SpecError(f"{source}: is not a usable spec: it is nested too deeply") from None
-    except ValueError as exc:  # an integer of more than 4300 digits
-        raise SpecError(f"{source}: is not a usable spec ({' '.join(str(exc).split())[:120]})"
+        raise SpecError(f"{source}: is nested too deeply") from None
+    except ValueError as exc:  # Python's limit on integer conversion (4300 digits)
+        if "digits" in str(exc):
+            raise SpecError(f"{source}: holds an integer of more than "
+                            f"{sys.get_int_max_str_digits()} digits") from None
+        raise SpecError(f"{source}: is not valid TOML ({' '.join(str(exc).split())[:120]})"
                         ) from None
     try:
         return _check(data, source, base or Path("."))

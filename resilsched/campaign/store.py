@@ -274,7 +274,7 @@ class ResultStore:
         """The configuration recorded for `campaign`, or None if it was never registered."""
         row = self._db.execute("SELECT config FROM campaigns WHERE name = ?",
                                (campaign,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else self._parse(row[0], f"the configuration of {campaign!r}")
 
     @_sql
     def register(self, campaign: str, config: Mapping[str, Any]) -> None:
@@ -381,13 +381,22 @@ class ResultStore:
         """Stored results of `campaign` (only those in `keys` when given): key -> result."""
         rows = self._db.execute("SELECT key, result FROM results WHERE campaign = ?",
                                 (campaign,))
-        return {k: json.loads(r) for k, r in rows if keys is None or k in keys}
+        return {k: self._parse(r, f"the result of key {k}") for k, r in rows
+                if keys is None or k in keys}
+
+    def _parse(self, text: Any, what: str) -> Any:
+        """The JSON value of a stored text; `StoreError` naming `what` if it is not JSON."""
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise StoreError(self.path, f"is damaged: {what} is not valid JSON") from None
 
     def rows(self, campaign: str) -> Iterator[tuple[str, dict, Any, float | None, str]]:
         """Every row of `campaign` in insertion order: (key, fields, result, seconds,
         finished)."""
         for key, fields, result, seconds, finished in self.texts(campaign):
-            yield key, json.loads(fields), json.loads(result), seconds, finished
+            yield (key, self._parse(fields, f"the fields of key {key}"),
+                   self._parse(result, f"the result of key {key}"), seconds, finished)
 
     def texts(self, campaign: str) -> Iterator[tuple[str, str, str, float | None, str]]:
         """Every row of `campaign` in insertion order, as stored: (key, fields JSON text,
@@ -406,9 +415,9 @@ class ResultStore:
     @_sql
     def count_with(self, campaign: str, name: str, value: str) -> int:
         """How many results of `campaign` are JSON objects whose field `name` is `value`."""
-        return self._db.execute(
-            "SELECT COUNT(*) FROM results WHERE campaign = ? AND json_valid(result) AND "
-            "json_type(result) = 'object' AND json_extract(result, ?) = ?",
+        return self._db.execute(  # CASE: json_extract only on valid JSON objects
+            "SELECT COUNT(*) FROM results WHERE campaign = ? AND CASE WHEN json_valid(result) "
+            "AND json_type(result) = 'object' THEN json_extract(result, ?) END = ?",
             (campaign, f'$."{name}"', value)).fetchone()[0]
 
     # -- claims of concurrent runs (resilsched.campaign.claims) ------------------------------
