@@ -1,9 +1,11 @@
 """Concurrent runs on one store share the work: a task claimed by a live run is left to it.
 
 docs/campaigns.md, "Two runs on one store". Before a run sends a chunk of tasks to its
-workers it claims them (`ResultStore.claim`, one transaction): a task already stored, or
-claimed by another run that is still alive, is not taken; a claim of a run that died (SIGKILL
-included) is taken over. When a run has nothing left but tasks claimed by others, it waits
+workers it claims them (`ResultStore.claim`, one transaction, one ``claims`` row per chunk): a
+task already stored, or claimed by another run that is still alive, is not taken; a claim of a
+run that died (SIGKILL included) is ignored, so its tasks are taken again. A claim is deleted
+in the transaction that stores the last row of its chunk, so the table holds the chunks in
+flight only. When a run has nothing left but tasks claimed by others, it waits
 for their rows (`resilsched.campaign.engine`), taking over the claims of any run that dies
 meanwhile, so every run ends with every task stored. Claims never decide what is stored: rows
 are still written with ``INSERT OR IGNORE`` under the primary key, so a task computed twice (a
@@ -17,6 +19,8 @@ container sharing the file), when its heartbeat is younger than `STALE_SECONDS`.
 >>> claims = Claims(ResultStore(":memory:"), "demo")  # nothing to share in memory
 >>> claims.take(["a", "b"])
 (['a', 'b'], [], [])
+>>> claims.finishing(["a", "b"])
+[]
 """
 
 from __future__ import annotations
@@ -103,6 +107,8 @@ class Claims:
         self.owner = uuid.uuid4().hex
         self.shared = store.path != ":memory:"
         self._beat = time.monotonic()
+        self._open: dict[int, set[str]] = {}  # claim row id -> its keys not stored yet
+        self._claim_of: dict[str, int] = {}
         if self.shared:
             pid = os.getpid()
             self.store.release(self._dead())
@@ -125,7 +131,33 @@ class Claims:
             return list(keys), [], []
         self.beat()
         live = {*live_runs(self.store, self.campaign), self.owner}
-        return self.store.claim(self.campaign, self.owner, keys, live)
+        claimed, stored, held, claim = self.store.claim(self.campaign, self.owner, keys, live)
+        if claim is not None:
+            self._open[claim] = set(claimed)
+            self._claim_of.update(dict.fromkeys(claimed, claim))
+        return claimed, stored, held
+
+    def peek(self, keys: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+        """Like `take`, claiming nothing: (free to claim, stored by another run, held by another
+        live run)."""
+        if not self.shared:
+            return list(keys), [], []
+        self.beat()
+        live = {*live_runs(self.store, self.campaign), self.owner}
+        return self.store.claim(self.campaign, self.owner, keys, live, reserve=False)[:3]
+
+    def finishing(self, keys: Sequence[str]) -> list[int]:
+        """The claims that the rows of `keys` complete (to delete with them); forgotten here."""
+        done = []
+        for k in keys:
+            claim = self._claim_of.pop(k, None)
+            if claim is not None:
+                left = self._open[claim]
+                left.discard(k)
+                if not left:
+                    del self._open[claim]
+                    done.append(claim)
+        return done
 
     def release(self) -> None:
         """Drop this run's claims and registration (the run ends), and those of dead runs."""

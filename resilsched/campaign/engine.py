@@ -139,10 +139,11 @@ def _blame(exc: BaseException, task: Task, note: str | None = None) -> BaseExcep
 @dataclass
 class Outcome:
     """What a run did: the `results` of all tasks in order (empty unless collected), how many
-    tasks it `computed` itself and how many other runs on the store stored meanwhile
-    (`by_others`)."""
+    tasks were stored when it started (`already`), how many it `computed` itself and how many
+    other runs on the store stored meanwhile (`by_others`)."""
 
     results: list[Any]
+    already: int = 0
     computed: int = 0
     by_others: int = 0
 
@@ -201,14 +202,15 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
     label = label or name
     store.register(name, config or {})
     texts, keys = _keys(tasks, label, progress)
-    wanted = set(keys)
-    stored_keys = store.keys(name) & wanted
-    todo: _Todo = {}
-    for k, text, t in zip(keys, texts, tasks, strict=True):
-        if k not in stored_keys and k not in todo:
-            todo[k] = (text, t)
+    with bulk():
+        wanted = set(keys)
+        stored_keys = store.keys(name) & wanted
+        todo: _Todo = {}
+        for k, text, t in zip(keys, texts, tasks, strict=True):
+            if k not in stored_keys and k not in todo:
+                todo[k] = (text, t)
     done = set(stored_keys)
-    outcome = Outcome([])
+    outcome = Outcome([], already=len(stored_keys))
     bar = progress_bar(label, len(todo) + len(stored_keys), len(stored_keys), progress,
                        unit="tasks")
 
@@ -216,7 +218,8 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
         if not rows:
             return
         store.add_texts(name, [(k, todo[k][0], text, seconds)
-                               for k, (text, seconds) in zip(chunk_keys, rows, strict=True)])
+                               for k, (text, seconds) in zip(chunk_keys, rows, strict=True)],
+                        claims.finishing(chunk_keys))
         done.update(chunk_keys)
         outcome.computed += len(rows)
         bar.tick(len(rows))
@@ -340,17 +343,17 @@ def _claimed_chunks(pending: Sequence[str], todo: _Todo, sizer: ChunkSizer, clai
 
 def _wait_for_others(held: list[str], claims: Claims, elsewhere: Callable[[Sequence[str]], None],
                      bar: Any) -> list[str]:
-    """Wait until every task of `held` is stored by the run holding it; returns those whose
-    run died meanwhile (claimed now, to run here), with the ones still held."""
+    """Wait until every task of `held` is stored by the run holding it; returns the tasks to
+    try again (those whose run died meanwhile, with the ones still held), or none."""
     if held and bar is not None:
         bar.say(f"waiting for {len(held)} tasks that another run is computing "
                 f"({', '.join(claims.others()) or 'ending'})")
     while held:
         time.sleep(WAIT_SECONDS)
-        claimed, stored, held = claims.take(held)
+        free, stored, held = claims.peek(held)
         elsewhere(stored)
-        if claimed:
-            return claimed + held
+        if free:
+            return free + held
     return []
 
 

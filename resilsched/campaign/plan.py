@@ -82,9 +82,14 @@ def count_tasks(spec: CampaignSpec, per_instance: bool = False) -> int:
     return total
 
 
+#: tasks between two calls of `plan`'s progress callback (and one after each instance)
+PROGRESS_EVERY = 10_000
+
+
 def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> list[Task]:
     """Every task of the campaign, instances outermost (see the module doc); `progress` is
-    called with the number of tasks listed after each instance."""
+    called with the number of tasks listed so far every `PROGRESS_EVERY` tasks and after each
+    instance."""
     tasks = []
     seed = 0 if spec.scenarios is None else spec.scenarios.seed
     for source in spec.instances:
@@ -107,6 +112,8 @@ def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> l
                             work = Work(fam.name, inst, alg.kind, alg.name, prio, params, q,
                                         (seed, digest, k), drawn, alg.time_limit, alg.workers)
                             tasks.append(Task(fields, work))
+                            if progress is not None and len(tasks) % PROGRESS_EVERY == 0:
+                                progress(len(tasks))
             if progress is not None:
                 progress(len(tasks))
     return tasks
@@ -127,8 +134,10 @@ def check_parameters(spec: CampaignSpec, tasks: list[Task], skip: set[str] = fro
     seen, out = set(), []
     for task in tasks:
         f, work = task.fields, task.payload
-        setting = (f["family"], f["algorithm"], f["priority"], canonical_json(f["params"]))
-        if f["kind"] != "heuristic" or setting in seen:
+        if not f["params"] or f["kind"] != "heuristic":
+            continue  # no parameter set: the defaults
+        setting = (f["family"], f["algorithm"], f["priority"], tuple(sorted(f["params"].items())))
+        if setting in seen:
             continue
         seen.add(setting)
         defaults = {p.name: p.default

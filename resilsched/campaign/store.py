@@ -6,7 +6,7 @@ docs/architecture.md, "Campaigns and scale". Schema (one file may hold several c
     results(campaign TEXT, key TEXT, fields TEXT, result TEXT, seconds REAL, finished TEXT,
             PRIMARY KEY (campaign, key))
     runs(campaign TEXT, started TEXT, executor TEXT, tasks INTEGER, versions TEXT)
-    claims(campaign TEXT, key TEXT, owner TEXT, PRIMARY KEY (campaign, key))
+    claims(campaign TEXT, owner TEXT, keys TEXT)
     claimants(owner TEXT PRIMARY KEY, campaign TEXT, place TEXT, pid INTEGER, started TEXT,
               heartbeat REAL)
 
@@ -79,9 +79,8 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS claims (
     campaign TEXT NOT NULL,
-    key TEXT NOT NULL,
     owner TEXT NOT NULL,
-    PRIMARY KEY (campaign, key)
+    keys TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS claimants (
     owner TEXT PRIMARY KEY,
@@ -234,7 +233,12 @@ class ResultStore:
             check_schema(db, self.path, new_ok=True)
             self.journal_mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
+            with db:  # one transaction: another run opening the file sees all tables or none
+                db.execute("BEGIN IMMEDIATE")
+                check_schema(db, self.path, new_ok=True)
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
         except BaseException:
             db.close()
             raise
@@ -340,9 +344,11 @@ class ResultStore:
                                           json.dumps(to_jsonable(result)), seconds)]) == 1
 
     @_sql
-    def add_texts(self, campaign: str, rows: Sequence[tuple[str, str, str, float | None]]) -> int:
-        """Store ``(key, fields JSON, result JSON, seconds)`` rows in one committed transaction;
-        returns how many were new (keys already stored keep their first row)."""
+    def add_texts(self, campaign: str, rows: Sequence[tuple[str, str, str, float | None]],
+                  drop_claims: Sequence[int] = ()) -> int:
+        """Store ``(key, fields JSON, result JSON, seconds)`` rows in one committed transaction
+        (which also deletes the claims `drop_claims` the rows complete); returns how many were
+        new (keys already stored keep their first row)."""
         if not rows:
             return 0
         stamp = now()
@@ -353,7 +359,10 @@ class ResultStore:
                 "INSERT OR IGNORE INTO results (campaign, key, fields, result, seconds, finished) "
                 "VALUES (?,?,?,?,?,?)",
                 [(campaign, k, f, r, s, stamp) for k, f, r, s in rows])
-        return self._db.total_changes - before
+            added = self._db.total_changes - before
+            self._db.executemany("DELETE FROM claims WHERE rowid = ?",
+                                 [(c,) for c in drop_claims])
+        return added
 
     @_sql
     def has(self, campaign: str, key: str) -> bool:
@@ -368,6 +377,9 @@ class ResultStore:
     @_sql
     def stored_among(self, campaign: str, keys: Sequence[str]) -> set[str]:
         """The keys of `keys` that `campaign` holds a row for."""
+        return self._stored_among(campaign, keys)
+
+    def _stored_among(self, campaign: str, keys: Sequence[str]) -> set[str]:
         found: set[str] = set()
         for i in range(0, len(keys), _BATCH):
             part = list(keys[i: i + _BATCH])
@@ -449,32 +461,28 @@ class ResultStore:
                 self._db.execute("DELETE FROM claimants WHERE owner = ?", (owner,))
 
     @_sql
-    def claim(self, campaign: str, owner: str, keys: Sequence[str], live: set[str]
-              ) -> tuple[list[str], list[str], list[str]]:
-        """Claim for `owner` the tasks of `keys` that are neither stored nor claimed by a run
-        in `live`, in one transaction; returns (claimed, stored, held by a live run)."""
-        claimed, stored, held = [], [], []
+    def claim(self, campaign: str, owner: str, keys: Sequence[str], live: set[str],
+              reserve: bool = True) -> tuple[list[str], list[str], list[str], int | None]:
+        """Claim for `owner` the tasks of `keys` that are neither stored nor claimed by another
+        run in `live`, in one transaction (one ``claims`` row for them all); returns (claimed,
+        stored, held by a live run, the claim's row id or None). ``reserve=False`` only looks:
+        the free tasks are returned as claimed, and no row is written."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            for i in range(0, len(keys), _BATCH):
-                part = list(keys[i: i + _BATCH])
-                marks = ",".join("?" * len(part))
-                done = {k for (k,) in self._db.execute(
-                    f"SELECT key FROM results WHERE campaign = ? AND key IN ({marks})",
-                    (campaign, *part))}
-                owners = dict(self._db.execute(
-                    f"SELECT key, owner FROM claims WHERE campaign = ? AND key IN ({marks})",
-                    (campaign, *part)))
-                for k in part:
-                    if k in done:
-                        stored.append(k)
-                    elif owners.get(k, owner) != owner and owners[k] in live:
-                        held.append(k)
-                    else:
-                        claimed.append(k)
-            self._db.executemany("INSERT OR REPLACE INTO claims (campaign, key, owner) "
-                                 "VALUES (?,?,?)", [(campaign, k, owner) for k in claimed])
-        return claimed, stored, held
+            stored = self._stored_among(campaign, keys)
+            held: set[str] = set()
+            for other, text in self._db.execute("SELECT owner, keys FROM claims WHERE "
+                                                "campaign = ?", (campaign,)):
+                if other != owner and other in live:
+                    held.update(text.split())
+            claimed = [k for k in keys if k not in stored and k not in held]
+            claim = None
+            if claimed and reserve:
+                claim = self._db.execute("INSERT INTO claims (campaign, owner, keys) VALUES "
+                                         "(?,?,?)", (campaign, owner, " ".join(claimed)))
+        return (claimed, [k for k in keys if k in stored],
+                [k for k in keys if k in held and k not in stored],
+                None if claim is None else claim.lastrowid)
 
     def close(self) -> None:
         self._db.close()

@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from resilsched.campaign.plan import check_parameters, count_tasks, plan
     from resilsched.campaign.spec import load_spec
     from resilsched.campaign.store import ResultStore
+    from resilsched.campaign.storefile import inspect
     from resilsched.campaign.tasks import run_task
     from resilsched.progress import progress_bar
 
@@ -110,34 +111,39 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if dask is not None:
         require_dask()
     spec = load_spec(args.spec)
+    found = inspect(args.store, must_exist=False)  # a bad file is refused before planning
+    bar = progress_bar(f"{spec.name}: planning", count_tasks(spec), 0, not args.quiet,
+                       unit="tasks", after=2.0)
+    with bulk():
+        tasks = plan(spec, progress=lambda n: bar.tick(n - bar.done))
+    bar.close()
+    stored: set[str] = set()
+    if found.exists and not args.fresh:
+        with ResultStore(args.store, readonly=True) as store:
+            stored = store.stored_among(spec.name, [t.key for t in tasks])
+    probed = check_parameters(spec, tasks, stored)  # a SpecError leaves no file behind
     with ResultStore(args.store) as store:
-        bar = progress_bar(f"{spec.name}: planning", count_tasks(spec), 0, not args.quiet,
-                           unit="tasks", after=2.0)
-        with bulk():
-            tasks = plan(spec, progress=lambda n: bar.tick(n - bar.done))
-        bar.close()
         if args.fresh:
             others = live_runs(store, spec.name)
             if others:
                 raise CampaignError(f"--fresh: campaign {spec.name!r} in {args.store} is being "
                                     f"run by {', '.join(others.values())}; stop it first")
             store.forget(spec.name)
-        before = store.count(spec.name)
-        probed = check_parameters(spec, tasks, store.stored_among(spec.name,
-                                                                  [t.key for t in tasks]))
         store.register(spec.name, spec.config())
+        checked = 0  # rows of the parameter check stored now
         if probed:
             store.add_run(spec.name, "inline (parameter check)", len(probed))
-            for task, row in probed:
-                store.add(spec.name, task.key, row, fields=task.fields)
+            checked = sum(store.add(spec.name, task.key, row, fields=task.fields)
+                          for task, row in probed)
         outcome = execute(spec.name, tasks, run_task, store, config=spec.config(), jobs=jobs,
                           dask=dask, progress=not args.quiet, chunk_seconds=args.chunk_seconds,
                           collect=False)
-        stored = store.count(spec.name)
+        stored_now = store.count(spec.name)
         refused = store.count_with(spec.name, "status", "refused")
     return {"campaign": spec.name, "store": str(args.store), "tasks": len(tasks),
-            "ran": outcome.computed + len(probed), "by_others": outcome.by_others,
-            "already_stored": before, "stored": stored, "refused": refused,
+            "ran": outcome.computed + checked, "by_others": outcome.by_others,
+            "already_stored": outcome.already - checked, "stored": stored_now,
+            "refused": refused,
             "wall_time": round(time.perf_counter() - t0, 3)}
 
 

@@ -164,8 +164,8 @@ def test_a_full_disk_keeps_the_rows_stored_so_far(spec, run, tmp_path, monkeypat
     text = ISSUE_EXAMPLE.replace("count = 5", "count = 20")  # 480 rows
     add_texts = ResultStore.add_texts
 
-    def filling(self, campaign, rows):
-        n = add_texts(self, campaign, rows)
+    def filling(self, *args):
+        n = add_texts(self, *args)
         pages = self._db.execute("PRAGMA page_count").fetchone()[0]
         self._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full now
         return n
