@@ -30,6 +30,15 @@ def tasks_of(n: int) -> list[Task]:
     return [Task({"x": x}, x) for x in range(n)]
 
 
+@pytest.fixture
+def other():
+    """A live process standing for another run (its pid and start time are real)."""
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
 def _other_run(store: ResultStore, campaign: str, pid: int, keys: list[str]) -> str:
     """Register a run of process `pid` holding claims on `keys`; returns its owner id."""
     owner = f"other-{pid}"
@@ -38,60 +47,48 @@ def _other_run(store: ResultStore, campaign: str, pid: int, keys: list[str]) -> 
     return owner
 
 
-def test_a_live_run_keeps_its_tasks_and_a_dead_one_loses_them(tmp_path):
-    path = tmp_path / "s.sqlite"
+def test_a_live_run_keeps_its_tasks_and_a_dead_one_loses_them(tmp_path, other):
     tasks = tasks_of(12)
     keys = [t.key for t in tasks]
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        with ResultStore(path) as store:
-            store.register("c", {})
-            _other_run(store, "c", sleeper.pid, keys[:4])
-            assert list(live_runs(store, "c").values()) == [f"pid {sleeper.pid} on "
-                                                            f"{place().split('|')[0]}"]
-            mine = Claims(store, "c")
-            assert mine.take(keys[:6]) == (keys[4:6], [], keys[:4])  # held by a live run
-            mine.release()
-            threading.Timer(1.0, sleeper.kill).start()  # it dies while this run waits
-            outcome = execute("c", tasks, square, store, jobs=1, progress=False)
-            assert outcome.results == [x * x for x in range(12)]
-            assert outcome.computed == 12 and outcome.by_others == 0  # took the 4 over
-            assert store.count("c") == 12
-            assert store.claimants("c") == []  # the dead run's registration is gone too
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        store.register("c", {})
+        _other_run(store, "c", other.pid, keys[:4])
+        assert list(live_runs(store, "c").values()) == [f"pid {other.pid} on "
+                                                        f"{place().split('|')[0]}"]
+        mine = Claims(store, "c")
+        assert mine.take(keys[:6]) == (keys[4:6], [], keys[:4])  # held by a live run
+        mine.release()
+        threading.Timer(1.0, other.kill).start()  # it dies while this run waits
+        outcome = execute("c", tasks, square, store, jobs=1, progress=False)
+        assert outcome.results == [x * x for x in range(12)]
+        assert outcome.computed == 12 and outcome.by_others == 0  # took the 4 over
+        assert store.count("c") == 12
+        assert store.claimants("c") == []  # the dead run's registration is gone too
 
 
-def test_a_run_waits_for_the_rows_of_a_live_run(tmp_path):
+def test_a_run_waits_for_the_rows_of_a_live_run(tmp_path, other):
     """Tasks held by another live run are not computed here: this run waits for their rows
     and returns them."""
     path = tmp_path / "s.sqlite"
     tasks = tasks_of(10)
-    keys = [t.key for t in tasks]
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        with ResultStore(path) as store:
-            store.register("c", {})
-            owner = _other_run(store, "c", sleeper.pid, keys[7:])
+    with ResultStore(path) as store:
+        store.register("c", {})
+        owner = _other_run(store, "c", other.pid, [t.key for t in tasks[7:]])
 
-        def finish_them():  # the other run stores its three rows a second later
-            time.sleep(1.0)
-            with ResultStore(path) as other:
-                other.add_texts("c", [(t.key, canonical_json(t.fields), json.dumps(-1), 0.0)
-                                      for t in tasks[7:]])
-                other.release([owner])
+    def finish_them():  # the other run stores its three rows a second later
+        time.sleep(1.0)
+        with ResultStore(path) as theirs:
+            theirs.add_texts("c", [(t.key, canonical_json(t.fields), json.dumps(-1), 0.0)
+                                   for t in tasks[7:]])
+            theirs.release([owner])
 
-        helper = threading.Thread(target=finish_them)
-        helper.start()
-        with ResultStore(path) as store:
-            outcome = execute("c", tasks, square, store, jobs=1, progress=False)
-        helper.join()
-        assert outcome.computed == 7 and outcome.by_others == 3
-        assert outcome.results == [x * x for x in range(7)] + [-1] * 3  # theirs, as stored
-    finally:
-        sleeper.kill()
-        sleeper.wait()
+    helper = threading.Thread(target=finish_them)
+    helper.start()
+    with ResultStore(path) as store:
+        outcome = execute("c", tasks, square, store, jobs=1, progress=False)
+    helper.join()
+    assert outcome.computed == 7 and outcome.by_others == 3
+    assert outcome.results == [x * x for x in range(7)] + [-1] * 3  # theirs, as stored
 
 
 def test_claims_in_memory_are_a_no_op():

@@ -20,7 +20,7 @@ import pytest
 
 from resilsched.campaign import ResultStore
 from resilsched.campaign import store as store_module
-from tests.campaign.conftest import ISSUE_EXAMPLE
+from tests.campaign.conftest import ISSUE_EXAMPLE, stored_campaign
 
 #: a campaign of 8 fast rows (R-LIST-0 on one instance, 4 scenarios at 2 q-bar values)
 SMALL = ISSUE_EXAMPLE.replace("count = 4\nseed = 1", "count = 1\nseed = 1").replace(
@@ -31,14 +31,7 @@ SMALL = ISSUE_EXAMPLE.replace("count = 4\nseed = 1", "count = 1\nseed = 1").repl
 @pytest.fixture(scope="module")
 def good(tmp_path_factory) -> Path:
     """A valid store of the SMALL campaign (copy it before changing it)."""
-    from resilsched.cli import main
-
-    folder = tmp_path_factory.mktemp("good")
-    (folder / "spec.toml").write_text(SMALL)
-    path = folder / "good.sqlite"
-    assert main(["campaign", "run", str(folder / "spec.toml"), "--store", str(path),
-                 "--executor", "inline", "-q"]) == 0
-    return path
+    return stored_campaign(tmp_path_factory.mktemp("good"), SMALL, "good.sqlite")
 
 
 def _foreign(path: Path, wal: bool) -> None:
