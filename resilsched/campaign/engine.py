@@ -247,20 +247,16 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
                                     f"({', '.join(others)})" if others else ""))
         pending = list(todo)
         while pending:
-            held: list[str] = []
+            held: list[str] = []  # tasks another live run holds: waited for below
             sizer = ChunkSizer(chunk_seconds, workers if dask is None else 1)
-
-            def chunks(sizer: ChunkSizer = sizer, held: list[str] = held,
-                       pending: list[str] = pending) -> _Chunks:
-                return _claimed_chunks(pending, todo, sizer, claims, held, elsewhere)
-
+            chunks = _claimed_chunks(pending, todo, sizer, claims, held, elsewhere)
             if dask is not None:
-                _run_dask(chunks(), sizer, todo, fn, record, claims.beat, dask, jobs,
+                _run_dask(chunks, sizer, todo, fn, record, claims.beat, dask, jobs,
                           lambda found: _record_worker_versions(store, name, found, len(todo)))
             elif workers > 1:
-                _run_pool(chunks(), sizer, todo, fn, record, claims.beat, workers)
+                _run_pool(chunks, sizer, todo, fn, record, claims.beat, workers)
             else:
-                _run_inline(chunks(), sizer, todo, fn, record)
+                _run_inline(chunks, sizer, todo, fn, record)
             pending = _wait_for_others(held, claims, elsewhere, bar if progress else None)
     except BaseException as exc:
         failure = failed_task(exc)
@@ -418,9 +414,10 @@ def _dispatch(chunks: _Chunks, sizer: ChunkSizer, todo: _Todo,
             try:
                 rows, error, trace = fut.result()
             except Exception as exc:  # the worker died under the chunk (a crash, a kill)
-                raise _blame(exc, todo[keys[0]][1], f"a worker died running this task or one "
-                                                    f"of the {len(keys) - 1} after it in its "
-                                                    "chunk") from None
+                after = f" or one of the {len(keys) - 1} after it in its chunk" \
+                    if len(keys) > 1 else ""
+                raise _blame(exc, todo[keys[0]][1], f"a worker died running this task{after}"
+                             ) from None
             sizer.observe(len(rows), sum(seconds for _, seconds in rows))
             record(keys[: len(rows)], rows)
             if error is not None:

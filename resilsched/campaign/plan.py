@@ -30,7 +30,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.registry import get_family
 
 __all__ = ["check_parameters", "count_tasks", "draw_seeds", "instance_digest", "load_instances",
-           "plan"]
+           "parameterised", "plan"]
 
 
 def instance_digest(instance: Any) -> str:
@@ -119,21 +119,11 @@ def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> l
     return tasks
 
 
-def check_parameters(spec: CampaignSpec, tasks: list[Task], skip: set[str] = frozenset()
-                     ) -> list[tuple[Task, dict[str, Any]]]:
-    """Try the parameters of the spec on its instances before the campaign runs.
-
-    Some rules of a heuristic's parameters depend on the instance (worksharing's ``n``: at
-    most 2 x 10^7 chunk entries for W and the workers), so they can be checked only with one.
-    The first task of each heuristic setting whose parameters differ from the defaults (but
-    tasks whose key is in `skip`, already stored) is run now; a refusal naming one of its
-    parameters (``--param NAME``, the rules of the command line) is a `SpecError` naming the
-    spec entry and the instance. Returns the (task, row) of the tasks run, to be stored.
-    """
-    algorithms = {(a.family, a.name, a.kind): a for a in spec.algorithms}
+def parameterised(tasks: list[Task]) -> list[Task]:
+    """The first task of each heuristic setting whose parameters differ from the defaults."""
     seen, out = set(), []
     for task in tasks:
-        f, work = task.fields, task.payload
+        f = task.fields
         if not f["params"] or f["kind"] != "heuristic":
             continue  # no parameter set: the defaults
         setting = (f["family"], f["algorithm"], f["priority"], tuple(sorted(f["params"].items())))
@@ -142,11 +132,27 @@ def check_parameters(spec: CampaignSpec, tasks: list[Task], skip: set[str] = fro
         seen.add(setting)
         defaults = {p.name: p.default
                     for p in get_family(f["family"]).heuristics[f["algorithm"]].params}
-        if task.key in skip or all(defaults.get(k) == v for k, v in f["params"].items()):
-            continue
-        row, refusal = attempt(work)
+        if any(defaults.get(k) != v for k, v in f["params"].items()):
+            out.append(task)
+    return out
+
+
+def check_parameters(spec: CampaignSpec, tasks: list[Task]) -> list[tuple[Task, dict[str, Any]]]:
+    """Try the parameters of the spec on its instances before the campaign runs.
+
+    Some rules of a heuristic's parameters depend on the instance (worksharing's ``n``: at
+    most 2 x 10^7 chunk entries for W and the workers), so they can be checked only with one.
+    `tasks` (the `parameterised` ones not stored yet) are run now; a refusal naming one of
+    their parameters (``--param NAME``, the rules of the command line) is a `SpecError` naming
+    the spec entry and the instance. Returns the (task, row) of the tasks run, to be stored.
+    """
+    algorithms = {(a.family, a.name): a for a in spec.algorithms if a.kind == "heuristic"}
+    out = []
+    for task in tasks:
+        f = task.fields
+        row, refusal = attempt(task.payload)
         if refusal is not None and getattr(refusal, "field", "").startswith("--param "):
-            where = algorithms[f["family"], f["algorithm"], "heuristic"].where
+            where = algorithms[f["family"], f["algorithm"]].where
             name = refusal.field.removeprefix("--param ").strip()
             raise SpecError(f"{spec.source}: " + str(InvalidInstance(
                 f"{where}.params.{name}", f"{refusal.rule} (on instance {f['instance']})")))

@@ -247,10 +247,11 @@ class ResultStore:
     def _open_readonly(self, state: FileState) -> sqlite3.Connection:
         """A connection that cannot write: ``mode=ro``, or ``immutable=1`` when SQLite cannot
         make the shared-memory file of a WAL database (a read-only folder or medium)."""
+        db = sqlite3.connect(_uri(self.path, mode="ro"), uri=True, timeout=30.0)
         try:
-            db = sqlite3.connect(_uri(self.path, mode="ro"), uri=True, timeout=30.0)
             db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         except sqlite3.OperationalError as exc:
+            db.close()
             if "readonly" not in str(exc) and "unable to open" not in str(exc):
                 raise
             if state.wal_file:

@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     run the missing tasks into the store."""
     from resilsched.campaign.claims import live_runs
     from resilsched.campaign.engine import bulk, execute, require_dask
-    from resilsched.campaign.plan import check_parameters, count_tasks, plan
+    from resilsched.campaign.plan import check_parameters, count_tasks, parameterised, plan
     from resilsched.campaign.spec import load_spec
     from resilsched.campaign.store import ResultStore
     from resilsched.campaign.storefile import inspect
@@ -117,11 +117,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with bulk():
         tasks = plan(spec, progress=lambda n: bar.tick(n - bar.done))
     bar.close()
-    stored: set[str] = set()
-    if found.exists and not args.fresh:
+    probes = parameterised(tasks)
+    if probes and found.exists and not args.fresh:  # a resumed run tried them already
         with ResultStore(args.store, readonly=True) as store:
-            stored = store.stored_among(spec.name, [t.key for t in tasks])
-    probed = check_parameters(spec, tasks, stored)  # a SpecError leaves no file behind
+            stored = store.stored_among(spec.name, [t.key for t in probes])
+        probes = [t for t in probes if t.key not in stored]
+    probed = check_parameters(spec, probes)  # a SpecError leaves no file behind
     with ResultStore(args.store) as store:
         if args.fresh:
             others = live_runs(store, spec.name)
