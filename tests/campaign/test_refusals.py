@@ -61,7 +61,7 @@ def test_a_refusal_is_a_stored_row_and_the_campaign_goes_on(spec, run, tmp_path)
     code, out, err = run("report", store, "--out", tmp_path / "rep", "--no-plots", "--json")
     assert code == 0 and json.loads(out)["refused"] == 1, err
     md = (tmp_path / "rep" / "report.md").read_text()
-    assert "### Refused tasks: 1" in md and "| GreedySlack, priority FFD | 1 | machines: GS-FFD " \
+    assert "### Refused tasks: 1" in md and "| GreedySlack, priority FFD | 1 | GS-FFD: " \
                                                "cannot place every job" in md
 
 
