@@ -27,7 +27,7 @@ from resilsched.campaign.spec import CampaignSpec, InstanceSource, SpecError, li
 from resilsched.campaign.store import canonical_json
 from resilsched.campaign.tasks import Work, attempt, draw_seeds
 from resilsched.errors import InvalidInstance
-from resilsched.registry import get_family
+from resilsched.registry import get_family, heuristic
 
 __all__ = ["check_parameters", "count_tasks", "draw_seeds", "instance_digest", "load_instances",
            "parameterised", "plan"]
@@ -130,8 +130,8 @@ def parameterised(tasks: list[Task]) -> list[Task]:
         if setting in seen:
             continue
         seen.add(setting)
-        defaults = {p.name: p.default
-                    for p in get_family(f["family"]).heuristics[f["algorithm"]].params}
+        entry = heuristic(get_family(f["family"]), f["algorithm"])  # names and references
+        defaults = {p.name: p.default for p in entry.params}
         if any(defaults.get(k) != v for k, v in f["params"].items()):
             out.append(task)
     return out
