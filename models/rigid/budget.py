@@ -33,8 +33,12 @@ GREEDY_SHARE = 0.3
 ROOT_SHARE = 0.15
 BUILD_SHARE = 0.1
 #: Share of the time left after the root bounds for the schedule improvement
-#: (`resilsched.models.rigid.improve`, decision R30); it stops earlier when it stalls.
+#: (`resilsched.models.rigid.improve`, decision R30); it stops earlier when it stalls. On
+#: rounded times, where CP-SAT can prove nothing, or from `LARGE_ATTEMPTS` attempts on, where
+#: its 60 s found no better schedule than the improvement's, `IMPROVE_SHARE_LARGE`.
 IMPROVE_SHARE = 0.5
+IMPROVE_SHARE_LARGE = 0.85
+LARGE_ATTEMPTS = 80
 #: Share of the refutation search's time for building its cut pool.
 POOL_SHARE = 0.25
 #: Seconds per attempt to build the CP-SAT model and for CP-SAT to load and presolve it, the

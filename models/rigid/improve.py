@@ -46,13 +46,17 @@ MIN_ATTEMPTS = 40
 #: Most attempts the improvement phase takes: one serial pass costs O(A x events), about a
 #: millisecond per 100 attempts squared on a loaded machine.
 MAX_ATTEMPTS = 2_000
+_NEVER = 1 << 62  # later than any time of a scaled scenario
 #: Rounds without a better schedule after which `improve_schedule` stops.
-STALL_ROUNDS = 400
+STALL_ROUNDS = 1000
 #: Knapsack values: the bonus factors for a long remaining chain, drawn per round.
 _CHAIN_BONUS = (0.3, 1.0, 2.0, 3.0, 5.0, 10.0)
 #: ... the spread of the random per-job weight of that bonus, and the narrow-job penalties.
 _NOISE = (0.0, 0.5, 1.0)
 _NARROW = (0.0, 0.5, 2.0)
+#: Of every `_CYCLE` rounds, one is a fresh knapsack list schedule, one the same mirrored,
+#: the others a ruin-and-recreate move on the current schedule.
+_CYCLE = 3
 
 
 def serial_schedule(data: ScaledScenario, order: Sequence[int]) -> list[list[int]]:
@@ -67,8 +71,10 @@ def serial_schedule(data: ScaledScenario, order: Sequence[int]) -> list[list[int
     [[0], [2], [0, 1]]
     """
     P, p, t = data.P, data.p, data.t
-    times: list[int] = [0]  # breakpoints of the profile; used[i] holds on [times[i], times[i+1])
-    used: list[int] = [0]
+    # breakpoints of the profile, used[i] processors busy on [times[i], times[i+1]); the
+    # sentinel `_NEVER` ends every scan
+    times: list[int] = [0, _NEVER]
+    used: list[int] = [0, 0]
     ready = [0] * data.n
     starts: list[list[int]] = [[] for _ in range(data.n)]
     for j in order:
@@ -77,20 +83,25 @@ def serial_schedule(data: ScaledScenario, order: Sequence[int]) -> list[list[int
         i = bisect_right(times, s) - 1
         while True:  # the first window [s, s + t_j) with used <= cap throughout
             end, k = s + tj, i
-            while k < len(times) and times[k] < end and used[k] <= cap:
+            while times[k] < end:
+                if used[k] > cap:
+                    break
                 k += 1
-            if k == len(times) or times[k] >= end:
+            else:
                 break
-            i = k + 1  # used[k] > cap (never the last, empty piece): start after it
+            i = k + 1  # piece k is too full: the window starts at its end at the earliest
             s = times[i]
-        for x in (s, end):
-            a = bisect_left(times, x)
-            if a == len(times) or times[a] != x:
-                times.insert(a, x)
-                used.insert(a, used[a - 1])
-        a, b = bisect_left(times, s), bisect_left(times, end)
+        a = bisect_left(times, s, i)
+        if times[a] != s:
+            times.insert(a, s)
+            used.insert(a, used[a - 1])
+        b = bisect_left(times, end, a)
+        if times[b] != end:
+            times.insert(b, end)
+            used.insert(b, used[b - 1])
+        pj = p[j]
         for k in range(a, b):
-            used[k] += p[j]
+            used[k] += pj
         starts[j].append(s)
         ready[j] = end
     return starts
@@ -130,24 +141,38 @@ def forward_backward(data: ScaledScenario, starts: list[list[int]], rounds: int 
 
 
 def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
-                  narrow_penalty: float) -> list[list[int]]:
+                  narrow_penalty: float, prefix: Sequence[Sequence[int]] | None = None,
+                  at: int = 0) -> list[list[int]]:
     """Non-delay list schedule that starts, at each event, the most valuable set of ready jobs
     fitting in the free processors (module docstring). Job j's value is
     p_j (1 + bonus noise_j r_j / r_max) - min(narrow_penalty (q - p_j)_+, p_j / 2), r_j its
-    remaining chain (attempts left x t_j) and q the 15th percentile of the widths."""
+    remaining chain (attempts left x t_j) and q the 15th percentile of the widths.
+
+    With `prefix` (a feasible schedule) the attempts it starts before `at` are kept and the
+    rest is rebuilt from time `at` on (the recreate step of a ruin-and-recreate move)."""
     n, P, p, t = data.n, data.P, data.p, data.t
     q = float(np.percentile(p, 15))
     left = list(data.m)
     r_max = max(mj * tj for mj, tj in zip(data.m, t, strict=True))
-    ready = set(range(n))
     running: list[tuple[int, int]] = []
     starts: list[list[int]] = [[] for _ in range(n)]
     free, now = P, 0
+    if prefix is not None:
+        for j, row in enumerate(prefix):
+            for s in row:
+                if s < at:
+                    starts[j].append(s)
+                    left[j] -= 1
+                    free -= p[j]
+                    heapq.heappush(running, (s + t[j], j))
+        now = at
+    busy = {j for _, j in running}
+    ready = {j for j in range(n) if left[j] and j not in busy}
     while ready or running:
         while running and running[0][0] <= now:
             _, j = heapq.heappop(running)
             free += p[j]
-            if left[j]:
+            if left[j] and not any(k == j for _, k in running):
                 ready.add(j)
         cand = sorted(j for j in ready if p[j] <= free)
         if cand:
@@ -184,6 +209,7 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
         best = incumbent
     rng = np.random.default_rng(seed)
     rounds = stall = 0
+    cur = best
     while best[0] > lower and stall < STALL_ROUNDS:
         if max_rounds is not None and rounds >= max_rounds or deadline is not None \
                 and deadline.expired():
@@ -192,12 +218,18 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
         bonus = float(rng.choice(_CHAIN_BONUS))
         spread, narrow = float(rng.choice(_NOISE)), float(rng.choice(_NARROW))
         noise = (1.0 + spread * rng.random(data.n)).tolist()
-        starts = knapsack_list(data, bonus, noise, narrow)
-        if rounds % 2 == 0:
-            starts = mirrored(data, starts)
+        kind = rounds % _CYCLE
+        if kind >= 2:  # ruin and recreate: keep the best schedule's starts before `at`
+            at = int(cur[0] * rng.uniform(0.2, 0.95))
+            starts = knapsack_list(data, bonus, noise, narrow, cur[1], at)
+        else:
+            starts = knapsack_list(data, bonus, noise, narrow)
+            if kind == 1:
+                starts = mirrored(data, starts)
         mk, starts = forward_backward(data, starts)
         if mk < best[0]:
             best, stall = (mk, starts), 0
+            cur = best
         else:
             stall += 1
     return best[0], best[1], rounds

@@ -58,6 +58,8 @@ from resilsched.models.rigid.budget import (
     CP_SAT_UNITS_PER_SECOND,
     GREEDY_SHARE,
     IMPROVE_SHARE,
+    IMPROVE_SHARE_LARGE,
+    LARGE_ATTEMPTS,
     NODES_PER_SECOND,
     OUTPUT_SECONDS_PER_ATTEMPT,
     POOL_SHARE,
@@ -227,7 +229,8 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     lap("root_bounds")
     if strengthen and root.value < upper[0] \
             and improve.MIN_ATTEMPTS <= sum(rest.m) <= improve.MAX_ATTEMPTS:
-        better = phase(opts, IMPROVE_SHARE)
+        large = not data.exact or sum(rest.m) >= LARGE_ATTEMPTS
+        better = phase(opts, IMPROVE_SHARE_LARGE if large else IMPROVE_SHARE)
         mk, starts, _ = improve.improve_schedule(
             rest, upper, root.value, better.deadline, seed=opts.seed,
             max_rounds=better.improve_rounds(sum(rest.m)))
