@@ -47,16 +47,21 @@ MIN_ATTEMPTS = 40
 #: millisecond per 100 attempts squared on a loaded machine.
 MAX_ATTEMPTS = 2_000
 _NEVER = 1 << 62  # later than any time of a scaled scenario
-#: Rounds without a better schedule after which `improve_schedule` stops.
+#: Rounds without a better schedule after which `improve_schedule` stops (by default).
 STALL_ROUNDS = 1000
+#: ... on the exact models' smaller scenarios, whose time is better spent in CP-SAT and the
+#: refutation search (`resilsched.models.rigid.budget.LARGE_ATTEMPTS`).
+STALL_ROUNDS_SMALL = 100
 #: Knapsack values: the bonus factors for a long remaining chain, drawn per round.
 _CHAIN_BONUS = (0.3, 1.0, 2.0, 3.0, 5.0, 10.0)
 #: ... the spread of the random per-job weight of that bonus, and the narrow-job penalties.
 _NOISE = (0.0, 0.5, 1.0)
 _NARROW = (0.0, 0.5, 2.0)
 #: Of every `_CYCLE` rounds, one is a fresh knapsack list schedule, one the same mirrored,
-#: the others a ruin-and-recreate move on the current schedule.
+#: the others a ruin-and-recreate move on the current schedule, cut at a fraction `_CUT` of
+#: its makespan.
 _CYCLE = 3
+_CUT = (0.2, 0.95)
 
 
 def serial_schedule(data: ScaledScenario, order: Sequence[int]) -> list[list[int]]:
@@ -195,12 +200,13 @@ def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
 
 def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]],
                      lower: int, deadline: Deadline | None = None, seed: int = 0,
-                     max_rounds: int | None = None) -> tuple[int, list[list[int]], int]:
+                     max_rounds: int | None = None, stall_rounds: int = STALL_ROUNDS
+                     ) -> tuple[int, list[list[int]], int]:
     """The best of `incumbent` (improved by `forward_backward`) and of seeded random
     `knapsack_list` schedules, each improved the same way, half of them mirrored first.
 
     Stops at `deadline`, after `max_rounds` rounds (the work limit of ``deterministic=True``),
-    after `STALL_ROUNDS` rounds without progress, or when the makespan meets `lower` (a proven
+    after `stall_rounds` rounds without progress, or when the makespan meets `lower` (a proven
     bound). Returns (makespan, starts, rounds run). Deterministic for a given seed and round
     count; the random draws come from ``numpy.random.default_rng(seed)``.
     """
@@ -210,7 +216,7 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
     rng = np.random.default_rng(seed)
     rounds = stall = 0
     cur = best
-    while best[0] > lower and stall < STALL_ROUNDS:
+    while best[0] > lower and stall < stall_rounds:
         if max_rounds is not None and rounds >= max_rounds or deadline is not None \
                 and deadline.expired():
             break
@@ -219,8 +225,8 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
         spread, narrow = float(rng.choice(_NOISE)), float(rng.choice(_NARROW))
         noise = (1.0 + spread * rng.random(data.n)).tolist()
         kind = rounds % _CYCLE
-        if kind >= 2:  # ruin and recreate: keep the best schedule's starts before `at`
-            at = int(cur[0] * rng.uniform(0.2, 0.95))
+        if kind >= 2:  # ruin and recreate: keep the current schedule's starts before `at`
+            at = int(cur[0] * rng.uniform(*_CUT))
             starts = knapsack_list(data, bonus, noise, narrow, cur[1], at)
         else:
             starts = knapsack_list(data, bonus, noise, narrow)

@@ -233,7 +233,8 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         better = phase(opts, IMPROVE_SHARE_LARGE if large else IMPROVE_SHARE)
         mk, starts, _ = improve.improve_schedule(
             rest, upper, root.value, better.deadline, seed=opts.seed,
-            max_rounds=better.improve_rounds(sum(rest.m)))
+            max_rounds=better.improve_rounds(sum(rest.m)),
+            stall_rounds=improve.STALL_ROUNDS if large else improve.STALL_ROUNDS_SMALL)
         upper = (mk, starts) if mk < upper[0] else upper
         lap("improve")
         opts.say(f"improved schedule {upper[0] + offset}")
