@@ -37,7 +37,7 @@ BUILD_SHARE = 0.1
 #: rounded times, where CP-SAT can prove nothing, or from `LARGE_ATTEMPTS` attempts on, where
 #: its 60 s found no better schedule than the improvement's, `IMPROVE_SHARE_LARGE`.
 IMPROVE_SHARE = 0.5
-IMPROVE_SHARE_LARGE = 0.85
+IMPROVE_SHARE_LARGE = 0.9
 LARGE_ATTEMPTS = 80
 #: Share of the refutation search's time for building its cut pool.
 POOL_SHARE = 0.25
