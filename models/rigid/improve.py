@@ -57,7 +57,7 @@ _CHAIN_BONUS = (0.3, 1.0, 2.0, 3.0, 5.0, 10.0)
 _NOISE = (0.0, 0.5, 1.0)
 _NARROW = (0.0, 0.5, 2.0)
 #: Of every `_CYCLE` rounds, one is a fresh knapsack list schedule, one the same mirrored,
-#: the others a ruin-and-recreate move on the current schedule, cut at a fraction `_CUT` of
+#: the others a ruin-and-recreate move on the best schedule, cut at a fraction `_CUT` of
 #: its makespan.
 _CYCLE = 3
 _CUT = (0.2, 0.95)
@@ -229,8 +229,9 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
                      lower: int, deadline: Deadline | None = None, seed: int = 0,
                      max_rounds: int | None = None, stall_rounds: int = STALL_ROUNDS
                      ) -> tuple[int, list[list[int]], int]:
-    """The best of `incumbent` (improved by `forward_backward`) and of seeded random
-    `knapsack_list` schedules, each improved the same way, half of them mirrored first.
+    """The best of `incumbent` and of seeded random rounds, each improved by
+    `forward_backward`: of every `_CYCLE` rounds, one fresh `knapsack_list` schedule, one
+    the same mirrored, the others ruin and recreate on the best schedule so far.
 
     Stops at `deadline`, after `max_rounds` rounds (the work limit of ``deterministic=True``),
     after `stall_rounds` rounds without progress, or when the makespan meets `lower` (a proven
@@ -238,11 +239,8 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
     count; the random draws come from ``numpy.random.default_rng(seed)``.
     """
     best = forward_backward(data, incumbent[1])
-    if best[0] > incumbent[0]:  # pragma: no cover - a pass never lengthens a schedule
-        best = incumbent
     rng = np.random.default_rng(seed)
     rounds = stall = 0
-    cur = best
     while best[0] > lower and stall < stall_rounds:
         if max_rounds is not None and rounds >= max_rounds or deadline is not None \
                 and deadline.expired():
@@ -252,9 +250,9 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
         spread, narrow = float(rng.choice(_NOISE)), float(rng.choice(_NARROW))
         noise = (1.0 + spread * rng.random(data.n)).tolist()
         kind = rounds % _CYCLE
-        if kind >= 2:  # ruin and recreate: keep the current schedule's starts before `at`
-            at = int(cur[0] * rng.uniform(*_CUT))
-            starts = knapsack_list(data, bonus, noise, narrow, cur[1], at)
+        if kind >= 2:  # ruin and recreate: keep the best schedule's starts before `at`
+            at = int(best[0] * rng.uniform(*_CUT))
+            starts = knapsack_list(data, bonus, noise, narrow, best[1], at)
         else:
             starts = knapsack_list(data, bonus, noise, narrow)
             if kind == 1:
@@ -262,7 +260,6 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
         mk, starts = forward_backward(data, starts)
         if mk < best[0]:
             best, stall = (mk, starts), 0
-            cur = best
         else:
             stall += 1
     return best[0], best[1], rounds

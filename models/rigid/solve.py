@@ -230,7 +230,9 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     if strengthen and root.value < upper[0] \
             and improve.MIN_ATTEMPTS <= sum(rest.m) <= improve.MAX_ATTEMPTS:
         large = not data.exact or sum(rest.m) >= LARGE_ATTEMPTS
-        better = phase(opts, IMPROVE_SHARE_LARGE if large else IMPROVE_SHARE)
+        # a share of the time limit under deterministic=True, where the phases add up
+        better = phase(opts, IMPROVE_SHARE_LARGE if large and not opts.deterministic
+                       else IMPROVE_SHARE)
         mk, starts, _ = improve.improve_schedule(
             rest, upper, root.value, better.deadline, seed=opts.seed,
             max_rounds=better.improve_rounds(sum(rest.m)),
