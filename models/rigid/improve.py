@@ -10,10 +10,10 @@ close most of it, both on a `ScaledScenario` in integer arithmetic:
 
 * `knapsack_list` — a non-delay list schedule that, at every event, starts the set of ready
   jobs of most value among those that fit in the free processors (an exact 0/1 knapsack over
-  the free capacity, `best_fill`): the value of a job is its width, raised for jobs with long
-  remaining chains (so that they start early) and lowered for the narrowest jobs (kept to fill
-  the small holes later), with a seeded random weight per job; from a cut of a schedule on, it
-  is the recreate step of a ruin-and-recreate move;
+  the free capacity, `resilsched.models.rigid.config_lp.knapsack_max`): the value of a job is
+  its width, raised for jobs with long remaining chains (so that they start early) and lowered
+  for the narrowest jobs (kept to fill the small holes later), with a seeded random weight per
+  job; from a cut of a schedule on, it is the recreate step of a ruin-and-recreate move;
 * `forward_backward` — the forward-backward improvement of project scheduling (Li and Willis
   1992, "justification"): the schedule is rebuilt by the serial schedule-generation scheme
   (`serial_schedule`: each attempt, in a list order, at the earliest time it fits in the
@@ -35,6 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from resilsched.models.rigid.config_lp import knapsack_max
 from resilsched.models.rigid.greedy import makespan_of
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
@@ -144,34 +145,6 @@ def forward_backward(data: ScaledScenario, starts: list[list[int]], rounds: int 
     return best
 
 
-def best_fill(weights: Sequence[int], values: Sequence[float], capacity: int
-              ) -> tuple[float, list[int]]:
-    """max sum_{j in K} values_j s.t. sum_{j in K} weights_j <= capacity, and K (sorted): the
-    dynamic programme of `resilsched.models.rigid.config_lp.knapsack_max` for float values,
-    with one boolean row per item only over the capacities it can take (2-3x faster on the
-    knapsacks of `knapsack_list`, same answer).
-
-    >>> best_fill([2, 3, 4], [3.0, 4.0, 6.0], 5)
-    (7.0, [0, 1])
-    """
-    best = np.zeros(capacity + 1)
-    takes: list[np.ndarray | None] = []
-    for w, v in zip(weights, values, strict=True):
-        if v <= 0 or w > capacity:
-            takes.append(None)
-            continue
-        cand = best[: capacity + 1 - w] + v
-        takes.append(cand > best[w:])  # row index c - w: taken at capacity c
-        np.maximum(best[w:], cand, out=best[w:])
-    chosen, c = [], capacity
-    for j in range(len(takes) - 1, -1, -1):
-        row = takes[j]
-        if row is not None and c >= weights[j] and row[c - weights[j]]:
-            chosen.append(j)
-            c -= weights[j]
-    return float(best[capacity]), sorted(chosen)
-
-
 def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
                   narrow_penalty: float, prefix: Sequence[Sequence[int]] | None = None,
                   at: int = 0) -> list[list[int]]:
@@ -210,7 +183,7 @@ def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
         if cand:
             values = [p[j] * (1.0 + bonus * noise[j] * left[j] * t[j] / r_max)
                       - min(narrow_penalty * max(0.0, q - p[j]), 0.5 * p[j]) for j in cand]
-            _, chosen = best_fill([p[j] for j in cand], values, free)
+            _, chosen = knapsack_max([p[j] for j in cand], values, free)
             if not chosen and not running:  # nothing would run: start the best one
                 chosen = [int(np.argmax(values))]
             for i in chosen:

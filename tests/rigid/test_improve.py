@@ -13,7 +13,7 @@ import pytest
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.synthetic import uniform_rigid
-from resilsched.models.rigid import improve, knapsack_max, solve_failure_free, solve_scenario
+from resilsched.models.rigid import improve, solve_failure_free, solve_scenario
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.scaling import scale_scenario
 from resilsched.options import Deadline
@@ -47,18 +47,6 @@ def test_serial_scheme_over_all_orders_reaches_the_optimum():
                    for order in _orders(data.m))
         opt, _ = brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures)
         assert best == opt
-
-
-def test_best_fill_is_the_knapsack_of_config_lp():
-    rng = np.random.default_rng(2)
-    for _ in range(200):
-        n, cap = int(rng.integers(1, 12)), int(rng.integers(1, 60))
-        ws = [int(w) for w in rng.integers(1, 40, n)]
-        vs = [float(v) for v in rng.integers(-5, 30, n)]
-        value, chosen = improve.best_fill(ws, vs, cap)
-        ref_value, _ = knapsack_max(ws, vs, cap)
-        assert value == ref_value
-        assert sum(ws[j] for j in chosen) <= cap and sum(vs[j] for j in chosen) == value
 
 
 def test_schedules_are_valid_and_passes_never_lengthen():
