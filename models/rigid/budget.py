@@ -59,11 +59,11 @@ STEPS_PER_SECOND = 1e5  # forbidden-set enumeration steps (2e5 per second)
 NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
 #: ... in C (`resilsched.models.rigid.crefute`; 3-6e5 nodes per second measured at load 5-7)
 C_NODES_PER_SECOND = 1e5
-CP_SAT_UNITS_PER_SECOND = 0.02
+CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
 #: Improvement rounds x attempts^2 per second (one round, a knapsack list schedule and its
-#: forward-backward passes, is quadratic in the attempts: 25 rounds per second measured at 100
-#: attempts on the loaded 2-core machine, so 2.5e5).
-IMPROVE_WORK_PER_SECOND = 1.5e5  # CP-SAT deterministic time (0.025-0.2 per second measured)
+#: forward-backward passes, is quadratic in the attempts: 20-30 rounds per second measured at
+#: 100 attempts on the loaded 2-core machine, 2-3e5; set below)
+IMPROVE_WORK_PER_SECOND = 1.5e5
 #: Most forbidden-set clauses in any case.
 MAX_CLAUSES = 20_000
 
