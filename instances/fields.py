@@ -88,6 +88,17 @@ def time_value(x: object, field: str, *, allow_zero: bool = False):
     return v
 
 
+def bounded_number(x: object, field: str, high: float, *, allow_zero: bool = False):
+    """A finite number (or exact fraction string) in (0, high] ([0, high] with `allow_zero`),
+    returned as parsed: an integer of any size is compared exactly, never converted first."""
+    v = parse_number(x, field)
+    if not (v >= 0 if allow_zero else v > 0):
+        raise InvalidInstance(field, f"{_show(v)} must be {'>= 0' if allow_zero else '> 0'}")
+    if v > high:
+        raise InvalidInstance(field, f"{_show(v)} exceeds the maximum {high:g}")
+    return v
+
+
 def derived(value: object, field: str, what: str) -> None:
     """A quantity computed from the input (`what` says which) is finite and <= `MAX_DERIVED`."""
     try:
