@@ -63,7 +63,8 @@ def test_limits_are_one_line_refusals(raw, field, rule):
 def test_limits_hold_at_construction_too():
     inst = tiny_instance(0, 2, 8)
     for changes, field in (({"p": 10**7 + 2}, "p"), ({"downtime": 2e12}, "downtime"),
-                           ({"mtbf": 1e13}, "mtbf"), ({"failures": ((1e13, 0),)}, "failures[0][0]")):
+                           ({"mtbf": 1e13}, "mtbf"),
+                           ({"failures": ((1e13, 0),)}, "failures[0][0]")):
         with pytest.raises(InvalidInstance) as err:
             inst.replace(**changes)
         assert err.value.field == field
