@@ -134,7 +134,7 @@ def _heuristic(name: str, end, fail, fault_free: bool, doc: str):
             end_mode: EndMode = "realized", progress: Progress = "clamp",
             baseline: Baseline = "stale", improve_rule: ImproveRule = "lookahead",
             on_stuck: OnStuck = "stop", lookahead_release: bool = True,
-            lookahead_pool: LookaheadPool = "any", refill: bool = False,
+            lookahead_pool: LookaheadPool = "faulty_only", refill: bool = False,
             step: Step = 2) -> HeuristicResult:
         opts = Options(end_mode=end_mode, progress=progress, baseline=baseline,
                        improve_rule=improve_rule, on_stuck=on_stuck,

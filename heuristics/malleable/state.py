@@ -34,7 +34,7 @@ class Options:
     improve_rule: str = "lookahead"   # 'lookahead' | 'strict_step'
     on_stuck: str = "stop"            # 'stop' | 'skip'
     lookahead_release: bool = True
-    lookahead_pool: str = "any"       # 'any' | 'at_end' | 'faulty_only' (MA-9)
+    lookahead_pool: str = "faulty_only"  # 'faulty_only' | 'at_end' | 'any' (MA-9)
     refill: bool = False
 
 
@@ -175,7 +175,7 @@ class RunState:
         done = math.floor((t - float(self.tlast[f])) / tau) * (tau - c) / tk
         a = max(0.0, float(self.alpha[f]) - done)
         restart = t + self.F.D + c
-        self._close(f, t, "failure", done)
+        self._close(f, t, "failure", min(done, float(self.alpha[f])))  # capped (MA-15)
         self._open[f] = (t, restart, j, a)
         self._set(f, j, a, restart)
         self.counts["failures"] += 1

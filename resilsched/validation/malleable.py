@@ -14,9 +14,12 @@ quantity with its own scalar formulas (no code shared with the simulator):
   D + R on the same count;
 - the last phase ends at the realized end t_lastR + alpha t + N^ff C (A-6; t^U with
   ``end_mode='expected'``);
-- at every instant the applications hold at most p processors (an application holds its
-  processors until they are released: at its end, or at the failure that ended it in advance,
-  A-14);
+- at every instant the applications compute on at most p processors (the physical load,
+  decision MA-14): an application occupies the count of each phase from its start to its end,
+  the last one to its realized end (an application that ends in advance of a failure, A-14,
+  still computes until then, whenever its processors were released to the simulator's pool),
+  and one struck and given a new count at the same event recovers on its old count for
+  D + R before it takes the new one;
 - the makespan is the last end.
 
 Raises `InvalidSchedule` naming the first broken rule.
@@ -113,6 +116,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
     for i, phases in enumerate(by_app):
         if not phases:
             raise InvalidSchedule(f"T{i} has no phase")
+        recover = None  # (until, count): struck and moved at one event, recovering first
         _, start, restart, count, alpha, _, _, _ = phases[0]
         if start != 0.0 or restart != 0.0 or not _close(alpha, 1.0):
             raise InvalidSchedule(f"T{i} does not start at t=0 with all its work")
@@ -127,8 +131,12 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
             if alpha < -REL or alpha > 1 + REL:
                 raise InvalidSchedule(f"{where}: remaining fraction {alpha} outside [0, 1]")
             last = r == len(phases) - 1
-            hold_until = payload.released[i] if last else end
-            intervals.append((start, hold_until, count))
+            if recover is not None:
+                mid = min(max(recover[0], start), end)
+                intervals += [(start, mid, recover[1]), (mid, end, count)]
+                recover = None
+            else:
+                intervals.append((start, end, count))
             if kind == "finished":
                 if not last:
                     raise InvalidSchedule(f"{where}: finished before its last phase")
@@ -167,6 +175,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                     if not payload.fault_free and not _close(
                             extra, float(inst.downtime) + model.c(i, count), horizon):
                         raise InvalidSchedule(f"{where}: downtime + recovery {extra}")
+                    recover = (end + extra, count)
                 k = nxt[3]
                 ckpt = 0.0 if payload.fault_free else model.c(i, k)
                 restart_next = end + extra + model.rc(i, count, k) + ckpt
@@ -192,7 +201,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
 
 
 def _check_capacity(intervals: list[tuple[float, float, int]], p: int) -> None:
-    """At every instant the held counts sum to <= p (releases before takes at equal times)."""
+    """At every instant the occupied counts sum to <= p (ends before starts at equal times)."""
     events = []
     for s, e, k in intervals:
         if e > s:
@@ -203,4 +212,5 @@ def _check_capacity(intervals: list[tuple[float, float, int]], p: int) -> None:
     for t, _, d in events:
         held += d
         if held > p:
-            raise InvalidSchedule(f"{held} processors held at t={t:.9g} > p={p}")
+            raise InvalidSchedule(f"{held} processors busy at t={t:.9g} > p={p} (the physical "
+                                  "load, MA-14)")
