@@ -224,3 +224,13 @@ def test_step_one_in_the_fault_free_context():
         ff_endlocal(small(0), seed=1, step=3)
     fault_free = small(0, years=None)  # no failures at all: every heuristic may use step 1
     validate_malleable_run(fault_free, endgreedy_ig(fault_free, step=1).schedule)
+
+
+def test_expected_ends_count_no_more_work_than_is_left():
+    """MA-15: with end_mode='expected' an application may be struck after its work is done;
+    the failure phase counts at most the work left (these runs were refused before)."""
+    for s in (6, 8, 12, 16):
+        inst = tiny_instance(s, 2 + s % 4, 8 + 2 * (s % 6))
+        for h in FAULTY + (noredist,):
+            for seed in (0, 1):
+                check(inst, h(inst, seed=seed, end_mode="expected"))
