@@ -50,6 +50,9 @@ class RunPayload:
         ``failure`` or ``finished`` event; `done` is the fraction of the work it counted.
     released : when each application's processors went back to the pool.
     trace : the failures the run read, ``(time, processor)``.
+    fatal : the fatal failures, ``(time, processor, application)``: the buddy of a struck
+        processor failed while its application recovered (spec §1.4, a diagnostic only: the run
+        goes on, decision MA-21); ``counts["fatal"]`` is their number.
     """
 
     heuristic: str
@@ -63,6 +66,7 @@ class RunPayload:
     trace: tuple[tuple[float, int], ...]
     trace_source: str
     options: dict[str, Any] = field(default_factory=dict)
+    fatal: tuple[tuple[float, int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +77,7 @@ class RunPayload:
             "phase_fields": ["app", "start", "restart", "count", "alpha", "end", "kind", "done"],
             "phases": [list(p) for p in self.phases],
             "trace": [list(x) for x in self.trace],
+            "fatal": [list(x) for x in self.fatal],
         }
 
     def lines(self) -> list[str]:
@@ -82,7 +87,7 @@ class RunPayload:
                 f" ({self.makespan / 86400:.4g} days)")
         ctx = "fault-free" if self.fault_free else (
             f"{c['failures']} failures struck, {c['discarded']} discarded ({self.trace_source} "
-            "trace)")
+            f"trace), {c['fatal']} fatal (the buddy failed during recovery; not simulated)")
         init = list(self.initial)
         shown = ", ".join(map(str, init[:12])) + (", ..." if n > 12 else "")
         return [head, ctx, f"initial processors: {shown}",
@@ -116,9 +121,10 @@ def _run(name: str, end, fail, fault_free: bool, instance, scenario, seed: int,
         initial=tuple(int(x) for x in _initial(phases, st.inst.n)),
         finish=tuple(st.finish.tolist()), released=tuple(st.released.tolist()),
         phases=tuple(phases), counts=dict(st.counts), trace=tuple(read), trace_source=source,
-        options={**opts.__dict__, "step": step})
+        options={**opts.__dict__, "step": step}, fatal=tuple(st.fatal))
     extra = {"failures_struck": st.counts["failures"], "redistributions":
-             st.counts["redistributions"], "seed": seed, "trace_source": source}
+             st.counts["redistributions"], "fatal_failures": st.counts["fatal"], "seed": seed,
+             "trace_source": source}
     return HeuristicResult(makespan, name, None, payload, extra)
 
 

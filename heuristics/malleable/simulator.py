@@ -58,11 +58,13 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
             tf, proc = cursor.time, cursor.proc
             cursor.advance()
             _release_held(st, held, tf)
+            if st.watch:
+                st.check_fatal(tf, proc)
             f = int(st.owner[proc])
             if f < 0 or not st.running[f] or tf < st.tlast[f]:
                 st.counts["discarded"] += 1
                 continue
-            _on_failure(st, tf, f, fail_policy, held)
+            _on_failure(st, tf, f, proc, fail_policy, held)
             continue
         _release_held(st, held, tc)
         st.finish_app(np.array([ic]), np.array([tc]), tc)
@@ -76,9 +78,9 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
     return st, ([] if cursor is None else cursor.consumed())
 
 
-def _on_failure(st: RunState, t: float, f: int, fail_policy: FailPolicy | None,
+def _on_failure(st: RunState, t: float, f: int, proc: int, fail_policy: FailPolicy | None,
                 held: list) -> None:
-    st.fail(f, t)
+    st.fail(f, t, proc)
     if st.opts.lookahead_release:
         done = np.flatnonzero(st.running & (st.E <= st.tlast[f]))
         done = done[done != f]

@@ -20,6 +20,9 @@ quantity with its own scalar formulas (no code shared with the simulator):
   still computes until then, whenever its processors were released to the simulator's pool),
   and one struck and given a new count at the same event recovers on its old count for
   D + R before it takes the new one;
+- each fatal failure listed (the buddy of a struck processor failed while its application
+  recovered, MA-21) is a failure of the trace inside D + R after a failure of that
+  application, and the count matches the list;
 - the makespan is the last end.
 
 Raises `InvalidSchedule` naming the first broken rule.
@@ -113,6 +116,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
     trace = {round(t, 6) for t, _ in payload.trace}
     struck = 0
     intervals = []
+    recovering: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # failure, recovered
     for i, phases in enumerate(by_app):
         if not phases:
             raise InvalidSchedule(f"T{i} has no phase")
@@ -165,6 +169,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                     raise InvalidSchedule(f"{where}: failure at {end} is not in the trace")
                 want = model.done_failed(i, count, max(delta, 0.0))
                 restart_next = end + float(inst.downtime) + model.c(i, count)
+                recovering[i].append((end, restart_next))
                 if nxt[3] != count:
                     raise InvalidSchedule(f"{where}: a failure changed the count")
             elif kind == "redistributed":
@@ -191,6 +196,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                 raise InvalidSchedule(f"{where}: next restart {nxt[2]:.9g}, the model says "
                                       f"{restart_next:.9g}")
     _check_capacity(intervals, p)
+    _check_fatal(payload, recovering)
     if struck != payload.counts.get("failures", struck):
         raise InvalidSchedule(f"{struck} failure phases but {payload.counts['failures']} counted")
     makespan = max(payload.finish)
@@ -198,6 +204,21 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
         raise InvalidSchedule(f"makespan {payload.makespan} != last end {makespan}")
     if objective is not None and not _close(objective, makespan, horizon):
         raise InvalidSchedule(f"objective {objective} != last end {makespan}")
+
+
+def _check_fatal(payload: Any, recovering: list[list[tuple[float, float]]]) -> None:
+    """Every fatal failure listed is in the trace and inside a recovery of its application."""
+    fatal = getattr(payload, "fatal", ())
+    if len(fatal) != payload.counts.get("fatal", len(fatal)):
+        raise InvalidSchedule(f"{len(fatal)} fatal failures listed but "
+                              f"{payload.counts['fatal']} counted")
+    read = {(round(t, 6), q) for t, q in payload.trace}
+    for t, q, i in fatal:
+        if (round(t, 6), q) not in read:
+            raise InvalidSchedule(f"fatal failure of processor {q} at {t} is not in the trace")
+        if not 0 <= i < len(recovering) or not any(a - REL * max(1.0, a) <= t < b
+                                                   for a, b in recovering[i]):
+            raise InvalidSchedule(f"fatal failure at {t}: T{i} was not recovering then")
 
 
 def _check_capacity(intervals: list[tuple[float, float, int]], p: int) -> None:
