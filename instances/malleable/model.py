@@ -58,6 +58,7 @@ from resilsched.instances.fields import (
     processors,
     require,
 )
+from resilsched.numeric import REL_TOL
 from resilsched.solution import to_jsonable
 
 FAMILY = "malleable"
@@ -354,9 +355,34 @@ def _check_task(task: MalleableTask, p: int, where: str) -> None:
         raise InvalidInstance(where, "gives both a table \"t\" and a sequential fraction \"f\"")
     if len(task.t) != p:
         raise InvalidInstance(f"{where}.t", f"has {len(task.t)} entries, expected p={p}")
-    for q, x in enumerate(task.t):
-        _number(x, f"{where}.t[{q}]")
-    check_profile(list(task.t), 1, where)
+    _check_profile(_times(task.t, where), where)
+
+
+def _times(raw: list | tuple, where: str) -> tuple[float, ...]:
+    """A table's times as floats, each in (0, `MAX_TIME`]: vectorised, and entry by entry
+    (which names the first bad one) only when some entry is refused or not a plain number."""
+    if set(map(type, raw)) <= {float, int}:  # no bool, string or other object
+        try:
+            arr = np.asarray(raw, dtype=float)
+        except OverflowError:  # an integer beyond a double
+            arr = None
+        if arr is not None and np.all((arr > 0) & (arr <= MAX_TIME)):
+            return tuple(arr.tolist())
+    return tuple(_number(x, f"{where}.t[{q}]") for q, x in enumerate(raw))
+
+
+def _check_profile(t: tuple[float, ...], where: str) -> None:
+    """(1.1) and (1.2) with the float tolerance of `numeric.time_le`, vectorised;
+    `check_profile` names the first entry that breaks them."""
+    a = np.asarray(t, dtype=float)
+    j = np.arange(1, a.size, dtype=float)
+
+    def le(x: np.ndarray, y: np.ndarray) -> bool:
+        tol = np.maximum(REL_TOL * np.maximum(np.abs(x), np.abs(y)), REL_TOL)
+        return bool(np.all((x <= y) | (np.abs(x - y) <= tol)))
+
+    if not (le(a[1:], a[:-1]) and le(j * a[:-1], (j + 1) * a[1:])):
+        check_profile(list(t), 1, where)
 
 
 def _parse_task(task: object, p: int, where: str) -> MalleableTask:
@@ -372,7 +398,7 @@ def _parse_task(task: object, p: int, where: str) -> MalleableTask:
             raise InvalidInstance(f"{where}.t", "must be a list of p times")
         if len(task["t"]) != p:
             raise InvalidInstance(f"{where}.t", f"has {len(task['t'])} entries, expected p={p}")
-        t = tuple(_number(x, f"{where}.t[{q}]") for q, x in enumerate(task["t"]))
+        t = _times(task["t"], where)
         if "f" in task:
             raise InvalidInstance(where, "gives both a table \"t\" and a sequential fraction "
                                          "\"f\"")
