@@ -61,9 +61,8 @@ def bounded_int(x: object, field: str, low: int = 0, high: int | None = None) ->
     whole = (
         not isinstance(x, bool)
         and isinstance(x, Real)
-        and math.isfinite(x)
-        and (isinstance(x, Integral) or float(x).is_integer())
-    )
+        and (isinstance(x, Integral) or (math.isfinite(x) and float(x).is_integer()))
+    )  # an Integral first: math.isfinite overflows on an integer beyond a double
     if not whole or x < low:
         what = "a positive integer" if low == 1 else f"an integer >= {low}"
         raise InvalidInstance(field, f"{_show(x)} must be {what}")

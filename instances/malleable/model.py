@@ -250,6 +250,16 @@ class MalleableInstance:
             if not np.all(np.isfinite(x)) or np.any(x > MAX_EXPONENT):
                 raise InvalidInstance("mtbf", f"={mu:g} is too small for the checkpoint costs: "
                                       "lambda j tau exceeds 700 and (1.6) overflows")
+            xk = self.lam * k
+            fails = failures_expected(t, c, tau, xk)
+            t_r = np.exp(xk * c) * (1.0 / xk + self.downtime) * fails  # (1.6) at alpha = 1
+            bad = np.flatnonzero(~(t_r <= MAX_DERIVED))
+            if bad.size:
+                i = int(bad[0])
+                raise InvalidInstance(
+                    f"tasks[{i}]", f"expects {fails[i]:.3g} failures on {int(k)} processors "
+                    f"({np.expm1(xk * tau[i]):.3g} per checkpoint period): its expected time "
+                    f"(1.6) is {t_r[i]:.3g} s, beyond {MAX_DERIVED:g} (decision T8)")
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -311,6 +321,15 @@ class MalleableInstance:
                                                  "failures", "name", "metadata")}
         fields.update(changes)
         return MalleableInstance(**fields)
+
+
+def failures_expected(t, c, tau, x) -> np.ndarray:
+    """The failures an application expects running work t in periods tau with checkpoints c
+    at failure rate x (lambda j): N^ff (e^{x tau} - 1) + e^{x tau_last} - 1, the segments of
+    (1.6) without its factor e^{x R} (1/x + D)."""
+    w = tau - c
+    periods = np.floor(t / w)
+    return periods * np.expm1(x * tau) + np.expm1(x * np.maximum(t - periods * w, 0.0))
 
 
 def synthetic_row(m: float, f: float, q: np.ndarray) -> np.ndarray:

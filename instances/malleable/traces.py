@@ -33,7 +33,11 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.malleable.formulas import formulas_of
-from resilsched.instances.malleable.model import MalleableInstance, parse_failures
+from resilsched.instances.malleable.model import (
+    MalleableInstance,
+    failures_expected,
+    parse_failures,
+)
 
 BLOCK = 256
 #: most failures the applications may expect in all before a trace is drawn (a struck failure
@@ -167,13 +171,8 @@ def expected_failures(instance: MalleableInstance) -> np.ndarray:
     processors it expects about lambda k t^R, which grows with the work k t_{i,k} (1.2) and with
     lambda k tau (beta > 0), so 2 processors give about the fewest."""
     F = formulas_of(instance)
-    n = instance.n
-    idx, two = np.arange(n), np.full(n, 2)
-    c, tau, t = F.ckpt(idx, two), F.tau(idx, two), F.t(idx, two)
-    w = tau - c
-    periods = np.floor(t / w)
-    x = 2.0 * F.lam
-    return periods * np.expm1(x * tau) + np.expm1(x * np.maximum(t - periods * w, 0.0))
+    idx, two = np.arange(instance.n), np.full(instance.n, 2)
+    return failures_expected(F.t(idx, two), F.ckpt(idx, two), F.tau(idx, two), 2.0 * F.lam)
 
 
 def check_drawable(instance: MalleableInstance) -> None:

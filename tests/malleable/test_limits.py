@@ -80,18 +80,42 @@ def test_the_cli_refuses_in_one_line(run, tmp_path):
             assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def _many_failures(target: float = 32.0) -> MalleableInstance:
+def _many_failures(target: float = 32.0) -> str:
     """Two synthetic applications whose lambda j tau on 2 processors is `target` (beta = 0:
-    lambda j tau = sqrt(2 lambda m c) + lambda m c does not depend on j)."""
+    lambda j tau = sqrt(2 lambda m c) + lambda m c does not depend on j), as JSON text."""
     m = 2e6
     lam_m = (math.sqrt(2 + 4 * target) - math.sqrt(2)) ** 2 / 4  # sqrt(2y) + y = target
-    return MalleableInstance.from_dict(json.loads(text(tasks=synthetic(2), mtbf=m / lam_m)))
+    return text(tasks=synthetic(2), mtbf=repr(m / lam_m))
+
+
+def _short_periods(mtbf: float = 5.0) -> MalleableInstance:
+    """One application of 10^6 s with a tiny checkpoint: short periods, each one cheap, but
+    about 2 10^5 failures in all on 2 processors (lambda = 0.2 per processor)."""
+    raw = text(p=4, tasks='[{"m": 0.001, "t": [1e6, 5e5, 4e5, 3e5]}]', mtbf=repr(mtbf),
+               downtime="1")
+    return MalleableInstance.from_dict(json.loads(raw))
+
+
+def test_many_failures_per_checkpoint_period_are_refused_when_built(run, tmp_path):
+    """lambda j tau = 32: e^32 failures per period, (1.6) beyond 10^18 s (T8); NOREDIST ran
+    forever and solve --time-limit 3 past 25 s."""
+    with pytest.raises(InvalidInstance) as err:
+        MalleableInstance.from_dict(json.loads(_many_failures(32.0)))
+    assert err.value.field == "tasks[0]" and "failures on 2 processors" in str(err.value)
+    assert "7.9e+13 per checkpoint period" in str(err.value)
+    path = tmp_path / "many.json"
+    path.write_text(_many_failures(32.0))
+    for argv in (["simulate", path, "--heuristic", "NOREDIST"],
+                 ["solve", path, "--time-limit", "3"]):
+        start = time.perf_counter()
+        code, out, err = run(*argv)
+        assert code == 2 and out == "" and err.startswith("error: tasks[0]: expects ")
+        assert len(err.strip().splitlines()) == 1 and time.perf_counter() - start < 5.0
 
 
 def test_runs_that_cannot_finish_are_refused_before_a_trace_is_drawn(run, tmp_path):
-    inst = _many_failures(32.0)
-    e = expected_failures(inst)
-    assert e.min() > 1e13  # e^32 failures per checkpoint period
+    inst = _short_periods()
+    assert expected_failures(inst).sum() > MAX_EXPECTED_FAILURES
     for h in HEURISTICS[:5]:  # every failure-aware heuristic, at the trace, before any work
         start = time.perf_counter()
         with pytest.raises(InvalidInstance, match="tasks\\[0\\]: expects .* failures") as err:
@@ -100,15 +124,15 @@ def test_runs_that_cannot_finish_are_refused_before_a_trace_is_drawn(run, tmp_pa
         assert time.perf_counter() - start < 1.0
     path = tmp_path / "many.json"
     path.write_text(json.dumps(inst.to_dict()))
-    for argv in (["simulate", path, "--heuristic", "NOREDIST"],
+    for argv in (["simulate", path, "--heuristic", "ENDGREEDY-IG"],
                  ["solve", path, "--time-limit", "3"]):
         start = time.perf_counter()
         code, out, err = run(*argv)
         assert code == 2 and out == "" and "expects" in err and "tasks[0]" in err
         assert len(err.strip().splitlines()) == 1 and time.perf_counter() - start < 5.0
-    # a trace given is read to its end: the same instance runs on it
-    trace = scenario_of(inst, "[[1.0, 0], [2.0, 3]]")
-    assert noredist(inst, trace).objective > 0
+    # a trace given is read to its end, and the fault-free baselines draw none
+    assert noredist(inst, scenario_of(inst, "[[1.0, 0], [2.0, 1]]")).objective > 0
+    assert HEURISTICS[5](inst).objective > 0
 
 
 def test_the_threshold_is_on_the_expected_failures():
@@ -118,14 +142,14 @@ def test_the_threshold_is_on_the_expected_failures():
     check_drawable(quiet)
     e = expected_failures(quiet)
     assert e == pytest.approx([2.0 / quiet.mtbf * quiet.time(i, 2) for i in range(3)], rel=0.5)
-    lo, hi = math.log(1e-3), math.log(quiet.mtbf)  # expected failures fall as the mtbf grows
+    lo, hi = math.log(0.5), math.log(5000.0)  # expected failures fall as the mtbf grows
     for _ in range(60):
         mid = (lo + hi) / 2
-        total = expected_failures(quiet.replace(mtbf=math.exp(mid))).sum()
+        total = expected_failures(_short_periods(math.exp(mid))).sum()
         lo, hi = (mid, hi) if total > MAX_EXPECTED_FAILURES else (lo, mid)
-    check_drawable(quiet.replace(mtbf=math.exp(hi)))
+    check_drawable(_short_periods(math.exp(hi)))
     with pytest.raises(InvalidInstance, match="expects"):
-        check_drawable(quiet.replace(mtbf=math.exp(lo)))
+        check_drawable(_short_periods(math.exp(lo)))
 
 
 def test_a_platform_that_fails_too_often_while_idle_is_refused():
