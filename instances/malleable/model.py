@@ -25,10 +25,14 @@ JSON (``format_version`` 1)::
 - ``failures`` is a trace ``[[time, processor], ...]`` with 0-based processor ids in [0, p);
   without it a trace is drawn from ``mtbf`` with the run's seed (`instances.malleable.traces`).
 
-Rules (each broken one is a one-line `InvalidInstance` naming the field): p >= 2n (A-17), tables
-of p positive times obeying (1.1)/(1.2) (checked by `instances.coschedule.check_profile`), m > 0
-(m > 1 for the synthetic profile, whose log2 m must be positive), f in [0, 1], finite numbers,
-and an expected time (1.6) that stays finite on every even processor count.
+Rules (each broken one is a one-line `InvalidInstance` naming the field), with the maxima of
+decision T8 (MA-23): 2n <= p <= 10^7 (A-17), at most 10^4 tasks, tables of p times in
+(0, 10^12] obeying (1.1)/(1.2) (`instances.coschedule.check_profile`) and at most 10^6 table
+entries in all, m in (0, 10^18] (m > 1 for the synthetic profile, whose log2 m must be positive,
+and its t_1 at most 10^12 s), f in [0, 1], mtbf and c in (0, 10^12], downtime, S and beta in
+[0, 10^12], a redistribution cost S + m c / 2 + p beta of at most 10^18, a trace of at most 10^5
+failures at times in [0, 10^12], lambda j tau <= 700 and an expected time (1.6) of at most
+10^18 s on 2 and on p processors (the error names the application and its expected failures).
 """
 
 from __future__ import annotations
