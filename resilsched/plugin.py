@@ -13,6 +13,8 @@ Signatures of the registered functions:
 - exact model: ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution``,
   the options being the fields of its `SolveOptions` class;
 - bound: ``compute(instance, scenario=None)`` <= OPT (>= OPT when maximising);
+- construction: ``build(instance, scenario=None) -> HeuristicResult`` (a schedule of the exact
+  problem, e.g. a clairvoyant one that reads the failure scenario; `resilsched.portfolio`);
 - generator (preset): ``generate(seed, count=None) -> list of instances``;
 - reader: ``read(path, **options) -> list of instances`` for a file suffix (e.g. ``.swf``);
 - reproduction: ``main(argv, prog) -> exit status`` (``resilsched reproduce FAMILY``).
@@ -44,7 +46,8 @@ class Heuristic:
     `priorities` lists the rules it accepts (empty when it has none);
     ``guarantee(instance, priority)`` returns the proven ratio c with objective <= c * OPT
     (>= c * OPT when maximising), or None. `params` defaults to the keyword-only arguments of
-    `run` (every one but ``seed``).
+    `run` (every one but ``seed``). A `baseline` (e.g. a fault-free run of a faulty instance)
+    does not solve the family's problem: `resilsched.portfolio` never takes its schedule.
     """
 
     name: str
@@ -54,6 +57,7 @@ class Heuristic:
     default_priority: str | None = None
     guarantee: Callable[[Any, str | None], Any] | None = None
     params: tuple[Param, ...] | None = None
+    baseline: bool = False
 
     def __post_init__(self) -> None:
         if self.params is None:
@@ -62,12 +66,15 @@ class Heuristic:
 
 @dataclass(frozen=True)
 class ExactModel:
-    """A registered exact model; `options` is the options class its ``solve`` builds."""
+    """A registered exact model; `options` is the options class its ``solve`` builds. With
+    `warm_start`, ``solve`` also takes ``hint=`` a schedule of the family (a heuristic's
+    ``schedule``), which it checks and starts from (`resilsched.portfolio`)."""
 
     name: str
     solve: Callable[..., Solution]
     description: str
     options: type[SolveOptions] = SolveOptions
+    warm_start: bool = False
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -80,6 +87,17 @@ class Bound:
 
     name: str
     compute: Callable[..., Any]
+    description: str
+
+
+@dataclass(frozen=True)
+class Construction:
+    """A schedule the family builds for the portfolio (not a heuristic of the papers, e.g. a
+    clairvoyant one): ``build(instance, scenario) -> HeuristicResult``, checked by the family's
+    validator before `resilsched.portfolio` takes it."""
+
+    name: str
+    build: Callable[..., HeuristicResult]
     description: str
 
 
@@ -110,7 +128,9 @@ class Family:
     independent checker of heuristic results. `group(instance)` splits the gap report's rows
     (e.g. the desktop family's ``"slack"`` / ``"noslack"`` cases, two problems with their own
     optima); `metrics` names entries of ``HeuristicResult.extra`` the report aggregates beside
-    the gap (mean and max; e.g. ``"stability"``).
+    the gap (mean and max; e.g. ``"stability"``). `choose_exact(instance)` names the exact
+    model `resilsched.portfolio` runs on an instance (default: `default_exact`), e.g. the one
+    that handles its size; `constructions` are schedules it builds beside the heuristics.
     """
 
     name: str
@@ -133,13 +153,16 @@ class Family:
     reproduction: Reproduction | None = None
     group: Callable[[Any], str | None] | None = None
     metrics: tuple[str, ...] = ()
+    choose_exact: Callable[[Any], str] | None = None
+    constructions: dict[str, Construction] = field(default_factory=dict)
 
-    def add(self, item: Heuristic | ExactModel | Bound | Generator) -> None:
+    def add(self, item: Heuristic | ExactModel | Bound | Generator | Construction) -> None:
         table = {
             Heuristic: self.heuristics,
             ExactModel: self.exact,
             Bound: self.bounds,
             Generator: self.generators,
+            Construction: self.constructions,
         }[type(item)]
         if item.name in table:
             raise ValueError(f"{self.name}: {item.name!r} is registered twice")

@@ -94,6 +94,9 @@ class Solution:
     payload : the solution itself, a typed object of the family (schedule, packs, chunks) with
         ``to_dict()`` and ``lines()``; a plain dict for models that only report facts.
     info : facts about the solve (phases, node counts), JSON-ready.
+    objective_source, bound_source : registered names of what found the objective (a model, a
+        heuristic as ``NAME`` or ``NAME/priority``, a construction) and what proved the bound (a
+        model or a bound), when known (`resilsched.portfolio`); None when unset.
     """
 
     objective: Any
@@ -106,6 +109,8 @@ class Solution:
     exact_scaling: bool = True
     payload: Any = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    objective_source: str | None = None
+    bound_source: str | None = None
 
     @property
     def is_optimal(self) -> bool:
@@ -121,6 +126,9 @@ class Solution:
             "scale": self.scale,
             "exact_scaling": self.exact_scaling,
         })
+        for name in ("objective_source", "bound_source"):
+            if getattr(self, name) is not None:
+                d[name] = getattr(self, name)
         if self.info:
             d["info"] = to_jsonable(self.info)
         d["solution"] = to_jsonable(self.payload)
@@ -138,6 +146,11 @@ class Solution:
         elif self.scale != 1:
             notes.append(f"times scaled x{self.scale}")
         value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
+        sources = [f"{what} from {name}" for what, name in
+                   (("objective", self.objective_source), ("bound", self.bound_source))
+                   if name is not None and name != self.method]
+        if sources:
+            notes.insert(-1, ", ".join(sources))
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.payload))])
 
