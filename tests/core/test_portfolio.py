@@ -310,6 +310,16 @@ def test_every_family_gets_a_certified_interval(fam):
     assert pick_model(fam, case.instance).name == sol.method
 
 
+def test_fault_free_baselines_never_answer_a_faulty_instance():
+    fam = next(f for f in all_families() if f.name == "malleable")
+    (case,) = [c for c in fam.smoke_suite() if c.name.endswith("p8-trace")]
+    sol = certified_solve(fam, case.instance, case.scenario, deadline=Deadline(20.0))
+    sources = [r["source"] for r in sol.info["portfolio"]["schedules"]]
+    assert not any(s.startswith("FF-") for s in sources)
+    ff = fam.heuristics["FF-NOREDIST"].run(case.instance, case.scenario, None)
+    assert ff.objective < sol.objective  # the relaxed run would have been a false answer
+
+
 def test_solve_reports_its_sources(toy, run, tmp_path):
     path = tmp_path / "toy.json"
     path.write_text(json.dumps(_instance(toy).to_dict()))
