@@ -26,8 +26,8 @@ the best valid one of the bounds and the model's; ``objective_source`` and ``bou
 them. The status is ``optimal`` when the model proved optimal a schedule at least as good as
 the best, or when the bound meets the objective: exactly on ints and Fractions, within the
 relative 1e-9 of `resilsched.numeric` on floats (decision T6). ``info["portfolio"]`` lists every
-run, bound and the model's outcome, with their times, and whose payload ``solution`` is. Without a deadline every phase runs
-in-process and to its end.
+run, bound and the model's outcome, with their times, and whose payload ``solution`` is.
+Without a deadline every phase runs in-process and to its end.
 """
 
 from __future__ import annotations

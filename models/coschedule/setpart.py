@@ -55,7 +55,7 @@ import numpy as np
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule import partsearch
-from resilsched.models.coschedule.closure import cutoff_rounds
+from resilsched.models.coschedule.closure import cut_duals, cutoff_rounds
 from resilsched.models.coschedule.colgen import (
     min_packs,
     root_relaxation,
@@ -63,6 +63,7 @@ from resilsched.models.coschedule.colgen import (
     singletons,
 )
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.lns import PackIndex, lns, neighbours
 from resilsched.models.coschedule.localsearch import improve
 from resilsched.models.coschedule.lpdive import lp_dive
 from resilsched.models.coschedule.master import Master, MipResult
@@ -99,6 +100,10 @@ DIRECT_FULL_COLUMNS = 15_000
 DIVES = 2
 DIVE_COLUMNS = 30
 DIVE_SHARE = 0.2
+#: the large-neighbourhood search (`lns`) after the dives takes at most this share of the time
+#: left, over the packs of reduced cost <= min(LNS_DELTA, the gap to the incumbent)
+LNS_SHARE = 0.3
+LNS_DELTA = 1.5
 
 
 def pack_columns(packs: Packs) -> tuple[list[tuple[int, ...]], list[float]]:
@@ -121,16 +126,18 @@ def _mip_over(template: Master, pool: PackPool, keep: dict[int, np.ndarray],
 
 
 def solve_setpart_cg(instance: CoscheduleInstance, scenario=None, *,
-                     time_limit: float | None = None, **options: Any) -> Solution:
+                     time_limit: float | None = None, hint: Any = None,
+                     **options: Any) -> Solution:
     """Column generation + reduced-cost closure (module docstring); exact when it says optimal.
 
-    Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones).
+    Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones); `hint`: a
+    co-schedule to start from (`outcome.fallback`).
     """
     opts = SetpartCGOptions.of(time_limit, options, "setpart-cg")
     inst, n, deadline = instance, instance.n, opts.deadline
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
-    best, lb = fallback(inst)
+    best, lb = fallback(inst, hint)
     info: dict[str, Any] = {"heuristic_ub": best.makespan, "closure_rounds": []}
     proven = False
     try:
@@ -173,8 +180,11 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
         return float(np.partition(flat, kth)[kth])
 
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
+    support = master.support()
     if delta < gap_to_close(float(best.makespan)):
         best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
+    if opts.lns and delta < gap_to_close(float(best.makespan)):
+        best = _lns(inst, opts, pool, master, cg, support, best, gap_to_close, info)
     search = opts.closure != "mip" and partsearch.available(n)
     if opts.closure == "search" and not search:
         opts.say("the closure search is unavailable (no C kernels or n > 256): HiGHS's MIP")
@@ -214,6 +224,29 @@ def _dives(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, mas
     return best
 
 
+def _lns(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, master: Master,
+         cg, support: list, best: Packs, gap_to_close, info: dict) -> Packs:
+    """`best` improved by the large-neighbourhood search of `lns` within `LNS_SHARE` of the
+    time left (decision C29)."""
+    opts.say("large-neighbourhood search for an upper bound")
+    duals = cut_duals(inst, cg, master)
+    if duals is None:
+        return best
+    cuts = master.cuts
+    sigma = duals.sigma
+
+    def rc_of(pack: tuple[int, ...], cost: float) -> float:
+        hit = cuts.cuts_of(pack) if cuts is not None else []
+        return cost - float(cg.pi[list(pack)].sum()) - cg.mu - float(sigma[hit].sum())
+
+    stop = Deadline(opts.deadline.remaining() * LNS_SHARE)
+    index = PackIndex(pool, cg.rcs, min(LNS_DELTA, gap_to_close(float(best.makespan))))
+    found = lns(inst, index, duals, cg.pi, rc_of, neighbours(inst.n, support), best, stop,
+                opts.seed)
+    info["lns_ub"] = found.makespan
+    return found
+
+
 def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool,
                  master: Master, best: Packs, keep: dict[int, np.ndarray], delta: float,
                  info: dict) -> Packs:
@@ -241,14 +274,15 @@ def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPoo
 
 
 def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
-                       time_limit: float | None = None, **options: Any) -> Solution:
+                       time_limit: float | None = None, hint: Any = None,
+                     **options: Any) -> Solution:
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP, seeded with
-    PACK-APPROX). Options: `SetpartOptions`."""
+    PACK-APPROX or the `hint`, `outcome.fallback`). Options: `SetpartOptions`."""
     opts = SetpartOptions.of(time_limit, options, "setpart-full")
     inst = instance
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
-    best, lb = fallback(inst)
+    best, lb = fallback(inst, hint)
     info: dict[str, Any] = {"heuristic_ub": best.makespan}
     proven = False
     try:

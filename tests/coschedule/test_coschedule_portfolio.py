@@ -1,0 +1,158 @@
+"""The co-scheduling side of ``resilsched solve``'s portfolio (decision C29): the model picked
+by size, warm starts (``hint``), the large-neighbourhood search of ``setpart-cg`` checked
+against brute force and the enumeration's optima, and the streaming hard limit."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+
+from resilsched.errors import InvalidInstance
+from resilsched.heuristics.coschedule import make_packs
+from resilsched.instances.coschedule import random_instance
+from resilsched.models.coschedule import lns as L
+from resilsched.models.coschedule import partsearch
+from resilsched.models.coschedule.closure import cut_duals
+from resilsched.models.coschedule.enumeration import solve_enumeration
+from resilsched.models.coschedule.hardlimit import run_streaming
+from resilsched.models.coschedule.setpart import solve_setpart_cg
+from resilsched.registry import get_family
+from resilsched.solution import Status
+from resilsched.validation.packs import check_packs
+
+from .helpers import opt, root, tiny
+
+FAM = get_family("coschedule")
+needs_search = pytest.mark.skipif(not partsearch.available(16), reason="needs the C kernels")
+
+
+def test_streaming_keeps_what_was_sent_before_the_kill():
+    def slowly():
+        yield 1
+        yield 2
+        time.sleep(30)
+        yield 3
+
+    t0 = time.perf_counter()
+    items, finished = run_streaming(slowly, 0.5)
+    assert (items, finished) == ([1, 2], hasattr(os, "fork") is False)
+    assert time.perf_counter() - t0 < 1.5
+    assert run_streaming(lambda: iter(range(3)), 5) == ([0, 1, 2], True)
+    assert run_streaming(lambda: iter([os.getpid()]), float("inf")) == ([os.getpid()], True)
+
+    def failing():
+        yield 1
+        raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        run_streaming(failing, 5)
+
+
+def test_the_model_is_picked_by_the_size_of_the_pool():
+    assert FAM.choose_exact(random_instance(0, 100, 16, 3, kind="amdahl")) == "setpart-cg"
+    assert FAM.choose_exact(random_instance(0, 40, 16, 16, kind="amdahl")) == "setpart-bp"
+
+
+def test_default_solve_handles_p_in_p(run, tmp_path):
+    """Issue 21 §7 / 23: ``solve`` refused k = p = 16, n = 40 ("packs > max_pool")."""
+    path = tmp_path / "pinp.json"
+    path.write_text(json.dumps(random_instance(0, 40, 16, 16, kind="amdahl").to_dict()))
+    code, out, err = run("solve", path, "--json", "-q", "--time-limit", "20")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["method"] == "setpart-bp" and d["status"] in ("optimal", "feasible")
+    assert d["objective_source"] and d["bound_source"] and d["wall_time"] <= 26.0
+    code, _, err = run("solve", path, "--method", "setpart-cg", "-q")
+    assert code == 2 and "max_pool" in err  # the explicit pool alone still refuses
+
+
+@pytest.mark.parametrize("method", ["setpart-cg", "setpart-bp", "setpart-full"])
+def test_a_hint_is_the_first_incumbent(method):
+    inst = tiny(3, 10, 6, 3)
+    best = solve_enumeration(inst).payload
+    sol = FAM.exact[method].solve(inst, hint=best, time_limit=20)
+    assert sol.info["heuristic_ub"] == best.makespan and sol.objective == best.makespan
+    other = tiny(4, 10, 6, 3)
+    with pytest.raises(InvalidInstance, match="^hint: is not a co-schedule"):
+        FAM.exact[method].solve(other, hint=best, time_limit=20)
+    with pytest.raises(InvalidInstance, match="^hint"):
+        FAM.exact[method].solve(inst, hint={"packs": [{"tasks": [0]}]}, time_limit=20)
+
+
+def _partitions(tasks: tuple[int, ...], packs: set[tuple[int, ...]]):
+    """Every partition of `tasks` into members of `packs` (brute force)."""
+    if not tasks:
+        yield []
+        return
+    first, rest = tasks[0], tasks[1:]
+    for size in range(len(rest) + 1):
+        for others in itertools.combinations(rest, size):
+            pack = (first, *others)
+            if pack in packs:
+                left = tuple(t for t in rest if t not in others)
+                for tail in _partitions(left, packs):
+                    yield [pack, *tail]
+
+
+@needs_search
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_move_finds_the_cheapest_partition_of_its_tasks(seed):
+    """The sub-problem's duals keep the search exact: against brute force over every partition
+    of the freed tasks, and the Lagrangian identity cost >= D_F + sum rc on each of them."""
+    inst = tiny(seed, 12, 6, 3, kind="amdahl")
+    pool, master, cg = root(inst)
+    duals = cut_duals(inst, cg, master)
+    index = L.PackIndex(pool, cg.rcs, np.inf)
+    rng = np.random.default_rng(seed)
+    tasks = np.sort(rng.choice(inst.n, size=9, replace=False))
+    packs = {tuple(int(x) for x in row): c for s in pool.packs
+             for row, c in zip(pool.packs[s].tolist(), pool.costs[s].tolist(), strict=True)}
+    inside = {b: c for b, c in packs.items() if set(b) <= set(tasks.tolist())}
+    costs = [sum(inside[b] for b in y) for y in _partitions(tuple(tasks.tolist()), set(inside))]
+    rc = {b: c - float(cg.pi[list(b)].sum()) - cg.mu
+          - sum(float(duals.sigma[q]) for q in master.cuts.cuts_of(b)) for b, c in inside.items()}
+    least = -(-len(tasks) // inst.k)
+    hits = [q for q, t in enumerate(duals.triples) if len(set(t) & set(tasks.tolist())) >= 2]
+    dual = float(cg.pi[tasks].sum()) + cg.mu * least + float(duals.sigma[hits].sum())
+    for y in _partitions(tuple(tasks.tolist()), set(inside)):
+        assert sum(inside[b] for b in y) >= dual + sum(rc[b] for b in y) - 1e-7
+    triples = np.array(duals.triples, dtype=np.int64).reshape(-1, 3)
+    found = L._move(index, duals, cg.pi, triples, np.asarray(duals.sigma), tasks,
+                    min(costs) + 1.0, L.Deadline(None), inst.k)
+    assert found is not None and sorted(i for b in found for i in b) == tasks.tolist()
+    assert sum(inside[b] for b in found) == pytest.approx(min(costs), abs=1e-9)
+    assert L._move(index, duals, cg.pi, triples, np.asarray(duals.sigma), tasks,
+                   min(costs) - 1e-6, L.Deadline(None), inst.k) is None
+
+
+@needs_search
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_search_never_beats_the_optimum_and_never_worsens(seed):
+    inst = tiny(seed, 14, 8, 3)
+    pool, master, cg = root(inst)
+    duals = cut_duals(inst, cg, master)
+    start = make_packs(inst, [(i,) for i in range(inst.n)])
+
+    def rc_of(pack, cost):
+        return cost - float(cg.pi[list(pack)].sum()) - cg.mu - sum(
+            float(duals.sigma[q]) for q in master.cuts.cuts_of(pack))
+
+    found = L.lns(inst, L.PackIndex(pool, cg.rcs, np.inf), duals, cg.pi, rc_of,
+                  L.neighbours(inst.n, master.support()), start, L.Deadline(10.0), seed)
+    assert check_packs(inst, found) == found.makespan
+    assert opt(inst) <= found.makespan < start.makespan
+
+
+@needs_search
+@pytest.mark.parametrize("seed", [0, 1])
+def test_setpart_cg_proves_the_same_optimum_with_and_without_it(seed):
+    inst = random_instance(seed, 30, 16, 3, kind="amdahl")
+    on = solve_setpart_cg(inst, time_limit=30)
+    off = solve_setpart_cg(inst, time_limit=30, lns=False)
+    assert on.status is off.status is Status.OPTIMAL
+    assert on.objective == pytest.approx(off.objective, rel=1e-9)
