@@ -73,6 +73,11 @@ class PackIndex:
         return PackPool(len(tasks), packs, costs), rcs
 
 
+def available(inst: CoscheduleInstance) -> bool:
+    """Whether the C search serves the moves' sub-problems."""
+    return partsearch.available(min(inst.n, PACKS_PER_MOVE * inst.k))
+
+
 def neighbours(n: int, support: list[tuple[tuple[int, ...], float]]) -> list[set[int]]:
     """For each task, the tasks the LP's support puts in a pack with it."""
     out: list[set[int]] = [set() for _ in range(n)]
@@ -92,7 +97,7 @@ def lns(inst: CoscheduleInstance, index: PackIndex, duals: partsearch.Duals,
     `duals` are the cut master's (`partsearch.Duals`), `pi` its task duals, `rc_of(pack, cost)`
     the reduced cost of a pack, `near` the LP neighbours of each task (`neighbours`).
     """
-    if not partsearch.available(min(inst.n, PACKS_PER_MOVE * inst.k)):
+    if not available(inst):
         return best
     rng = np.random.default_rng(seed)
     triples = np.array(duals.triples, dtype=np.int64).reshape(-1, 3)
@@ -105,7 +110,10 @@ def lns(inst: CoscheduleInstance, index: PackIndex, duals: partsearch.Duals,
         chosen = _choose(packs, rc, near, rng)
         tasks = np.array(sorted(i for b in chosen for i in b), dtype=np.int64)
         target = sum(current[b] for b in chosen)
-        found = _move(index, duals, pi, triples, sigma, tasks, target, deadline, inst.k)
+        try:
+            found = _move(index, duals, pi, triples, sigma, tasks, target, deadline, inst.k)
+        except MemoryError:  # the search could not allocate its lists: keep what was found
+            break
         if found is None:
             stall += 1
             continue

@@ -3,7 +3,9 @@
 Every pack B (1 <= |B| <= k, sum pmin_i <= p) with its cost c_B, Algorithm 1's optimal pack
 time (vectorised, float). The pool holds C(n, 1) + ... + C(n, k) packs, at most
 ``max_pool`` (larger instances are refused with a one-line `InvalidInstance`); it is built in
-chunks, each checked against the deadline.
+chunks, each checked against the deadline, or by the C kernel `pk_pool` (``csrc/coschedule/
+pool.h``, decision C29) when the extension is built: the same packs in the same order with the
+same costs, 5-10x faster (4.5 M packs at n = 300, k = 3).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import pack_costs_vectorized
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule.hardlimit import PhaseTimeout
 from resilsched.models.coschedule.options import MAX_POOL
 from resilsched.options import Deadline
@@ -110,6 +113,9 @@ def build_pool(inst: CoscheduleInstance, deadline: Deadline | None = None,
     n, k = inst.n, inst.k
     mat = inst.matrix()
     pmin = np.asarray(inst.pmin, dtype=np.int64)
+    dll = _cclosure.lib()
+    if dll is not None and k <= 64:
+        return _native_pool(dll, inst, mat, pmin, deadline)
     packs, costs = {}, {}
     for s in range(1, k + 1):
         combos = itertools.combinations(range(n), s)
@@ -127,3 +133,25 @@ def build_pool(inst: CoscheduleInstance, deadline: Deadline | None = None,
         packs[s] = np.concatenate(arrs) if arrs else np.zeros((0, s), np.int32)
         costs[s] = np.concatenate(css) if css else np.zeros(0)
     return PackPool(n, packs, costs)
+
+
+def _native_pool(dll, inst: CoscheduleInstance, mat: np.ndarray, pmin: np.ndarray,
+                 deadline: Deadline | None) -> PackPool:
+    """`build_pool` by the C kernel `pk_pool` (module docstring)."""
+    table = np.ascontiguousarray(mat, dtype=np.float64)
+    packs, costs = {}, {}
+    for s in range(1, inst.k + 1):
+        room = math.comb(inst.n, s)
+        arr = np.empty((room, s), dtype=np.int32)
+        cost = np.empty(room)
+        if deadline is not None and deadline.expired():
+            raise PhaseTimeout("building the pool of packs")
+        left = math.inf if deadline is None else deadline.remaining()
+        seconds = left if math.isfinite(left) else 0.0  # 0: no clock
+        got = dll.pk_pool(inst.n, s, inst.p, pmin.ctypes.data, table.ctypes.data,
+                          table.shape[1], room, float(seconds), arr.ctypes.data,
+                          cost.ctypes.data)
+        if got == -2:
+            raise PhaseTimeout("building the pool of packs")
+        packs[s], costs[s] = arr[:got].copy(), cost[:got].copy()
+    return PackPool(inst.n, packs, costs)

@@ -64,6 +64,7 @@ from resilsched.models.coschedule.colgen import (
 )
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.coschedule.lns import PackIndex, lns, neighbours
+from resilsched.models.coschedule.lns import available as lns_available
 from resilsched.models.coschedule.localsearch import improve
 from resilsched.models.coschedule.lpdive import lp_dive
 from resilsched.models.coschedule.master import Master, MipResult
@@ -100,9 +101,12 @@ DIRECT_FULL_COLUMNS = 15_000
 DIVES = 2
 DIVE_COLUMNS = 30
 DIVE_SHARE = 0.2
-#: the large-neighbourhood search (`lns`) after the dives takes at most this share of the time
-#: left, over the packs of reduced cost <= min(LNS_DELTA, the gap to the incumbent)
-LNS_SHARE = 0.3
+#: the large-neighbourhood search (`lns`, in place of the dives when the C kernels serve its
+#: moves) takes at most this share of the time left, over the packs of reduced cost
+#: <= min(LNS_DELTA, the gap to the incumbent); without the closure search (n > 256) the
+#: closure rounds (HiGHS) rarely finish, so it takes the larger share
+LNS_SHARE = 0.5
+LNS_SHARE_WITHOUT_SEARCH = 0.9
 LNS_DELTA = 1.5
 
 
@@ -180,15 +184,17 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
         return float(np.partition(flat, kth)[kth])
 
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
-    support = master.support()
-    if delta < gap_to_close(float(best.makespan)):
-        best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
-    if opts.lns and delta < gap_to_close(float(best.makespan)):
-        best = _lns(inst, opts, pool, master, cg, support, best, gap_to_close, info)
     search = opts.closure != "mip" and partsearch.available(n)
+    moves = opts.lns and lns_available(inst)
     if opts.closure == "search" and not search:
         opts.say("the closure search is unavailable (no C kernels or n > 256): HiGHS's MIP")
-    if not search and delta < gap_to_close(float(best.makespan)):
+    if delta < gap_to_close(float(best.makespan)):
+        if moves:
+            share = LNS_SHARE if search else LNS_SHARE_WITHOUT_SEARCH
+            best = _lns(inst, opts, pool, master, cg, best, gap_to_close, share, info)
+        else:
+            best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
+    if not search and not moves and delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
         best = _early_round(inst, opts, pool, master, best, keep, delta, info)
         best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
@@ -225,13 +231,16 @@ def _dives(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, mas
 
 
 def _lns(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, master: Master,
-         cg, support: list, best: Packs, gap_to_close, info: dict) -> Packs:
-    """`best` improved by the large-neighbourhood search of `lns` within `LNS_SHARE` of the
-    time left (decision C29)."""
-    opts.say("large-neighbourhood search for an upper bound")
+         cg, best: Packs, gap_to_close, share: float, info: dict) -> Packs:
+    """`best` polished by pair exchanges, then improved by the large-neighbourhood search of
+    `lns`, within `share` of the time left (decision C29)."""
+    opts.say("pair exchanges and large-neighbourhood search for an upper bound")
     duals = cut_duals(inst, cg, master)
     if duals is None:
         return best
+    stop = Deadline(opts.deadline.remaining() * share)
+    best = _polish(inst, best, stop)
+    info["local_search_ub"] = best.makespan
     cuts = master.cuts
     sigma = duals.sigma
 
@@ -239,10 +248,9 @@ def _lns(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, maste
         hit = cuts.cuts_of(pack) if cuts is not None else []
         return cost - float(cg.pi[list(pack)].sum()) - cg.mu - float(sigma[hit].sum())
 
-    stop = Deadline(opts.deadline.remaining() * LNS_SHARE)
     index = PackIndex(pool, cg.rcs, min(LNS_DELTA, gap_to_close(float(best.makespan))))
-    found = lns(inst, index, duals, cg.pi, rc_of, neighbours(inst.n, support), best, stop,
-                opts.seed)
+    found = lns(inst, index, duals, cg.pi, rc_of, neighbours(inst.n, master.support()), best,
+                stop, opts.seed)
     info["lns_ub"] = found.makespan
     return found
 

@@ -1,6 +1,7 @@
 """The co-scheduling side of ``resilsched solve``'s portfolio (decision C29): the model picked
 by size, warm starts (``hint``), the large-neighbourhood search of ``setpart-cg`` checked
-against brute force and the enumeration's optima, and the streaming hard limit."""
+against brute force and the enumeration's optima, the native pool against numpy, and the
+streaming hard limit."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ import pytest
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import random_instance
+from resilsched.models.coschedule import _cclosure, partsearch
 from resilsched.models.coschedule import lns as L
-from resilsched.models.coschedule import partsearch
 from resilsched.models.coschedule.closure import cut_duals
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.hardlimit import run_streaming
+from resilsched.models.coschedule.pool import build_pool
 from resilsched.models.coschedule.setpart import solve_setpart_cg
+from resilsched.options import Deadline
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
@@ -123,11 +126,11 @@ def test_a_move_finds_the_cheapest_partition_of_its_tasks(seed):
         assert sum(inside[b] for b in y) >= dual + sum(rc[b] for b in y) - 1e-7
     triples = np.array(duals.triples, dtype=np.int64).reshape(-1, 3)
     found = L._move(index, duals, cg.pi, triples, np.asarray(duals.sigma), tasks,
-                    min(costs) + 1.0, L.Deadline(None), inst.k)
+                    min(costs) + 1.0, Deadline(None), inst.k)
     assert found is not None and sorted(i for b in found for i in b) == tasks.tolist()
     assert sum(inside[b] for b in found) == pytest.approx(min(costs), abs=1e-9)
     assert L._move(index, duals, cg.pi, triples, np.asarray(duals.sigma), tasks,
-                   min(costs) - 1e-6, L.Deadline(None), inst.k) is None
+                   min(costs) - 1e-6, Deadline(None), inst.k) is None
 
 
 @needs_search
@@ -143,7 +146,7 @@ def test_the_search_never_beats_the_optimum_and_never_worsens(seed):
             float(duals.sigma[q]) for q in master.cuts.cuts_of(pack))
 
     found = L.lns(inst, L.PackIndex(pool, cg.rcs, np.inf), duals, cg.pi, rc_of,
-                  L.neighbours(inst.n, master.support()), start, L.Deadline(10.0), seed)
+                  L.neighbours(inst.n, master.support()), start, Deadline(10.0), seed)
     assert check_packs(inst, found) == found.makespan
     assert opt(inst) <= found.makespan < start.makespan
 
@@ -156,3 +159,22 @@ def test_setpart_cg_proves_the_same_optimum_with_and_without_it(seed):
     off = solve_setpart_cg(inst, time_limit=30, lns=False)
     assert on.status is off.status is Status.OPTIMAL
     assert on.objective == pytest.approx(off.objective, rel=1e-9)
+
+
+@pytest.mark.skipif(_cclosure.lib() is None, reason="needs the C kernels")
+@pytest.mark.parametrize("seed, n, p, k, kind, pmin", [
+    (0, 30, 16, 3, "amdahl", False), (1, 20, 8, 4, "integer", True),
+    (2, 12, 6, 2, "synthetic", False), (3, 9, 5, 5, "integer", True)])
+def test_the_native_pool_is_the_numpy_pool(seed, n, p, k, kind, pmin):
+    inst = tiny(seed, n, p, k, kind=kind, pmin=pmin)
+    native = build_pool(inst, Deadline(60.0))
+    _cclosure.set_enabled(False)
+    try:
+        reference = build_pool(inst, Deadline(60.0))
+    finally:
+        _cclosure.set_enabled(True)
+    assert sorted(native.packs) == sorted(reference.packs)
+    for s in reference.packs:
+        assert native.packs[s].dtype == reference.packs[s].dtype
+        assert np.array_equal(native.packs[s], reference.packs[s])
+        assert np.array_equal(native.costs[s], reference.costs[s])  # bit for bit
