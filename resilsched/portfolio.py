@@ -174,8 +174,7 @@ def _runs(family: Family, case: Case, seed: int, entry: Any) -> Iterator[Found]:
                 raise ValueError(f"family {family.name} has no validator to check it")
             family.validate(case, res)
         except Exception as exc:  # noqa: BLE001 - a failed run is recorded, never used
-            yield Found(label, None, time.perf_counter() - t0,
-                        error=f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300])
+            yield Found(label, None, time.perf_counter() - t0, error=_error(exc))
             continue
         yield Found(label, value, time.perf_counter() - t0, payload=res.schedule)
 
@@ -188,10 +187,25 @@ def _schedules(family: Family, case: Case, seed: int, deadline: Deadline, phase:
     out: list[Found] = []
     for left, entry in zip(range(len(entries), 0, -1), entries, strict=True):
         say(f"portfolio: {entry.name}")
-        runs, _ = run_streaming(lambda e=entry: _runs(family, case, seed, e),
-                                _slice(deadline, phase, left))
-        out += runs
+        out += _streamed(entry.name, lambda e=entry: _runs(family, case, seed, e),
+                         _slice(deadline, phase, left))
     return out
+
+
+def _streamed(name: str, runs: Callable[[], Iterator[Found]], seconds: float) -> list[Found]:
+    """What `run_streaming` brings back from `runs` within `seconds`; a failure of the child
+    itself (e.g. a schedule that cannot be pickled) is one failed `Found`."""
+    t0 = time.perf_counter()
+    try:
+        found, _ = run_streaming(runs, seconds)
+    except Exception as exc:  # noqa: BLE001 - recorded, never used
+        return [Found(name, None, time.perf_counter() - t0, error=_error(exc))]
+    return found
+
+
+def _error(exc: BaseException) -> str:
+    """One line naming an exception, at most 300 characters."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
 
 
 def _bounds(family: Family, case: Case, deadline: Deadline, phase: Deadline) -> list[Found]:
@@ -204,13 +218,12 @@ def _bounds(family: Family, case: Case, deadline: Deadline, phase: Deadline) -> 
             try:
                 value = b.compute(case.instance, case.scenario)
             except Exception as exc:  # noqa: BLE001 - recorded, never used
-                yield Found(b.name, None, time.perf_counter() - t0,
-                            error=f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300])
+                yield Found(b.name, None, time.perf_counter() - t0, error=_error(exc))
                 return
             yield Found(b.name, value, time.perf_counter() - t0)
 
         t0 = time.perf_counter()
-        found, _ = run_streaming(compute, _slice(deadline, phase, left))
+        found = _streamed(bound.name, compute, _slice(deadline, phase, left))
         out += found or [Found(bound.name, None, time.perf_counter() - t0,
                                error="not finished within its share of the time")]
     return out
@@ -295,6 +308,8 @@ def _answer(family: Family, model: ExactModel, sol: Solution | None, schedules: 
             if not proven:
                 violations.append(f"{model.name} said optimal at {mine.value}, but "
                                   f"{best.source} found {best.value}")
+    if sol is not None and sol.status is Status.INFEASIBLE and best is not None:
+        violations.append(f"{model.name} said infeasible, but {best.source} found {best.value}")
     if sol is not None and _number(sol.bound) is not None:
         claimed = _best_bound(sense, [Found(model.name, sol.bound, sol.wall_time)], best,
                               violations)

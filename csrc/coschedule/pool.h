@@ -52,3 +52,83 @@ API int64_t pk_pool(int n, int s, int p, const int64_t *pmin, const double *mat,
     }
     return count;
 }
+
+/* Reduced costs of the pool's packs of one size: rc = cost - mu - sum of pi over the members
+ * (`PackPool.reduced_costs`: the same subtractions in the same order, member by member). */
+API void pk_reduced(int64_t m, int s, const int32_t *packs, const double *costs,
+                    const double *pi, double mu, double *rc) {
+    for (int64_t r = 0; r < m; r++) {
+        double v = costs[r] - mu;
+        const int32_t *b = packs + r * s;
+        for (int a = 0; a < s; a++) v -= pi[b[a]];
+        rc[r] = v;
+    }
+}
+
+/* sift-down of a max-heap of (value, index) pairs ordered by value, then index */
+static void heap_down(double *val, int64_t *idx, int64_t size, int64_t at) {
+    for (;;) {
+        int64_t l = 2 * at + 1, r = l + 1, big = at;
+        if (l < size && (val[l] > val[big] || (val[l] == val[big] && idx[l] > idx[big]))) big = l;
+        if (r < size && (val[r] > val[big] || (val[r] == val[big] && idx[r] > idx[big]))) big = r;
+        if (big == at) return;
+        double tv = val[at];
+        val[at] = val[big];
+        val[big] = tv;
+        int64_t ti = idx[at];
+        idx[at] = idx[big];
+        idx[big] = ti;
+        at = big;
+    }
+}
+
+/* One pass over m reduced costs: their minimum, how many lie below `below`, and the indices of
+ * the (at most `count`) smallest of those, smallest first (ties: the lower index). Returns the
+ * number of indices written. */
+API int64_t pk_cheapest(int64_t m, const double *rc, double below, int64_t count,
+                        int64_t *out, double *out_min, int64_t *out_below) {
+    double least = m > 0 ? rc[0] : 0.0;
+    int64_t under = 0, size = 0;
+    double *val = malloc(sizeof(double) * (size_t)(count > 0 ? count : 1));
+    if (!val) return -3;
+    for (int64_t r = 0; r < m; r++) {
+        double v = rc[r];
+        if (v < least) least = v;
+        if (!(v < below)) continue;
+        under++;
+        if (count <= 0) continue;
+        if (size < count) { /* push, then sift up */
+            int64_t at = size++;
+            val[at] = v;
+            out[at] = r;
+            while (at > 0) {
+                int64_t up = (at - 1) / 2;
+                if (val[up] > val[at] || (val[up] == val[at] && out[up] > out[at])) break;
+                double tv = val[at];
+                val[at] = val[up];
+                val[up] = tv;
+                int64_t ti = out[at];
+                out[at] = out[up];
+                out[up] = ti;
+                at = up;
+            }
+        } else if (v < val[0]) {
+            val[0] = v;
+            out[0] = r;
+            heap_down(val, out, size, 0);
+        }
+    }
+    for (int64_t end = size - 1; end > 0; end--) { /* heap sort: smallest first */
+        double tv = val[0];
+        val[0] = val[end];
+        val[end] = tv;
+        int64_t ti = out[0];
+        out[0] = out[end];
+        out[end] = ti;
+        heap_down(val, out, end, 0);
+    }
+    free(val);
+    *out_min = least;
+    *out_below = under;
+    return size;
+}

@@ -7,7 +7,8 @@ installed, as the optional setuptools extension `resilsched._closure` (setup.py)
 compiled at run time (issue 15). The extension module is empty: its shared object is loaded
 with ctypes. The same shared object holds `sp_search`, the k-in-p closure search of
 `partsearch` (``csrc/coschedule/partition.h``, decision C28; masks of ceil(n/64) words, n <=
-256) and `pk_pool`, the explicit pool of `pool.build_pool` (``pool.h``, decision C29).
+256) and `pk_pool`, `pk_reduced`, `pk_cheapest`: the explicit pool of `pool.build_pool` and
+its pricing (``pool.h``, decision C29).
 `lib()` is None, and the Python code runs (for `sp_search`: HiGHS), when the extension was not
 built or when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``) asks for the
 fallback; either way one line on standard error says so, once per process. `pk_enum` and
@@ -40,6 +41,10 @@ def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
     dll.sp_search.restype = i64
     dll.pk_pool.argtypes = [cint, cint, cint, P, P, cint, i64, dbl, P, P]
     dll.pk_pool.restype = i64
+    dll.pk_reduced.argtypes = [i64, cint, P, P, P, dbl, P]
+    dll.pk_reduced.restype = None
+    dll.pk_cheapest.argtypes = [i64, P, dbl, i64, P, P, P]
+    dll.pk_cheapest.restype = i64
     return dll
 
 

@@ -283,7 +283,7 @@ def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPoo
 
 def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
                        time_limit: float | None = None, hint: Any = None,
-                     **options: Any) -> Solution:
+                       **options: Any) -> Solution:
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP, seeded with
     PACK-APPROX or the `hint`, `outcome.fallback`). Options: `SetpartOptions`."""
     opts = SetpartOptions.of(time_limit, options, "setpart-full")

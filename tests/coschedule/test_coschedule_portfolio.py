@@ -178,3 +178,38 @@ def test_the_native_pool_is_the_numpy_pool(seed, n, p, k, kind, pmin):
         assert native.packs[s].dtype == reference.packs[s].dtype
         assert np.array_equal(native.packs[s], reference.packs[s])
         assert np.array_equal(native.costs[s], reference.costs[s])  # bit for bit
+
+
+@pytest.mark.skipif(_cclosure.lib() is None, reason="needs the C kernels")
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_native_pricing_is_the_numpy_pricing(seed):
+    inst = tiny(seed, 25, 8, 3 + seed % 2, kind="amdahl")
+    pool = build_pool(inst)
+    rng = np.random.default_rng(seed)
+    pi = rng.uniform(0, 60, size=inst.n)
+    pi[rng.integers(inst.n)] = -np.inf  # a removed task (LP dives): its packs get rc = +inf
+    native = pool.reduced_costs(pi, 1.5)
+    native_least, native_below = pool.negatives(native, -1e-9)
+    native_packs, native_costs = pool.cheapest(native, 40)
+    _cclosure.set_enabled(False)
+    try:
+        reference = pool.reduced_costs(pi, 1.5)
+        least, below = pool.negatives(reference, -1e-9)
+        packs, _ = pool.cheapest(reference, 40)
+    finally:
+        _cclosure.set_enabled(True)
+    for s in reference:
+        assert np.array_equal(native[s], reference[s])  # bit for bit
+    assert (native_least, native_below) == (least, below)
+    rc_of = {tuple(int(x) for x in row): rc for s in pool.packs
+             for row, rc in zip(pool.packs[s].tolist(), reference[s].tolist(), strict=True)}
+    assert sorted(rc_of[b] for b in native_packs) == sorted(rc_of[b] for b in packs)
+    assert [rc_of[b] for b in native_packs] == sorted(rc_of[b] for b in native_packs)
+    assert all(pool_cost == pytest.approx(c) for pool_cost, c in
+               zip([float(optimal(inst, b)) for b in native_packs], native_costs, strict=True))
+
+
+def optimal(inst, pack):
+    from resilsched.heuristics.coschedule.onepack import optimal_pack
+
+    return optimal_pack(inst, pack)[0]
