@@ -35,8 +35,10 @@ from resilsched.options import Deadline
 
 #: packs of the incumbent a move frees (45 tasks at k = 3)
 PACKS_PER_MOVE = 15
-#: node budget of one move's search
+#: node budget of one move's search, and log2 of its memo's slots (the search's default, 2^21
+#: slots of 32 bytes, costs more to clear than a move's search takes)
 MOVE_NODES = 20_000
+MOVE_MEMO_LOG2 = 15
 #: the search stops after this many moves in a row without a gain, per pack of the incumbent
 STALL_PER_PACK = 8
 
@@ -180,7 +182,7 @@ def _move(index: PackIndex, duals: partsearch.Duals, pi: np.ndarray, triples: np
                                  sigma[whole], k)
     keep = {s: np.ones(len(c), dtype=bool) for s, c in sub.costs.items()}
     res = partsearch.search(sub, keep, rcs, sub_duals, target - 1e-9 * max(1.0, target),
-                            max(deadline.remaining(), 1e-3), MOVE_NODES)
+                            max(deadline.remaining(), 1e-3), MOVE_NODES, MOVE_MEMO_LOG2)
     if res.packs is None:
         return None
     return [tuple(sorted(int(tasks[i]) for i in b)) for b in res.packs]
