@@ -140,17 +140,15 @@ class Solution:
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
             notes.append(f"bound {_show(self.bound)}{u}")
+        notes += [f"{what} from {name}" for what, name in
+                  (("objective", self.objective_source), ("bound", self.bound_source))
+                  if name is not None and name != self.method]
         notes.append(f"{self.wall_time:.2f} s")
         if not self.exact_scaling:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
         elif self.scale != 1:
             notes.append(f"times scaled x{self.scale}")
         value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
-        sources = [f"{what} from {name}" for what, name in
-                   (("objective", self.objective_source), ("bound", self.bound_source))
-                   if name is not None and name != self.method]
-        if sources:
-            notes.insert(-1, ", ".join(sources))
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.payload))])
 

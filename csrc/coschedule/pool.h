@@ -65,19 +65,27 @@ API void pk_reduced(int64_t m, int s, const int32_t *packs, const double *costs,
     }
 }
 
-/* sift-down of a max-heap of (value, index) pairs ordered by value, then index */
+/* a max-heap of (value, index) pairs ordered by value, then index */
+static inline int heap_above(const double *val, const int64_t *idx, int64_t a, int64_t b) {
+    return val[a] > val[b] || (val[a] == val[b] && idx[a] > idx[b]);
+}
+
+static inline void heap_swap(double *val, int64_t *idx, int64_t a, int64_t b) {
+    double tv = val[a];
+    val[a] = val[b];
+    val[b] = tv;
+    int64_t ti = idx[a];
+    idx[a] = idx[b];
+    idx[b] = ti;
+}
+
 static void heap_down(double *val, int64_t *idx, int64_t size, int64_t at) {
     for (;;) {
         int64_t l = 2 * at + 1, r = l + 1, big = at;
-        if (l < size && (val[l] > val[big] || (val[l] == val[big] && idx[l] > idx[big]))) big = l;
-        if (r < size && (val[r] > val[big] || (val[r] == val[big] && idx[r] > idx[big]))) big = r;
+        if (l < size && heap_above(val, idx, l, big)) big = l;
+        if (r < size && heap_above(val, idx, r, big)) big = r;
         if (big == at) return;
-        double tv = val[at];
-        val[at] = val[big];
-        val[big] = tv;
-        int64_t ti = idx[at];
-        idx[at] = idx[big];
-        idx[big] = ti;
+        heap_swap(val, idx, at, big);
         at = big;
     }
 }
@@ -101,16 +109,9 @@ API int64_t pk_cheapest(int64_t m, const double *rc, double below, int64_t count
             int64_t at = size++;
             val[at] = v;
             out[at] = r;
-            while (at > 0) {
-                int64_t up = (at - 1) / 2;
-                if (val[up] > val[at] || (val[up] == val[at] && out[up] > out[at])) break;
-                double tv = val[at];
-                val[at] = val[up];
-                val[up] = tv;
-                int64_t ti = out[at];
-                out[at] = out[up];
-                out[up] = ti;
-                at = up;
+            while (at > 0 && !heap_above(val, out, (at - 1) / 2, at)) {
+                heap_swap(val, out, at, (at - 1) / 2);
+                at = (at - 1) / 2;
             }
         } else if (v < val[0]) {
             val[0] = v;
@@ -119,12 +120,7 @@ API int64_t pk_cheapest(int64_t m, const double *rc, double below, int64_t count
         }
     }
     for (int64_t end = size - 1; end > 0; end--) { /* heap sort: smallest first */
-        double tv = val[0];
-        val[0] = val[end];
-        val[end] = tv;
-        int64_t ti = out[0];
-        out[0] = out[end];
-        out[end] = ti;
+        heap_swap(val, out, 0, end);
         heap_down(val, out, end, 0);
     }
     free(val);
