@@ -111,15 +111,9 @@ def _load(args: argparse.Namespace):
 
 
 def _scenario(fam, instance, args: argparse.Namespace):
-    if fam.scenario is None:
-        if args.failures is not None or args.qbar is not None:
-            raise UsageError(f"--failures/--qbar: family {fam.name!r} has no failure scenarios")
-        return None
-    if args.failures is not None and args.qbar is not None:
-        raise UsageError("--failures and --qbar are exclusive: give the scenario or how to draw it")
-    if args.qbar is not None:
-        return fam.sample_scenario(instance, args.qbar, args.seed)
-    return fam.scenario(instance, args.failures)
+    from resilsched.api import scenario_of
+
+    return scenario_of(fam, instance, args.failures, args.qbar, args.seed)
 
 
 # --- list -----------------------------------------------------------------------------------
@@ -139,7 +133,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             "default_exact": fam.default_exact,
             "heuristics": {
                 h.name: {"priorities": list(h.priorities), "default_priority": h.default_priority,
-                         "params": _params_json(h.params), "description": h.description}
+                         "params": _params_json(h.params), "description": h.description,
+                         "origin": h.origin}
                 for h in fam.heuristics.values()
             },
             "exact": {m.name: {"description": m.description, "params": _params_json(m.params)}
@@ -153,7 +148,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                      + (f" in {fam.objective_unit}" if fam.objective_unit else "") + ")")
         for h in fam.heuristics.values():
             prios = f" [priorities: {', '.join(h.priorities)}]" if h.priorities else ""
-            lines.append(f"  heuristic {h.name}: {h.description}{prios}")
+            origin = f" ({h.origin})" if h.plugin else ""
+            lines.append(f"  heuristic {h.name}: {h.description}{prios}{origin}")
             lines += [f"      --param {p.describe()}" for p in h.params]
         for m in fam.exact.values():
             star = " (gap reference)" if m.name == fam.default_exact else ""
@@ -242,9 +238,10 @@ def _write(path: Path, text: str) -> None:
 def cmd_solve(args: argparse.Namespace) -> int:
     """The whole command, loading included, runs within ``--time-limit`` (default 60 s).
     Without ``--method``, the portfolio (`resilsched.portfolio`); with it, that model alone
-    (decision T16)."""
+    (decision T19)."""
     import dataclasses
 
+    from resilsched.api import solve_with
     from resilsched.portfolio import certified_solve, pick_model
 
     deadline = Deadline(_time_limit(args, 60.0), start=args.started)
@@ -259,8 +256,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             sol = certified_solve(fam, instance, scenario, method=model.name,
                                   deadline=deadline, options=options, progress=beat.phase)
         else:
-            sol = model.solve(instance, scenario, time_limit=max(deadline.remaining(), 0.01),
-                              progress=beat.phase, **options)
+            sol = solve_with(fam, instance, scenario, model.name,
+                             max(deadline.remaining(), 0.01), options, beat.phase)
             sol = dataclasses.replace(
                 sol, objective_source=None if sol.objective is None else model.name,
                 bound_source=None if sol.bound is None else model.name)
@@ -275,28 +272,31 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 # --- simulate -------------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from resilsched.registry import heuristic
+    """A plug-in's result is checked first: its exception or an infeasible schedule is one
+    line ``error: ...`` and exit status 1, an objective its schedule disagrees with is replaced
+    by the recomputed one after a ``warning:`` line."""
+    from resilsched.api import simulate_with
+    from resilsched.registry import heuristic, priority
 
+    limit = None if args.time_limit is None else _time_limit(args, 0.0)
     fam, instance = _load(args)
     h = heuristic(fam, args.heuristic)
-    prio = args.priority
-    if h.priorities:
-        prio = h.default_priority if prio is None else prio
-        folded = {p.lower(): p for p in h.priorities}
-        if prio.lower() not in folded:
-            raise UsageError(
-                f"--priority={prio!r} is unknown for {h.name} "
-                f"(choose from {', '.join(h.priorities)})"
-            )
-        prio = folded[prio.lower()]
-    elif prio is not None:
-        raise UsageError(f"--priority: {h.name} takes no priority rule")
+    priority(h, args.priority)  # a bad rule or reference is refused before anything runs
     params = parse_params(h.params, args.param, h.name)
     scenario = _scenario(fam, instance, args)
     _notes(args)
-    with Heartbeat(f"simulate {h.name}", Deadline(None, start=args.started),
+    with Heartbeat(f"simulate {h.name}", Deadline(limit, start=args.started),
                    enabled=not args.quiet):
-        res = h.run(instance, scenario, prio, seed=args.seed, **params)
+        run = simulate_with(fam, h, instance, scenario, args.priority, args.seed, params,
+                            limit)
+    if isinstance(run.error, InvalidInstance):  # the plug-in refused its input: bad input
+        raise run.error
+    if not run.valid:
+        print(f"error: {' '.join('; '.join(run.problems).split())}", file=sys.stderr)
+        return 1
+    for problem in run.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    res = run.result
     d = {**res.to_dict(), "family": fam.name, "unit": fam.objective_unit,
          "wall_time": round(time.perf_counter() - args.started, 6)}
     if params:
@@ -310,6 +310,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # --- gap and check --------------------------------------------------------------------------
 def _run_gap(args: argparse.Namespace):
+    from resilsched.api import selection
     from resilsched.gap import run_gap
     from resilsched.registry import available_families
 
@@ -318,7 +319,11 @@ def _run_gap(args: argparse.Namespace):
     time_limit = _time_limit(args, 10.0)
     names = [args.family] if args.family is not None else available_families()
     fams = [_family(n) for n in names]
-    return run_gap(fams, time_limit, progress=library_commands.gap_progress(args))
+    chosen = selection(args.heuristic, fams)
+    if chosen is not None:
+        fams = [f for f in fams if f.name in chosen]
+    return run_gap(fams, time_limit, progress=library_commands.gap_progress(args),
+                   heuristics=chosen)
 
 
 def cmd_gap(args: argparse.Namespace) -> int:
@@ -329,20 +334,26 @@ def cmd_gap(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_thresholds(path: str | None) -> dict[str, Any]:
+def _load_thresholds(path: str | None, heuristics: list[str] | None) -> dict[str, Any]:
+    """The thresholds file, checked against the registered heuristics and those named by
+    ``--heuristic`` (a reference may have thresholds of its own)."""
     if path is None:
         return {}
     from resilsched.gap import check_threshold_file
     from resilsched.io import read_json
-    from resilsched.registry import all_families
+    from resilsched.references import is_reference
+    from resilsched.registry import all_families, heuristic
 
-    return check_threshold_file(read_json(path), all_families(), path)
+    families = all_families()
+    refs = [name for name in heuristics or () if is_reference(name)]
+    scored = {f.name: [heuristic(f, ref) for ref in refs] for f in families} if refs else None
+    return check_threshold_file(read_json(path), families, path, scored)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from resilsched.gap import check_thresholds, format_report
 
-    thresholds = _load_thresholds(args.thresholds)
+    thresholds = _load_thresholds(args.thresholds, args.heuristic)
     report = _run_gap(args)
     failures = check_thresholds(report, thresholds)
     d = report.to_dict()

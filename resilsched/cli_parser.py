@@ -28,6 +28,7 @@ from typing import NoReturn
 
 from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
+from resilsched.commands import export as export_commands
 from resilsched.commands import library as library_commands
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 
@@ -153,8 +154,13 @@ def _instance_args(p: argparse.ArgumentParser) -> None:
 
 def _gap_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--family", help="only this family (default: all)")
+    p.add_argument("--heuristic", action="append", metavar="NAME|MODULE:FUNCTION",
+                   help="score only this heuristic, repeatable: a registered name or your own "
+                   "function (MODULE:FUNCTION, importable from the current directory; give "
+                   "--family or --library for it) (default: every registered heuristic)")
     p.add_argument("--time-limit", type=_seconds, default=None,
-                   help="seconds per exact solve, in [0.01, 604800] (default 10)")
+                   help="seconds per exact solve and per heuristic run of a case, in [0.01, "
+                   "604800] (default 10)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: one line per case)")
     library_commands.add_gap_args(p)
@@ -237,13 +243,20 @@ resilsched reproduce rigid --help    # paper figures and tables
         "simulate", formatter_class=fmt, help="run one heuristic on an instance",
         epilog=_examples(
             "resilsched simulate inst.json --heuristic R-LIST-0 --priority LA\n"
-            "resilsched simulate inst.json --heuristic R-SHELF-B --qbar 0.3 --seed 7 --json"),
+            "resilsched simulate inst.json --heuristic R-SHELF-B --qbar 0.3 --seed 7 --json\n"
+            "resilsched simulate inst.json --heuristic mymodule:my_list  # your own"),
     )
     _instance_args(p)
-    p.add_argument("--heuristic", required=True,
-                   help="heuristic name (see `resilsched list`; required)")
-    p.add_argument("--priority",
-                   help="priority rule, for heuristics that take one (default: the heuristic's)")
+    p.add_argument("--heuristic", required=True, metavar="NAME|MODULE:FUNCTION",
+                   help="heuristic name (see `resilsched list`) or your own function "
+                   "run(instance, scenario=None, priority=None, *, seed=0, **params), as "
+                   "MODULE:FUNCTION importable from the current directory (required)")
+    p.add_argument("--priority", metavar="RULE|MODULE:FUNCTION",
+                   help="priority rule, for heuristics that take one; rigid and moldable also "
+                   "take a key function key(instance, j) as MODULE:FUNCTION, smallest first "
+                   "(default: the heuristic's)")
+    p.add_argument("--time-limit", type=_seconds, default=None,
+                   help="seconds the heuristic may run, in [0.01, 604800] (default: no limit)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also print the schedule (default: off)")
     _json(p)
@@ -252,13 +265,15 @@ resilsched reproduce rigid --help    # paper figures and tables
     p = sub.add_parser(
         "gap", formatter_class=fmt,
         help="gap report: every heuristic against the exact optimum (the main job)",
-        description="Runs every registered heuristic (and priority rule) on the built-in smoke "
+        description="Runs every registered heuristic (and priority rule), or those --heuristic "
+        "names (your own MODULE:FUNCTION included), on the built-in smoke "
         "suite, solves each case exactly, and reports per heuristic the mean and worst gap to "
         "the optimum (or to the proven bound when optimality was not proven) and every "
         "violation of a proven guarantee. The table prints gaps in percent of the reference; "
         "--json gives them as fractions (0.05 = 5%%), an infinite gap (a reference of 0) as "
         "null.",
-        epilog=_examples("resilsched gap\nresilsched gap --family rigid --json"),
+        epilog=_examples("resilsched gap\nresilsched gap --family rigid --json\n"
+                         "resilsched gap --library rigid-small --heuristic mymodule:my_list"),
     )
     _gap_args(p)
     p.set_defaults(func=commands["gap"])
@@ -323,5 +338,6 @@ resilsched reproduce rigid --help    # paper figures and tables
                    help="options of the family's reproduction (default: none)")
     p.set_defaults(func=commands["reproduce"])
     campaign_commands.add_parsers(sub)
-    library_commands.add_parsers(sub)  # library list/verify/path, export
+    library_commands.add_parsers(sub)  # library list/verify/path
+    export_commands.add_parsers(sub)
     return parser

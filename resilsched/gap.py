@@ -7,10 +7,15 @@ gap is then an over-estimate, and the report says how many references are bounds
 heuristic (and each priority rule it accepts):
 
 - gap = (h - ref) / ref when minimising, (ref - h) / ref when maximising;
-- a *violation* is a certain breach of a proven fact: an invalid schedule, a heuristic beating a
-  proven bound, a bound exceeding the optimum, or a guarantee h <= c * OPT broken (checked against
-  the incumbent, which is >= OPT, so a flagged breach is never a false alarm); a heuristic that
-  raises is reported as a violation too, and the report goes on.
+- a *violation* is a certain breach of a proven fact: an invalid schedule, an objective that its
+  schedule disagrees with, a heuristic beating a proven bound, a bound exceeding the optimum, or
+  a guarantee h <= c * OPT broken (checked against the incumbent, which is >= OPT, so a flagged
+  breach is never a false alarm); a heuristic that raises or does not return within the time
+  limit is reported as a violation too, and the report goes on.
+
+Every heuristic run goes through `resilsched.checked.run_checked` (built-in heuristics and
+plug-ins alike): the objective scored is the one recomputed from the schedule, and only a valid
+schedule is scored.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -148,31 +153,31 @@ def _num(x: Any) -> Any:
 
 
 def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | None, seed: int,
-                    ref: Any, kind: str, incumbent: Any
+                    ref: Any, kind: str, incumbent: Any, time_limit: float | None = None
                     ) -> tuple[Any, float | None, list[str], dict[str, float]]:
     """Run one heuristic (with one priority rule) on a case and judge it against a reference.
 
-    `ref` is the value gaps are measured against (the optimum, or a proven bound when `kind` is
-    ``"bound"``; None: no gap), `incumbent` a feasible value >= OPT (<= OPT when maximising)
-    for the guarantee check. Returns the objective (None if the heuristic crashed), the gap,
-    the violations found (crash, invalid solution, a value beating the reference, a broken
-    guarantee), each as one line starting with the case name, and the family's `metrics` found
-    in the result's ``extra``.
+    The run goes through `resilsched.checked.run_checked`, built-in heuristics and plug-ins
+    alike: bounded by `time_limit` seconds, its exceptions reported, its objective recomputed
+    from its schedule and the schedule validated. `ref` is the value gaps are measured against
+    (the optimum, or a proven bound when `kind` is ``"bound"``; None: no gap), `incumbent` a
+    feasible value >= OPT (<= OPT when maximising) for the guarantee check. Returns the
+    objective scored (None without a valid schedule), the gap, the violations found (crash,
+    time-out, invalid schedule, an objective its schedule disagrees with, a value beating the
+    reference, a broken guarantee), each as one line starting with the case name, and the
+    family's `metrics` found in the result's ``extra``.
     """
+    from resilsched.checked import run_checked
+
     sense = family.sense
-    violations: list[str] = []
-    try:
-        res = h.run(case.instance, case.scenario, priority, seed=seed)
-    except Exception as exc:  # a crash is a finding of the report, not the end of it
-        return None, None, [f"{case.name}: crashed: {type(exc).__name__}: {exc}"], {}
-    value = res.objective
+    run = run_checked(family, h, case, priority, seed=seed, time_limit=time_limit)
+    violations = [f"{case.name}: {problem}" for problem in run.problems]
+    value = run.scored
+    if value is None:
+        return None, None, violations, {}
+    res = run.result
     metrics = {m: float(res.extra[m]) for m in family.metrics
                if isinstance(res.extra.get(m), (int, float, Fraction))}
-    if family.validate is not None:
-        try:
-            family.validate(case, res)
-        except AssertionError as exc:
-            violations.append(f"{case.name}: invalid solution: {exc}")
     gap = None
     if ref is not None:
         gap = relative_gap(value, ref, sense)
@@ -251,21 +256,34 @@ def finish_bound_rows(rows: dict[str, dict[str, Any]], report: GapReport) -> Non
         report.bounds.append(row)
 
 
+def selected(family: Family, names: Sequence[str] | None = None) -> list[Heuristic]:
+    """The heuristics a report scores: `names` (registered names or ``MODULE:FUNCTION``
+    references, looked up in the registry), or every heuristic of `family`."""
+    from resilsched.registry import heuristic
+
+    if names is None:
+        return list(family.heuristics.values())
+    return [heuristic(family, name) for name in names]
+
+
 def run_family(
     family: Family,
     cases: Iterable[Case],
     time_limit: float,
     report: GapReport,
     progress: Callable[[str], None] | None = None,
+    heuristics: Sequence[str] | None = None,
 ) -> None:
-    """Score every heuristic of `family` on `cases` and append the results to `report`."""
+    """Score the `heuristics` (default: every heuristic) of `family` on `cases` and append the
+    results to `report`; each heuristic run is bounded by `time_limit` seconds too."""
     cases = list(cases)
+    chosen = selected(family, heuristics)
     exact = family.exact[family.default_exact]
     stats: StatsTable = {}
     bound_rows = new_bound_rows(family)
     for index, case in enumerate(cases, 1):
         t0 = time.perf_counter()
-        sol = exact.solve(case.instance, case.scenario, time_limit=time_limit)
+        sol = exact(case.instance, case.scenario, time_limit=time_limit)
         ref, kind = _reference(sol)
         incumbent = sol.objective
         report.cases.append(
@@ -284,10 +302,10 @@ def run_family(
             value, violation = score_bound(family, bound, case, incumbent)
             add_bound(bound_rows[name], value, ref, violation)
         group = group_of(family, case.instance)
-        for h in family.heuristics.values():
+        for h in chosen:
             for prio in h.priorities or (None,):
                 _, gap, violations, metrics = score_heuristic(
-                    family, h, case, prio, index, ref, kind, incumbent
+                    family, h, case, prio, index, ref, kind, incumbent, time_limit
                 )
                 st = stats_for(stats, family, h.name, prio, group)
                 if gap is not None:
@@ -307,8 +325,10 @@ def run_gap(
     time_limit: float = 10.0,
     cases: dict[str, list[Case]] | None = None,
     progress: Callable[[str], None] | None = None,
+    heuristics: Mapping[str, Sequence[str]] | None = None,
 ) -> GapReport:
-    """Run the gap report on the given families (their smoke suites unless `cases` is given).
+    """Run the gap report on the given families (their smoke suites unless `cases` is given);
+    `heuristics` maps a family to the heuristics to score (default: all of them).
 
     `progress` is called with one line per case; when it has ``set_total`` (a
     `resilsched.progress.ProgressBar`) it is first told the number of cases.
@@ -323,7 +343,8 @@ def run_gap(
     if callable(set_total):
         set_total(sum(len(c) for c in suites.values()))
     for fam in families:
-        run_family(fam, suites[fam.name], time_limit, report, progress)
+        run_family(fam, suites[fam.name], time_limit, report, progress,
+                   (heuristics or {}).get(fam.name))
     report.wall_time = time.perf_counter() - t0
     return report
 
@@ -380,12 +401,14 @@ def format_report(report: GapReport) -> str:
 GAP_KEYS = ("max_gap", "mean_gap")
 
 
-def check_threshold_file(data: Any, families: list[Family], where: str = "thresholds") -> dict:
+def check_threshold_file(data: Any, families: list[Family], where: str = "thresholds",
+                         scored: Mapping[str, Sequence[Heuristic]] | None = None) -> dict:
     """A thresholds file, checked: ``max_gap``/``mean_gap`` (finite fractions >= 0, 0.05 = 5 %)
     at the top level, under a family name, under ``family -> heuristic`` or under
     ``family -> "heuristic/priority"``. Unknown families, heuristics and keys are refused (a
     typo would silently disable the check), as are NaN and infinities (refused when the JSON
-    is read)."""
+    is read). `scored` adds the heuristics of the run that a family does not register
+    (``MODULE:FUNCTION`` references)."""
     from resilsched.errors import InvalidInstance
 
     if not isinstance(data, dict):
@@ -413,7 +436,7 @@ def check_threshold_file(data: Any, families: list[Family], where: str = "thresh
                                                        f"from {known[:300]})")
 
     labels = {
-        name: {label: {} for h in fam.heuristics.values()
+        name: {label: {} for h in [*fam.heuristics.values(), *(scored or {}).get(name, ())]
                for label in [h.name, *(f"{h.name}/{p}" for p in h.priorities)]}
         for name, fam in fams.items()
     }

@@ -9,10 +9,15 @@ Signatures of the registered functions:
 
 - heuristic: ``run(instance, scenario=None, priority=None, *, seed=0, **params) ->
   HeuristicResult``; its parameters are its keyword-only arguments with defaults
-  (`resilsched.options.params_of`), reachable as ``--param NAME=VALUE``;
+  (`resilsched.options.params_of`), reachable as ``--param NAME=VALUE``. Users add their own
+  without editing a family: by ``MODULE:FUNCTION`` reference or by an entry point of the group
+  ``resilsched.heuristics`` (`resilsched.registry`); what any heuristic returns is checked by
+  `resilsched.checked` before it is believed;
 - exact model: ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution``,
   the options being the fields of its `SolveOptions` class;
 - bound: ``compute(instance, scenario=None)`` <= OPT (>= OPT when maximising);
+- objective: ``objective(case, schedule)``, the objective recomputed from a schedule alone
+  (independently of the heuristic that built it);
 - construction: ``build(instance, scenario=None) -> HeuristicResult`` (a schedule of the exact
   problem, e.g. a clairvoyant one that reads the failure scenario; `resilsched.portfolio`);
 - generator (preset): ``generate(seed, count=None) -> list of instances``;
@@ -22,6 +27,9 @@ Signatures of the registered functions:
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,8 +54,12 @@ class Heuristic:
     `priorities` lists the rules it accepts (empty when it has none);
     ``guarantee(instance, priority)`` returns the proven ratio c with objective <= c * OPT
     (>= c * OPT when maximising), or None. `params` defaults to the keyword-only arguments of
-    `run` (every one but ``seed``). A `baseline` (e.g. a fault-free run of a faulty instance)
-    does not solve the family's problem: `resilsched.portfolio` never takes its schedule.
+    `run` (every one but ``seed``). `key_priorities`: the priority may also be a key function
+    ``key(instance, j)`` (smallest first; the list families' heuristics). `origin` says where
+    the entry comes from: ``"builtin"`` (the family registers it), ``"reference"`` (a
+    ``MODULE:FUNCTION`` given by the user) or ``"entry point of DIST"``. A `baseline` (e.g. a
+    fault-free run of a faulty instance) does not solve the family's problem:
+    `resilsched.portfolio` never takes its schedule.
     """
 
     name: str
@@ -57,18 +69,26 @@ class Heuristic:
     default_priority: str | None = None
     guarantee: Callable[[Any, str | None], Any] | None = None
     params: tuple[Param, ...] | None = None
+    key_priorities: bool = False
+    origin: str = "builtin"
     baseline: bool = False
 
     def __post_init__(self) -> None:
         if self.params is None:
             object.__setattr__(self, "params", params_of(self.run))
 
+    @property
+    def plugin(self) -> bool:
+        """Whether the heuristic comes from outside the family's own registration."""
+        return self.origin != "builtin"
+
 
 @dataclass(frozen=True)
 class ExactModel:
     """A registered exact model; `options` is the options class its ``solve`` builds. With
-    `warm_start`, ``solve`` also takes ``hint=`` a schedule of the family (a heuristic's
-    ``schedule``), which it checks and starts from (`resilsched.portfolio`)."""
+    `warm_start`, ``solve`` takes ``hint=`` a schedule of the family in the shape its
+    heuristics return (their ``schedule``), which it checks and starts from
+    (`resilsched.portfolio`)."""
 
     name: str
     solve: Callable[..., Solution]
@@ -79,6 +99,24 @@ class ExactModel:
     @property
     def params(self) -> tuple[Param, ...]:
         return self.options.params()
+
+    def __call__(self, instance: Any, scenario: Any = None, *, time_limit: float | None = None,
+                 **options: Any) -> Solution:
+        """Solve through the registry: the options are checked with this model's name in the
+        errors, and the result carries the registered name as its ``method``. Keyword-only
+        arguments of ``solve`` itself (e.g. the rigid models' ``hint``) are passed unchecked."""
+        own = _keywords(self.solve)
+        self.options.of(time_limit, {k: v for k, v in options.items() if k not in own},
+                        self.name)
+        solution = self.solve(instance, scenario, time_limit=time_limit, **options)
+        return dataclasses.replace(solution, method=self.name)
+
+
+@functools.cache
+def _keywords(fn: Callable[..., Any]) -> frozenset[str]:
+    """The keyword-only parameters `fn` names (not ``**options``)."""
+    return frozenset(p.name for p in inspect.signature(fn).parameters.values()
+                     if p.kind is p.KEYWORD_ONLY)
 
 
 @dataclass(frozen=True)
@@ -128,9 +166,12 @@ class Family:
     independent checker of heuristic results. `group(instance)` splits the gap report's rows
     (e.g. the desktop family's ``"slack"`` / ``"noslack"`` cases, two problems with their own
     optima); `metrics` names entries of ``HeuristicResult.extra`` the report aggregates beside
-    the gap (mean and max; e.g. ``"stability"``). `choose_exact(instance)` names the exact
-    model `resilsched.portfolio` runs on an instance (default: `default_exact`), e.g. the one
-    that handles its size; `constructions` are schedules it builds beside the heuristics.
+    the gap (mean and max; e.g. ``"stability"``). `objective(case, schedule)` recomputes the
+    objective from a heuristic's schedule, independently of the heuristic (None: the family's
+    `validate` must compare the claimed objective with the schedule itself).
+    `choose_exact(instance)` names the exact model `resilsched.portfolio` runs on an instance
+    (default: `default_exact`), e.g. the one that handles its size; `constructions` are
+    schedules it builds beside the heuristics.
     """
 
     name: str
@@ -153,6 +194,7 @@ class Family:
     reproduction: Reproduction | None = None
     group: Callable[[Any], str | None] | None = None
     metrics: tuple[str, ...] = ()
+    objective: Callable[[Case, Any], Any] | None = None
     choose_exact: Callable[[Any], str] | None = None
     constructions: dict[str, Construction] = field(default_factory=dict)
 

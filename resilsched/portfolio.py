@@ -1,15 +1,16 @@
 """The certified answer of ``resilsched solve``: the tightest interval the toolkit can certify for
-one instance within one deadline (issue 23, decision T16).
+one instance within one deadline (issue 23, decision T19).
 
 `certified_solve` runs, each phase under the deadline:
 
 1. schedules (`SCHEDULE_SHARE` of the time): every registered heuristic that is not a
    `baseline`, its default priority first and then its other priorities, and every
-   `construction`. Each heuristic (or construction) runs with its check by the family's
-   validator in a forked child that sends every checked schedule as it is made and is killed at
-   an equal share of the phase (`run_streaming`), so a slow heuristic costs only its share. A
-   run that raises, refuses or fails the validator is recorded and never used; without a
-   validator no schedule is trusted;
+   `construction`. Each heuristic (or construction) runs through `checked.run_checked` (its
+   objective recomputed from its schedule, the schedule checked by the family's validator) in
+   a forked child that sends every checked schedule as it is made and is killed at an equal
+   share of the phase (`run_streaming`), so a slow heuristic costs only its share. A run that
+   raises, refuses or fails the checks is recorded and never used; without a validator no
+   schedule is trusted;
 2. bounds (`BOUND_SHARE`): every registered bound, each in a forked child with an equal share of
    the phase; a value that is not a finite number, or lies beyond a checked schedule, is
    recorded and not used;
@@ -26,7 +27,7 @@ the best valid one of the bounds and the model's; ``objective_source`` and ``bou
 them. The status is ``optimal`` when the model proved optimal a schedule at least as good as
 the best, or when the bound meets the objective: exactly on ints and Fractions, within the
 relative 1e-9 of `resilsched.numeric` on floats (decision T6). ``info["portfolio"]`` lists every
-run, bound and the model's outcome, with their times, and whose payload ``solution`` is.
+run, bound and the model's outcome, with their times, and whose schedule ``solution`` is.
 Without a deadline every phase runs in-process and to its end.
 """
 
@@ -43,7 +44,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.models.coschedule.hardlimit import run_streaming
 from resilsched.numeric import time_le, time_lt
 from resilsched.options import Deadline
-from resilsched.plugin import Case, ExactModel, Family
+from resilsched.plugin import Case, Construction, ExactModel, Family, Heuristic
 from resilsched.solution import Solution, Status
 
 #: share of the time the schedules (heuristics, constructions) may take
@@ -57,12 +58,12 @@ MIN_SLICE = 0.05
 
 @dataclass(frozen=True)
 class Found:
-    """A checked schedule (`payload`, None for a failed run), or a bound value, with its source."""
+    """A checked `schedule` (None for a failed run), or a bound value, with its source."""
 
     source: str
     value: Any
     seconds: float
-    payload: Any = None
+    schedule: Any = None
     error: str | None = None
 
     def record(self, key: str) -> dict[str, Any]:
@@ -150,33 +151,36 @@ def _number(value: Any) -> Any:
     return value
 
 
-def _runs(family: Family, case: Case, seed: int, entry: Any) -> Iterator[Found]:
-    """Every run of one heuristic (default priority first) or construction, each checked by the
-    family's validator: a `Found` per run (with `error` when it failed)."""
-    if hasattr(entry, "build"):
-        jobs = [(entry.name, lambda: entry.build(case.instance, case.scenario))]
-    else:
-        prios = list(entry.priorities)
-        if entry.default_priority in prios:
-            prios.remove(entry.default_priority)
-            prios.insert(0, entry.default_priority)
-        jobs = [(_label(entry.name, p),
-                 lambda p=p: entry.run(case.instance, case.scenario, p, seed=seed))
-                for p in prios or [None]]
-    for label, run in jobs:
+def _runs(family: Family, case: Case, seed: int, entry: Heuristic | Construction
+          ) -> Iterator[Found]:
+    """Every run of one heuristic (default priority first) or construction, each through
+    `checked.run_checked` (its objective recomputed from its schedule, the schedule checked by
+    the family's validator): a `Found` per run, with `error` when it gave no valid schedule."""
+    from resilsched.checked import run_checked
+
+    if isinstance(entry, Construction):
+        build = entry.build
+        entry = Heuristic(entry.name, lambda instance, scenario=None, priority=None, *,
+                          seed=0: build(instance, scenario), entry.description)
+    prios = list(entry.priorities)
+    if entry.default_priority in prios:
+        prios.remove(entry.default_priority)
+        prios.insert(0, entry.default_priority)
+    for prio in prios or [None]:
         t0 = time.perf_counter()
-        try:
-            res = run()
-            value = _number(res.objective)
-            if value is None:
-                raise ValueError(f"objective {res.objective!r} is not a finite number")
-            if family.validate is None:
-                raise ValueError(f"family {family.name} has no validator to check it")
-            family.validate(case, res)
-        except Exception as exc:  # noqa: BLE001 - a failed run is recorded, never used
-            yield Found(label, None, time.perf_counter() - t0, error=_error(exc))
+        if family.validate is None:
+            yield Found(_label(entry.name, prio), None, 0.0,
+                        error=f"family {family.name} has no validator to check it")
             continue
-        yield Found(label, value, time.perf_counter() - t0, payload=res.schedule)
+        run = run_checked(family, entry, case, prio, seed=seed)
+        value = _number(run.scored)
+        if value is None:
+            problem = "; ".join(run.problems) or f"objective {run.scored!r} is not a number"
+            yield Found(_label(entry.name, prio), None, time.perf_counter() - t0,
+                        error=problem[:300])
+            continue
+        yield Found(_label(entry.name, prio), value, time.perf_counter() - t0,
+                    schedule=run.result.schedule)
 
 
 def _schedules(family: Family, case: Case, seed: int, deadline: Deadline, phase: Deadline,
@@ -273,12 +277,11 @@ def _run_model(model: ExactModel, case: Case, best: Found | None, deadline: Dead
     """The exact model's solution (phase 3), or None when it refused the instance."""
     kwargs = dict(options)
     if model.warm_start and best is not None:
-        kwargs["hint"] = best.payload
+        kwargs["hint"] = best.schedule
         record["hint"] = best.source
     limit = None if deadline.seconds is None else max(0.01, deadline.remaining())
     try:
-        sol = model.solve(case.instance, case.scenario, time_limit=limit, progress=progress,
-                          **kwargs)
+        sol = model(case.instance, case.scenario, time_limit=limit, progress=progress, **kwargs)
     except InvalidInstance as exc:
         record["refused"] = str(exc)
         return None
@@ -295,13 +298,13 @@ def _answer(family: Family, model: ExactModel, sol: Solution | None, schedules: 
     proven = False
     shown = None if best is None else best.source
     if sol is not None and sol.objective is not None:
-        mine = Found(model.name, _number(sol.objective), sol.wall_time, payload=sol.payload)
+        mine = Found(model.name, _number(sol.objective), sol.wall_time, schedule=sol.schedule)
         if mine.value is None:
             violations.append(f"{model.name}: objective {sol.objective!r} is not a number")
         elif best is None or _better(sense, mine.value, best.value):
             best, shown = mine, model.name
-        elif not _better(sense, best.value, mine.value):  # a tie: the model's own payload
-            best = Found(best.source, best.value, best.seconds, payload=sol.payload)
+        elif not _better(sense, best.value, mine.value):  # a tie: the model's own schedule
+            best = Found(best.source, best.value, best.seconds, schedule=sol.schedule)
             shown = model.name
         if sol.status is Status.OPTIMAL and mine.value is not None:
             proven = not _better(sense, best.value, mine.value)
@@ -341,7 +344,7 @@ def _answer(family: Family, model: ExactModel, sol: Solution | None, schedules: 
         wall_time=deadline.elapsed(),
         scale=sol.scale if sol is not None else 1,
         exact_scaling=sol.exact_scaling if sol is not None else True,
-        payload={} if best is None else best.payload,
+        schedule={} if best is None else best.schedule,
         info=info,
         objective_source=None if best is None else best.source,
         bound_source=None if bound is None else bound.source,

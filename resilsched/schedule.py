@@ -63,13 +63,37 @@ class Schedule:
         ]
 
 
+def makespan_of(schedule: Any) -> Any:
+    """The makespan recomputed from a schedule's attempts: the last end of a successful attempt
+    (Eq. 1 of spec 002), whatever the schedule claims (0 without attempts).
+
+    >>> makespan_of(Schedule((Attempt(0, 1, 0, 4, 1, True), Attempt(0, 2, 4, 7, 1, False)), 4))
+    7
+    """
+    return max((a.end for a in schedule.attempts if not a.failed), default=0)
+
+
 @dataclass(frozen=True)
 class SchedulePayload:
     """What an exact model of the rigid and moldable families returns: the optimal schedule
-    and facts about the model (JSON: ``{"schedule": ..., "info": ...}``)."""
+    and facts about the model (JSON: ``{"schedule": ..., "info": ...}``). It reads like a
+    `Schedule` (``attempts``, ``makespan``, ``attempts_of``), so ``solution.schedule`` of an
+    exact model and of a heuristic are used alike."""
 
     schedule: Schedule
     info: dict[str, Any]
+
+    @property
+    def attempts(self) -> tuple[Attempt, ...]:
+        """The schedule's attempts (it reads like a `Schedule`)."""
+        return self.schedule.attempts
+
+    @property
+    def makespan(self) -> Any:
+        return self.schedule.makespan
+
+    def attempts_of(self, j: int) -> list[Attempt]:
+        return self.schedule.attempts_of(j)
 
     def to_dict(self) -> dict[str, Any]:
         return {"schedule": self.schedule.to_dict(), "info": to_jsonable(self.info)}

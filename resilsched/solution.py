@@ -4,8 +4,9 @@ A `Solution` is what an exact model returns; a `HeuristicResult` is what a heuri
 Both serialise to the JSON objects of the CLI contract (`resilsched solve/simulate --json`), in
 which ``objective`` and ``bound`` are always JSON numbers (or null): an exact rational value
 that is not an integer is given as a float there and exactly beside it, as the string
-``objective_exact`` / ``bound_exact``. Both print themselves (`Solution.describe`): the payload
-(a schedule, packs, chunks) is a typed object of its family with ``to_dict()`` and ``lines()``.
+``objective_exact`` / ``bound_exact``. Both print themselves (`Solution.describe`), and both hold
+what they built as ``schedule`` (a schedule, packs, chunks): a typed object of its family with
+``to_dict()`` and ``lines()``.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def to_jsonable(x: Any) -> Any:
     return x
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Solution:
     """Result of an exact model.
 
@@ -86,13 +87,15 @@ class Solution:
     objective : best objective found (None when no solution was found).
     bound : proven bound on the optimum (lower bound when minimising, upper when maximising).
     status : `Status`; `OPTIMAL` only when the solver proved it.
-    method : registry name of the model (e.g. ``cpsat-scenario``).
+    method : registry name of the model (e.g. ``cpsat-scenario``), stamped by the registry.
     solver : backend name (``cp-sat``, ``highs``, ``enumeration`` ...).
     wall_time : seconds spent in the solver call.
     scale : integer factor the model multiplied times by (1 when it did not scale).
     exact_scaling : False when scaling had to round (the result is then approximate).
-    payload : the solution itself, a typed object of the family (schedule, packs, chunks) with
-        ``to_dict()`` and ``lines()``; a plain dict for models that only report facts.
+    schedule : the solution itself, a typed object of the family (schedule, packs, chunks) with
+        ``to_dict()`` and ``lines()``, the same field as `HeuristicResult.schedule`; a plain
+        dict for models that only report facts. ``payload`` is its former name, still accepted
+        (deprecated); the JSON keeps it under ``"solution"``.
     info : facts about the solve (phases, node counts), JSON-ready.
     objective_source, bound_source : registered names of what found the objective (a model, a
         heuristic as ``NAME`` or ``NAME/priority``, a construction) and what proved the bound (a
@@ -107,10 +110,29 @@ class Solution:
     wall_time: float
     scale: int = 1
     exact_scaling: bool = True
-    payload: Any = field(default_factory=dict)
+    schedule: Any = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
     objective_source: str | None = None
     bound_source: str | None = None
+
+    def __init__(self, objective: Any, bound: Any, status: Status, method: str, solver: str,
+                 wall_time: float, scale: int = 1, exact_scaling: bool = True,
+                 schedule: Any = None, info: dict[str, Any] | None = None, *,
+                 payload: Any = None, objective_source: str | None = None,
+                 bound_source: str | None = None) -> None:
+        values = {"objective": objective, "bound": bound, "status": status, "method": method,
+                  "solver": solver, "wall_time": wall_time, "scale": scale,
+                  "exact_scaling": exact_scaling,
+                  "schedule": next((x for x in (schedule, payload) if x is not None), {}),
+                  "info": {} if info is None else info,
+                  "objective_source": objective_source, "bound_source": bound_source}
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def payload(self) -> Any:
+        """Deprecated name of `schedule`."""
+        return self.schedule
 
     @property
     def is_optimal(self) -> bool:
@@ -131,11 +153,12 @@ class Solution:
                 d[name] = getattr(self, name)
         if self.info:
             d["info"] = to_jsonable(self.info)
-        d["solution"] = to_jsonable(self.payload)
+        d["solution"] = to_jsonable(self.schedule)
         return d
 
     def describe(self, objective_name: str = "objective", unit: str = "") -> str:
-        """Headline (objective, status, bound, time) and the payload's own lines."""
+        """Headline (objective, status, bound, its sources, time) and the schedule's own
+        lines."""
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
@@ -150,18 +173,31 @@ class Solution:
             notes.append(f"times scaled x{self.scale}")
         value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
-        return "\n".join([head, *(f"  {line}" for line in lines_of(self.payload))])
+        return "\n".join([head, *(f"  {line}" for line in lines_of(self.schedule))])
 
 
 @dataclass(frozen=True)
 class HeuristicResult:
-    """Result of a heuristic run: the objective and the object it built (schedule, packs...)."""
+    """Result of a heuristic run: the objective and the object it built (schedule, packs...).
+
+    It reads like a `Solution`: `bound` is None (a heuristic proves nothing) and `status` is
+    `Status.FEASIBLE` (a schedule, never a proof of optimality). The registry stamps the
+    registered `heuristic` name (and the priority as given) on the results it hands out.
+    """
 
     objective: Any
     heuristic: str
     priority: str | None = None
     schedule: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def bound(self) -> None:
+        return None
+
+    @property
+    def status(self) -> Status:
+        return Status.FEASIBLE
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {

@@ -8,20 +8,27 @@ infinities, numbers that overflow, huge sizes, bytes that are not UTF-8, JSON ne
 deep, a directory where a file is expected, an option out of its range. The cases are a pure
 function of ``--seed``.
 
-The cases are built by scripts/fuzz_cases.py. Each case runs in-process through
+The other surfaces are areas of their own, mixed in by weight (`fuzz_cases.AREAS`): tampered
+and malformed libraries (``library verify``, ``gap --library``), campaign specs, stores and
+output paths, the Batsim export, ``MODULE:FUNCTION`` plug-in references, and the desktop and
+malleable instance readers (scripts/fuzz_<area>.py). The cases are built by
+scripts/fuzz_cases.py. Each case runs in-process through
 `resilsched.cli.main` in a forked child (so that a hang inside
 C code can be killed), with a per-case timeout and a memory cap, and is classified:
 
 - ``ok``: exit 0 (or 1 for ``check``), and with ``--json`` one JSON object on standard output;
 - ``refusal``: exit 2, one line ``error: ...`` on standard error, nothing on standard output;
+- ``failed``: ``library verify`` exits 1 with one FAILED verdict per failing instance;
 - ``traceback``: an exception escaped ``main`` (or the child died of a signal);
 - ``hang``: the case ran past its timeout;
-- ``accepted``: a mutation known to be invalid ran as if it were fine (it should be refused);
+- ``accepted``: a mutation known to be invalid ran as if it were fine (it should be refused,
+  or fail verification);
 - ``bad-refusal``: exit 2 but not one line, or with output; ``bad-output``: anything else.
 
 Usage::
 
     python3 scripts/fuzz_cli.py --cases 2400 --seed 0          # the full run (about 20 minutes)
+    python3 scripts/fuzz_cli.py --cases 300 --area library     # one surface (see fuzz_cases.AREAS)
     python3 scripts/fuzz_cli.py --cases 200 --show traceback   # print the failing commands
 """
 
@@ -47,7 +54,8 @@ BAD = ("traceback", "hang", "accepted", "bad-refusal", "bad-output")
 MEMORY_CAP = 4 * 2**30
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fuzz_cases import Case, make_cases  # noqa: E402  (the script's own folder)
+# the script's own folder; make_cases (the command-line area alone) is the suite's slice
+from fuzz_cases import AREAS, Case, make_cases, make_mixed_cases  # noqa: E402, F401
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -171,8 +179,10 @@ def classify(case: Case, argv: list[str], code: int, out: str, err: str) -> str:
     if code == 2:
         one_line = err.count("\n") == 1 and err.endswith("\n") and err.startswith("error: ")
         return "refusal" if one_line and out == "" else "bad-refusal"
+    if code == 1 and argv[:2] == ["library", "verify"]:  # a FAILED verdict per bad instance
+        return "failed" if _verdict(out, "--json" in argv) else "bad-output"
     if code in (0, 1) and (code == 0 or argv[0] == "check"):
-        if case.expect == "refuse":
+        if case.expect in ("refuse", "fail"):
             return "accepted"
         if "--json" in argv:
             try:
@@ -181,6 +191,19 @@ def classify(case: Case, argv: list[str], code: int, out: str, err: str) -> str:
                 return "bad-output"
         return "ok"
     return "bad-output"
+
+
+def _verdict(out: str, as_json: bool) -> bool:
+    """``library verify`` output of exit status 1: one FAILED verdict per failing instance."""
+    if as_json:
+        try:
+            d = json.loads(out, parse_constant=_no_constant)
+        except ValueError:
+            return False
+        return d.get("failed", 0) >= 1 and len(d.get("failures", ())) == d["failed"]
+    head = out.split("\n", 1)[0]
+    failed = head.rsplit(", ", 1)[-1].split(" ", 1)[0]
+    return failed.isdigit() and int(failed) >= 1 and out.count("\n  FAILED ") == int(failed)
 
 
 def _no_constant(name: str):
@@ -218,7 +241,7 @@ def run_all(cases: list[Case], timeout: float, progress: bool = False,
 
 def summary(outcomes: list[Outcome]) -> dict[str, int]:
     counts = Counter(o.kind for o in outcomes)
-    return {k: counts.get(k, 0) for k in ("ok", "refusal", *BAD)}
+    return {k: counts.get(k, 0) for k in ("ok", "refusal", "failed", *BAD)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,8 +254,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the command lines of this outcome kind (repeatable; "
                         "'bad' = every bad kind)")
     parser.add_argument("--json", metavar="FILE", help="also write every outcome to FILE")
+    parser.add_argument("--area", action="append", choices=["cli", *AREAS], default=None,
+                        help="fuzz only this surface (repeatable; default: every one)")
     args = parser.parse_args(argv)
-    cases = make_cases(args.cases, args.seed)
+    cases = make_mixed_cases(args.cases, args.seed, args.area)
     t0 = time.perf_counter()
     outcomes = run_all(cases, args.timeout, progress=True)
     counts = summary(outcomes)

@@ -31,7 +31,13 @@ import numpy as np
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import run_engine
 from resilsched.heuristics.moldable._kernel import list_run
-from resilsched.heuristics.moldable.listsched import ListPolicy, check_priority, priority_key
+from resilsched.heuristics.moldable.listsched import (
+    ListPolicy,
+    check_priority,
+    job_keys,
+    label,
+    priority_key,
+)
 from resilsched.heuristics.moldable.mt_allotment import MTAllotment
 from resilsched.options import Param, params_of
 from resilsched.schedule import Attempt, Schedule
@@ -147,6 +153,7 @@ class BatchPlanner:
         pending = np.arange(n, dtype=np.int64)
         clock = 0.0
         log: list[Attempt] = []
+        own = job_keys(inst, priority)
         k = 0
         while pending.size:
             k += 1
@@ -164,6 +171,8 @@ class BatchPlanner:
                 return int(_a[r, kk - 1])
 
             def key(r: int, kk: int, _a=a, _pend=pending, T=T) -> float:
+                if own is not None:
+                    return own[int(_pend[r])]
                 p = int(_a[r, kk - 1])
                 return priority_key(priority, float(T[_pend[r], p - 1]), p)
 
@@ -216,7 +225,8 @@ def batch_list(instance, scenario=None, priority: str | None = None, *, seed: in
                               "quanta: fewer failures or a larger --param eps)")
     planner = BatchPlanner(instance, **values)
     makespan, log, batch_of = planner.simulate(scenario.failures, priority)
-    return HeuristicResult(makespan, "BATCH-LIST", priority, Schedule(tuple(log), makespan),
+    return HeuristicResult(makespan, "BATCH-LIST", label(priority),
+                           Schedule(tuple(log), makespan),
                            {"batches": max(batch_of), "batch_of_job": batch_of})
 
 

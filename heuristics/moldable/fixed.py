@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from resilsched.heuristics.moldable.allocation import lpa, lpa_proof, minarea, mintime
-from resilsched.heuristics.moldable.listsched import check_priority, run_list
+from resilsched.heuristics.moldable.listsched import check_priority, label, run_list
 from resilsched.schedule import Schedule
 from resilsched.solution import HeuristicResult
 
@@ -46,7 +46,8 @@ def list_schedule(instance, scenario, priority: str | None, allocation: np.ndarr
     p = [int(x) for x in allocation]
     res = run_list(instance, scenario.failures, lambda j, k: p[j], priority)
     assert res.attempts is not None
-    return HeuristicResult(res.makespan, name, priority, Schedule(res.attempts, res.makespan),
+    return HeuristicResult(res.makespan, name, label(priority),
+                           Schedule(res.attempts, res.makespan),
                            {"allocation": p})
 
 

@@ -7,7 +7,9 @@ allocation fits the free processors starts now (full scan = greedy backfilling, 
 After each pass no queued job fits (the invariant Lemma 1 needs).
 
 Priority rules (§3.6, §7 item 5): key of the *current attempt* with allocation p — ``LPT``:
-t_j(p), ``HPA``: p, ``LA``: p t_j(p); larger first, ties by job index.
+t_j(p), ``HPA``: p, ``LA``: p t_j(p); larger first, ties by job index. A key function of one's
+own, ``key(instance, j) -> number``, is also a priority: the smallest key first, ties by job
+index (`job_keys`).
 
 Two implementations with identical decisions:
 
@@ -27,19 +29,35 @@ from typing import Any
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import EngineResult, EngineState, run_engine
 from resilsched.heuristics.rigid.fitindex import FitIndex
+from resilsched.heuristics.rigid.priorities import key_name, key_values
 
 PRIORITIES = ("LPT", "HPA", "LA")
 
 
-def check_priority(priority: str | None) -> str:
-    """Canonical priority name (case-insensitive); None means LPT."""
+def check_priority(priority: str | Callable[[Any, int], Any] | None) -> Any:
+    """Canonical priority name (case-insensitive); None means LPT; a key function is kept."""
     if priority is None:
         return "LPT"
+    if callable(priority):
+        return priority
     for p in PRIORITIES:
         if isinstance(priority, str) and priority.upper() == p:
             return p
     raise InvalidInstance("priority",
                           f"{priority!r} is unknown (choose from {', '.join(PRIORITIES)})")
+
+
+def label(priority: Any) -> str:
+    """The priority as results name it (a key function: ``module:qualname``)."""
+    return key_name(priority) if callable(priority) else priority
+
+
+def job_keys(instance: Any, priority: Any) -> list[float] | None:
+    """For a key-function priority, ``-key(instance, j)`` per job (larger first, as the rule
+    keys), each checked (`key_values`); None for a named rule."""
+    if not callable(priority):
+        return None
+    return [-float(v) for v in key_values(instance, priority, instance.n)]
 
 
 def priority_key(priority: str, t: float, p: int) -> float:
@@ -140,7 +158,11 @@ def run_list(instance, failures: Sequence[int], alloc: Callable[[int, int], int]
     def duration(j: int, p: int) -> float:
         return float(T[j, p - 1])
 
+    own = job_keys(instance, priority)
+
     def key(j: int, k: int) -> float:
+        if own is not None:
+            return own[j]
         p = alloc(j, k)
         return priority_key(priority, float(T[j, p - 1]), p)
 

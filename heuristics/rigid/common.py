@@ -17,7 +17,13 @@ from typing import Any, Literal
 from resilsched.bounds.rigid import scenario_of
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.engine import Policy, run_engine
-from resilsched.heuristics.rigid.priorities import PriorityQueue, check_priority, make_queue
+from resilsched.heuristics.rigid.priorities import (
+    PriorityQueue,
+    check_priority,
+    key_name,
+    key_queue,
+    make_queue,
+)
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.schedule import Schedule
@@ -57,15 +63,19 @@ def prepare(instance: RigidInstance, scenario: Scenario | Sequence[int] | None,
             priority: str | None, seed: int, redraw_on_failure: bool,
             ljf_secondary: str) -> Run:
     """The scenario (default: the instance's stored one, else failure-free), the priority
-    (default LPT) and the initial queue Q of a run."""
+    (default LPT; a rule name or a key function ``key(instance, j)``, smallest first) and the
+    initial queue Q of a run."""
     sc = scenario_of(instance, scenario)
     if sc.attempts > MAX_ATTEMPTS:
         raise InvalidInstance("failures", f"{sc.attempts} attempts in all: a simulation takes "
                                           f"at most {MAX_ATTEMPTS}")
     f = sc.failures
-    rule = check_priority("LPT" if priority is None else priority)
-    queue = make_queue(instance.p, instance.t, rule, P=instance.P, seed=seed,
-                       redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary)
+    if callable(priority):
+        rule, queue = key_name(priority), key_queue(instance, priority)
+    else:
+        rule = check_priority("LPT" if priority is None else priority)
+        queue = make_queue(instance.p, instance.t, rule, P=instance.P, seed=seed,
+                           redraw_on_failure=redraw_on_failure, ljf_secondary=ljf_secondary)
     exact = all(isinstance(x, (int, Fraction)) for x in instance.t)
     return Run(instance, f, rule, queue, exact)
 

@@ -20,12 +20,23 @@ Random draws one key per job from ``numpy.random.default_rng(seed)`` at the star
 key per job per (job set, scenario) when the caller passes one seed per scenario); with
 ``redraw_on_failure=True`` a failed job draws a fresh key when it is reinserted (the [CODE]
 behaviour, A6). LJF's secondary rule may be any other rule, Random included (A16).
+
+A priority may also be a key function of one's own, ``key(instance, j) -> number``: the job
+with the smallest key goes first, ties by j (`key_queue`; the registry resolves a
+``MODULE:FUNCTION`` given on the command line to that function).
+
+>>> from resilsched.instances.rigid import RigidInstance
+>>> inst = RigidInstance.build(4, [(2, 3), (1, 2), (4, 1)])
+>>> key_queue(inst, lambda instance, j: -instance.p[j]).items  # widest first
+[2, 0, 1]
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from bisect import insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -80,6 +91,32 @@ def priority_keys(
     if u is None or len(u) != n:
         raise InvalidInstance("priority", "'Random' needs one random draw per job")
     return [(float(u[j]), j) for j in range(n)]
+
+
+def key_name(key: Callable[..., Any]) -> str:
+    """How results name a key-function priority: ``module:qualname``."""
+    return f"{getattr(key, '__module__', '?')}:{getattr(key, '__qualname__', repr(key))}"
+
+
+def key_values(instance: Any, key: Callable[[Any, int], Any], n: int) -> list[Any]:
+    """``key(instance, j)`` for the jobs j < n, each checked to be a finite real number
+    (`InvalidInstance` naming the job otherwise)."""
+    values = []
+    for j in range(n):
+        value = key(instance, j)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or (
+                not isinstance(value, numbers.Rational) and not math.isfinite(value)):
+            raise InvalidInstance("priority", f"{key_name(key)} gives job {j} the key "
+                                              f"{value!r}, not a finite number")
+        values.append(value)
+    return values
+
+
+def key_queue(instance: Any, key: Callable[[Any, int], Any]) -> PriorityQueue:
+    """The queue of a key-function priority: job j's key is ``(key(instance, j), j)``, the
+    smallest first (`key_values`)."""
+    values = key_values(instance, key, len(instance.p))
+    return PriorityQueue([(v, j) for j, v in enumerate(values)])
 
 
 def priority_order(keys: Sequence[tuple]) -> list[int]:

@@ -226,7 +226,8 @@ def read_swf(
     -------
     One `RigidInstance` per day with at least `min_jobs` jobs, in date order; ``name`` is the
     date (``2019-06-01``, or ``day-K`` when the log has no ``UnixStartTime``) and ``metadata``
-    holds the day, the source file, the header, the job numbers and the dropped-line counts.
+    holds the day, the source file, the header, the job numbers, their submit times (field 2,
+    ``submit_times``: kept for exports such as Batsim's) and the dropped-line counts.
 
     Raises
     ------
@@ -260,7 +261,8 @@ def read_swf(
 
     def bucket(day: int) -> dict[str, Any]:
         if day not in days:
-            days[day] = {"jobs": [], "ids": [], "dropped": dict.fromkeys(DROP_REASONS, 0)}
+            days[day] = {"jobs": [], "ids": [], "submits": [],
+                         "dropped": dict.fromkeys(DROP_REASONS, 0)}
         return days[day]
 
     for lineno, raw in enumerate(lines, start=1):
@@ -300,6 +302,7 @@ def read_swf(
             continue
         entry["jobs"].append(RigidJob(p, runtime))
         entry["ids"].append(job_id)
+        entry["submits"].append(submit)
 
     out = []
     for day in sorted(days):
@@ -315,6 +318,7 @@ def read_swf(
             "cores_per_node": cores_per_node,
             "statuses": None if keep_status is None else sorted(keep_status),
             "job_ids": entry["ids"],
+            "submit_times": entry["submits"],
             "dropped": entry["dropped"],
             "dropped_undated": unplaced,
             "header": {k: header[k] for k in ("MaxProcs", "MaxNodes", "UnixStartTime",

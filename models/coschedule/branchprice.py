@@ -126,7 +126,7 @@ def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
     """Branch-and-price (module docstring). Options: `SetpartBPOptions` (``pricing``,
     ``max_pool`` and the common ones); `hint`: a co-schedule to start from
     (`outcome.fallback`)."""
-    opts = SetpartBPOptions.of(time_limit, options, "setpart-bp")
+    opts = SetpartBPOptions.of(time_limit, options)
     inst = instance
     use_oracle = opts.pricing == "oracle" or (
         opts.pricing == "auto" and pool_size(inst.n, inst.k) > min(opts.max_pool, AUTO_POOL))

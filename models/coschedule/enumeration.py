@@ -31,7 +31,7 @@ CHECK_EVERY = 4096
 def solve_enumeration(instance: CoscheduleInstance, scenario=None, *,
                       time_limit: float | None = None, **options: Any) -> Solution:
     """Optimal co-schedule by the subset DP (module docstring). Options: `SolveOptions`."""
-    opts = SolveOptions.of(time_limit, options, "enumeration")
+    opts = SolveOptions.of(time_limit, options)
     inst = instance
     n, k = inst.n, inst.k
     if n > MAX_N:

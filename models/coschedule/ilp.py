@@ -140,7 +140,7 @@ def _build_and_solve(inst: CoscheduleInstance, strong: bool, settings: dict[str,
 def _solve(inst: CoscheduleInstance, strong: bool, time_limit: float | None,
            options: dict[str, Any]) -> Solution:
     method = "kinp-ilp-strong" if strong else "kinp-ilp"
-    opts = HighsOptions.of(time_limit, options, method)
+    opts = HighsOptions.of(time_limit, options)
     unit = makespan_unit(inst)
     best, lb = fallback(inst)
     info: dict[str, Any] = {"heuristic_ub": best.makespan}

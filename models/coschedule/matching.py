@@ -286,7 +286,7 @@ def solve_matching(instance: CoscheduleInstance, scenario=None, *,
                    time_limit: float | None = None, **options: Any) -> Solution:
     """Exact 2-in-p by matching (k <= 2 only). Options: `MatchingOptions` (``backend``,
     ``prune``)."""
-    opts = MatchingOptions.of(time_limit, options, "matching")
+    opts = MatchingOptions.of(time_limit, options)
     return _solve(instance, opts, opts.backend, opts.prune, "matching")
 
 
@@ -294,5 +294,5 @@ def solve_matching_networkx(instance: CoscheduleInstance, scenario=None, *,
                             time_limit: float | None = None, **options: Any) -> Solution:
     """Exact 2-in-p with networkx's blossom code on the gain graph (the cross-check of
     ``matching``). Options: `MatchingNetworkxOptions` (``prune``, default off)."""
-    opts = MatchingNetworkxOptions.of(time_limit, options, "matching-networkx")
+    opts = MatchingNetworkxOptions.of(time_limit, options)
     return _solve(instance, opts, "networkx", opts.prune, "matching-networkx")

@@ -1,7 +1,7 @@
 """Options of the co-scheduling exact models (contract of `resilsched.options.SolveOptions`).
 
 Every model's ``solve(instance, scenario=None, *, time_limit=None, **options)`` starts with
-``opts = XOptions.of(time_limit, options, "<method>")``; the fields below are its ``--param``
+``opts = XOptions.of(time_limit, options)``; the fields below are its ``--param``
 names beside the common ``workers``, ``seed`` and ``deterministic``.
 
 HiGHS (set-partitioning and ILP models): ``workers`` is the HiGHS thread count (0: one thread),

@@ -137,7 +137,7 @@ def solve_setpart_cg(instance: CoscheduleInstance, scenario=None, *,
     Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones); `hint`: a
     co-schedule to start from (`outcome.fallback`).
     """
-    opts = SetpartCGOptions.of(time_limit, options, "setpart-cg")
+    opts = SetpartCGOptions.of(time_limit, options)
     inst, n, deadline = instance, instance.n, opts.deadline
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
@@ -286,7 +286,7 @@ def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
                        **options: Any) -> Solution:
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP, seeded with
     PACK-APPROX or the `hint`, `outcome.fallback`). Options: `SetpartOptions`."""
-    opts = SetpartOptions.of(time_limit, options, "setpart-full")
+    opts = SetpartOptions.of(time_limit, options)
     inst = instance
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)

@@ -74,7 +74,7 @@ class PlanPayload:
 
 def solve_faultfree(instance, scenario=None, *, time_limit=None, **options) -> Solution:
     """The fault-free optimum with redistribution at ends (module docstring)."""
-    opts = FaultFreeOptions.of(time_limit, options, "faultfree-optimal")
+    opts = FaultFreeOptions.of(time_limit, options)
     if instance.n > MAX_N or instance.p > MAX_P:
         raise InvalidInstance("instance", f"n={instance.n}, p={instance.p}: faultfree-optimal "
                               f"is an exhaustive search for tiny instances (n <= {MAX_N}, "

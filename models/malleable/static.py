@@ -63,7 +63,7 @@ class AllocationPayload:
 
 def solve_static(instance, scenario=None, *, time_limit=None, **options) -> Solution:
     """The optimal static even allocation (status ``optimal``), see the module docstring."""
-    opts = StaticOptions.of(time_limit, options, "static-optimal")
+    opts = StaticOptions.of(time_limit, options)
     t0 = time.perf_counter()
     n, p = instance.n, instance.p_even
     width = (p - 2 * (n - 1)) // 2

@@ -28,7 +28,7 @@ from resilsched.solution import Solution, Status
 
 def solve_yardstick(instance, scenario=None, *, time_limit=None, **options) -> Solution:
     """The yardstick of the module docstring."""
-    opts = SolveOptions.of(time_limit, options, "yardstick")
+    opts = SolveOptions.of(time_limit, options)
     t0 = time.perf_counter()
     from resilsched.heuristics.malleable import (
         endgreedy_ig,

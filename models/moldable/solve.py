@@ -138,7 +138,7 @@ def solve_scenario(instance, scenario: Scenario | None = None, *, time_limit: fl
     >>> sol.status.value, sol.objective, sol.bound
     ('optimal', Fraction(17, 4), Fraction(17, 4))
     """
-    opts = MoldableOptions.of(time_limit, options, "cpsat-scenario")
+    opts = MoldableOptions.of(time_limit, options)
     scenario = instance.scenario() if scenario is None else scenario
     return _solve(instance, scenario, "cpsat-scenario", _reserve_output(opts, scenario))
 
@@ -146,7 +146,7 @@ def solve_scenario(instance, scenario: Scenario | None = None, *, time_limit: fl
 def solve_failure_free(instance, scenario: Scenario | None = None, *,
                        time_limit: float | None = None, **options: Any) -> Solution:
     """Failure-free moldable optimum (one attempt per job, §8); `scenario` is ignored."""
-    opts = MoldableOptions.of(time_limit, options, "cpsat-failure-free")
+    opts = MoldableOptions.of(time_limit, options)
     scenario = Scenario.failure_free(instance.n)
     return _solve(instance, scenario, "cpsat-failure-free", _reserve_output(opts, scenario))
 

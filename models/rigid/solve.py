@@ -383,7 +383,7 @@ def solve_scenario(instance: RigidInstance, scenario: Scenario | Sequence[int] |
     every smaller makespan) on an exactly scaled instance, ``bound`` the proven lower bound
     (>= L(f)), ``payload.schedule`` the schedule, ``info`` the time of each phase.
     """
-    opts = RigidSolveOptions.of(time_limit, options, "cpsat-scenario")
+    opts = RigidSolveOptions.of(time_limit, options)
     return _solve(instance, scenario_of(instance, scenario), "cpsat-scenario", False, opts, hint)
 
 
@@ -395,7 +395,7 @@ def solve_failure_free(instance: RigidInstance, scenario: Scenario | Sequence[in
     `scenario` is ignored (the registry passes one to every model); the options are those of
     `solve_scenario`.
     """
-    opts = RigidSolveOptions.of(time_limit, options, "cpsat-failure-free")
+    opts = RigidSolveOptions.of(time_limit, options)
     return _solve(instance, Scenario.failure_free(instance.n), "cpsat-failure-free", False, opts,
                   hint)
 
@@ -409,5 +409,5 @@ def solve_scenario_merged(instance: RigidInstance,
     same processors. Its status is therefore at best FEASIBLE (a schedule of the real problem
     whose optimality is not claimed), and ``bound`` is L(f). No refutation search.
     """
-    opts = RigidSolveOptions.of(time_limit, options, "cpsat-merged")
+    opts = RigidSolveOptions.of(time_limit, options)
     return _solve(instance, scenario_of(instance, scenario), "cpsat-merged", True, opts, None)

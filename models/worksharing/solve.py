@@ -184,7 +184,7 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     ``certify=False`` skips the numerical certificates (HiGHS QP, enumeration); the status is
     still ``optimal`` where a theorem proves it. The worksharing family has no scenario.
     """
-    opts = CertifiedOptions.of(time_limit, options, "certified")
+    opts = CertifiedOptions.of(time_limit, options)
     run = _Run(instance, opts)
     risk, p = instance.risk, instance.workers
     if p > opts.entries:
@@ -356,7 +356,7 @@ def _best_with_greedy(run: _Run, E: float, model: str, sched, facts: dict) -> So
 def solve_qp_one_worker(instance, scenario: Any = None, *, time_limit: float | None = None,
                         **options) -> Solution:
     """The bare HiGHS QP (p = 1, linear risk, max_chunks or eps > 0 required)."""
-    opts = QPOptions.of(time_limit, options, "qp-one-worker")
+    opts = QPOptions.of(time_limit, options)
     inst = instance
     if inst.workers != 1 or not isinstance(inst.risk, LinearRisk) or (
             inst.eps == 0 and inst.max_chunks is None):

@@ -1,13 +1,12 @@
-"""``resilsched library``, ``resilsched export`` and the library options of ``gap``/``check``
+"""``resilsched library`` and the library options of ``gap``/``check``
 and ``generate`` (docs/architecture.md, "Libraries").
 
 - ``library list [--json]``: the shipped libraries, with per library the family, the instance
   count and the number with a proven optimum;
-- ``library verify NAME|DIR|all [--sample K] [--seed S] [--time-limit S]``: re-solve and check
-  the stored certificates; exit status 1 (each failing instance with both values) when one does
-  not hold;
+- ``library verify NAME|DIR|all [--sample K] [--seed S] [--time-limit S]``: re-solve with the
+  manifest's model and check the stored certificates; exit status 1 (each failing instance with
+  both values) when one does not hold, 2 when a manifest cannot be read;
 - ``library path NAME``: the folder of a shipped library (to vendor it);
-- ``export FILE --to batsim --out workload.json``: a Batsim workload of a rigid instance;
 - ``gap``/``check --library NAME|DIR [--resolve] [--store PATH] [--jobs N]``: `add_gap_args`,
   `run_gap`; ``generate --solve [--time-limit S]``: `add_generate_args`, `generate_solved`.
 
@@ -119,29 +118,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-# --- export ------------------------------------------------------------------------------------
-def cmd_export(args: argparse.Namespace) -> int:
-    from resilsched.export import export
-    from resilsched.io import read_instances
-
-    family, instances = read_instances(args.file)
-    if not 0 <= args.index < len(instances):
-        raise InvalidInstance("--index", f"{args.index} is out of range: {args.file} holds "
-                                         f"{len(instances)} instance(s)")
-    workload = export(family, instances[args.index], args.to, attempts=args.attempts)
-    out = Path(args.out)
-    try:
-        out.write_text(json.dumps(workload, indent=1) + "\n")
-    except OSError as exc:
-        raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
-            from None
-    summary = {"format": args.to, "out": str(out), "jobs": len(workload["jobs"]),
-               "profiles": len(workload["profiles"]), "nb_res": workload["nb_res"]}
-    _emit(summary, args.json, f"wrote {summary['jobs']} {args.to} jobs on "
-                              f"{summary['nb_res']} resources to {out}")
-    return 0
-
-
 # --- gap / check --library ---------------------------------------------------------------------
 def add_gap_args(p: argparse.ArgumentParser) -> None:
     """The library options of ``gap`` and ``check``."""
@@ -151,9 +127,10 @@ def add_gap_args(p: argparse.ArgumentParser) -> None:
                         "or a folder of library folders; repeatable (default: the built-in "
                         "smoke suite, solved now)")
     p.add_argument("--resolve", action="store_true",
-                   help="with --library: solve every instance again (stored method and "
-                        "options, --time-limit or the stored limit) instead of trusting the "
-                        "stored certificates (default: no solving)")
+                   help="with --library: solve every instance again (the manifest's model "
+                        "and options, --time-limit or the manifest's limit) instead of trusting "
+                        "the stored certificates (default: no solving; the stored ones must "
+                        "name the manifest's model and match their files)")
     p.add_argument("--store", default=None, metavar="PATH",
                    help="with --library: campaign result store (SQLite) that makes the run "
                         "resumable (default: in memory, nothing kept)")
@@ -165,28 +142,16 @@ def add_gap_args(p: argparse.ArgumentParser) -> None:
 
 def run_gap(args: argparse.Namespace) -> Any:
     """The `GapReport` of ``gap``/``check --library`` (libraries filtered by ``--family``)."""
-    from resilsched.campaign import CampaignError, ResultStore
-    from resilsched.library.catalog import find
-    from resilsched.library.gap import run_library_gap
+    from resilsched.api import library_gap
+    from resilsched.campaign import CampaignError
 
     _positive(args.jobs, "--jobs")
-    libs = [lib for what in args.library for lib in find(what)]
-    libs = list({str(lib.path): lib for lib in libs}.values())
-    if args.family:
-        libs = [lib for lib in libs if lib.family == args.family]
-        if not libs:
-            raise InvalidInstance("--family", f"{args.family!r}: no library of that family in "
-                                              f"{', '.join(args.library)}")
-    limit = check_time_limit(args.time_limit, "--time-limit")
-    store = ResultStore(args.store or ":memory:")
     try:
-        return run_library_gap(libs, store=store, jobs=args.jobs, dask=args.dask,
-                               resolve=args.resolve, time_limit=limit,
-                               progress=not args.quiet)
+        return library_gap(args.library, args.heuristic, args.family, args.time_limit,
+                           jobs=args.jobs, dask=args.dask, store=args.store,
+                           resolve=args.resolve, progress=not args.quiet)
     except CampaignError as exc:  # a store of another configuration, Dask missing
         raise CommandError(str(exc)) from None
-    finally:
-        store.close()
 
 
 def gap_progress(args: argparse.Namespace) -> Any:
@@ -250,7 +215,7 @@ def generate_solved(args: argparse.Namespace) -> int:
 
 # --- parsers -----------------------------------------------------------------------------------
 def add_parsers(sub: Any) -> None:
-    """Add ``library`` (list, verify, path) and ``export`` to the subcommands `sub`."""
+    """Add ``library`` (list, verify, path) to the subcommands `sub`."""
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "library", help="shipped instance libraries with certified optima: list, verify, path",
@@ -270,11 +235,12 @@ def add_parsers(sub: Any) -> None:
     q = lib.add_parser(
         "verify", help="re-solve instances; exit 1 when a stored certificate does not hold",
         formatter_class=fmt,
-        description="Re-solves instances with the exact model, options and time limit their\n"
-                    "certificate records (deterministic: the same result on every machine) and\n"
-                    "fails (exit status 1, naming each instance and both values) when an optimum\n"
-                    "is not reproduced, a bound lies beyond what the re-solve proved, or a file\n"
-                    "differs from its manifest.",
+        description="Re-solves instances with the exact model, options and time limit the\n"
+                    "manifest names (deterministic: the same result on every machine), whatever\n"
+                    "their certificate says, and fails (exit status 1, naming each instance and\n"
+                    "both values) when an optimum or a bound is not reproduced, a certificate\n"
+                    "names another model, or a file differs from its manifest. A manifest that\n"
+                    "cannot be read is refused (exit status 2).",
         epilog=_examples("resilsched library verify rigid-small --sample 10\n"
                          "resilsched library verify all --sample 5 --seed 3 --json\n"
                          "resilsched library verify vendor/rigid-small"))
@@ -298,24 +264,3 @@ def add_parsers(sub: Any) -> None:
     q.add_argument("name", metavar="NAME", help="a shipped library or 'all'")
     _json_flag(q)
     q.set_defaults(func=cmd_path)
-
-    p = sub.add_parser(
-        "export", help="export an instance to another tool's format (Batsim workloads)",
-        formatter_class=fmt,
-        description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job\n"
-                    "(res = p_j, a delay profile of t_j seconds, walltime t_j, submitted at 0);\n"
-                    "with --attempts, each failed attempt of the instance's scenario as a job of\n"
-                    "its own that fails (docs/interop.md).",
-        epilog=_examples("resilsched export inst.json --to batsim --out workload.json\n"
-                         "resilsched export inst.json --to batsim --attempts --out w.json"))
-    p.add_argument("file", help="instance file (JSON with \"family\", or a trace)")
-    p.add_argument("--to", required=True, choices=["batsim"],
-                   help="target format: batsim (required)")
-    p.add_argument("--out", required=True, help="output file, overwritten (required)")
-    p.add_argument("--index", type=int, default=0,
-                   help="which instance of a multi-instance file, from 0 (default 0)")
-    p.add_argument("--attempts", action="store_true",
-                   help="also export the failed attempts of the instance's scenario "
-                        "(default: one job per rigid job)")
-    _json_flag(p)
-    p.set_defaults(func=cmd_export)

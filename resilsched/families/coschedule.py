@@ -97,6 +97,7 @@ FAMILY = Family(
     smoke_suite=smoke_suite,
     default_exact="setpart-cg",
     validate=validate,
+    objective=lambda case, packs: check_packs(case.instance, packs),
     choose_exact=choose_exact,
 )
 

@@ -204,6 +204,7 @@ def _build() -> Family:
         scenario=_scenario,
         sample_scenario=_sample,
         validate=_validate,
+        objective=lambda case, allocation: allocation.horizon,
         group=_slack_group,
         metrics=("stability",),
         reproduction=Reproduction(

@@ -80,6 +80,7 @@ FAMILY = Family(
     scenario=scenario_of,
     sample_scenario=no_qbar,
     validate=validate,
+    objective=lambda case, run: max(run.finish),
     reproduction=Reproduction(_reproduce, "Figures 1.4-1.7 of the chapter (CSV + PNG)"),
 )
 

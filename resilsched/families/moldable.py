@@ -22,6 +22,7 @@ from resilsched.plugin import (
     Reproduction,
 )
 from resilsched.reproduce import moldable as reproduction
+from resilsched.schedule import makespan_of
 from resilsched.solution import HeuristicResult
 
 
@@ -100,12 +101,14 @@ def _build() -> Family:
         scenario=_scenario,
         sample_scenario=_sample,
         validate=_validate,
+        objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
             reproduction.main,
             "spec 000: Table 1 and Figs. 3-9 (CSV, summary.md, PNG in results/moldable/)",
         ),
     )
-    others = {"priorities": heuristics.PRIORITIES, "default_priority": "LPT"}
+    others = {"priorities": heuristics.PRIORITIES, "default_priority": "LPT",
+              "key_priorities": True}
     lpa = {**others, "guarantee": bounds.lpa_guarantee}
     fam.add(Heuristic(
         "LPA-LIST", heuristics.lpa_list,

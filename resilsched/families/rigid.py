@@ -50,6 +50,7 @@ from resilsched.plugin import (
     Reproduction,
 )
 from resilsched.reproduce import rigid as reproduction
+from resilsched.schedule import makespan_of
 from resilsched.solution import HeuristicResult
 
 
@@ -92,7 +93,7 @@ def _heuristic(name: str, run: Callable[..., HeuristicResult], description: str,
     # `record` is the fast path of experiments, not a parameter of the algorithm
     params = params_of(run, skip=frozenset({"seed", "record"}), help=PARAM_HELP)
     return Heuristic(name, run, description, priorities=PRIORITIES, default_priority="LPT",
-                     guarantee=guarantee, params=params)
+                     guarantee=guarantee, params=params, key_priorities=True)
 
 
 def _build() -> Family:
@@ -109,6 +110,7 @@ def _build() -> Family:
         scenario=_scenario,
         sample_scenario=_sample,
         validate=_validate,
+        objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
             reproduction.main,
             "spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)",

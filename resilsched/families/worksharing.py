@@ -73,6 +73,14 @@ def _validate(case: Case, result: HeuristicResult) -> None:
     validate_worksharing_schedule(case.instance, result.schedule, result.objective)
 
 
+def _expected_work(case: Case, schedule: Any) -> float:
+    """E[W_cmp] recomputed from the schedule alone (its pieces and chunks, spec §1.4)."""
+    from resilsched.validation.worksharing import expected_work_of
+
+    data = {**schedule.to_dict(), "W": float(case.instance.W)}
+    return expected_work_of(data, case.instance.risk, float(case.instance.epsilon))
+
+
 def _bound(fn):
     def compute(instance: WorksharingInstance, scenario: Any = None) -> float:
         return fn(instance)
@@ -91,6 +99,7 @@ def _build() -> Family:
         smoke_suite=_smoke_suite,
         default_exact="certified",
         validate=_validate,
+        objective=_expected_work,
         reproduction=Reproduction(
             reproduction.main,
             "spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)",

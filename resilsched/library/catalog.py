@@ -18,6 +18,8 @@ from typing import Any
 
 from resilsched.errors import InvalidInstance
 from resilsched.io import read_json
+from resilsched.library.certificate import brief
+from resilsched.options import check_time_limit
 
 #: where the shipped libraries live (package data)
 DATA = Path(__file__).resolve().parent / "data"
@@ -78,13 +80,19 @@ def sha256_text(text: str) -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    """One instance of a library: its file, the manifest's record, and its JSON object."""
+    """One instance of a library: its file, the manifest's record, its JSON object, and the
+    sha256 of the file's bytes."""
 
     library: str
     file: str
     record: dict[str, Any]
     data: dict[str, Any]
-    sha_ok: bool
+    sha256: str
+
+    @property
+    def sha_ok(self) -> bool:
+        """The file is the one the manifest lists (same sha256)."""
+        return self.sha256 == self.record.get("sha256")
 
     @property
     def name(self) -> str:
@@ -102,8 +110,18 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Method:
+    """How a library's certificates are made: the manifest's ``"exact"`` (model, time limit and
+    options), which `library verify` and ``gap --resolve`` solve with again."""
+
+    name: str
+    time_limit: float
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Library:
-    """A library folder and its manifest."""
+    """A library folder and its manifest (checked by `read_library`)."""
 
     path: Path
     manifest: dict[str, Any]
@@ -117,12 +135,13 @@ class Library:
         return str(self.manifest["family"])
 
     @property
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> list[Any]:
+        """The manifest's ``files`` (each checked only by `entry`)."""
         return list(self.manifest.get("files", []))
 
     @property
     def proven(self) -> int:
-        return sum(r.get("status") == "optimal" for r in self.records)
+        return sum(isinstance(r, dict) and r.get("status") == "optimal" for r in self.records)
 
     def summary(self) -> dict[str, Any]:
         """The row of ``resilsched library list --json``."""
@@ -139,32 +158,99 @@ class Library:
             "path": str(self.path),
         }
 
-    def entry(self, record: dict[str, Any]) -> Entry:
-        """Read one instance file (`InvalidInstance` naming the file when it cannot be read)."""
-        path = self.path / str(record.get("file"))
+    def method(self) -> Method | None:
+        """The manifest's ``exact``, checked against the family's registry (None when the
+        manifest has none: a library without certificates). `InvalidInstance` naming
+        ``manifest.json`` and the field when the model is unknown, the time limit is not a
+        number of seconds in range, or an option is not one of the model's or out of range."""
+        from resilsched.registry import get_family
+
+        exact = self.manifest.get("exact")
+        if exact is None:
+            return None
+        where = f"{self.path / MANIFEST}: exact"
+        fam = get_family(self.family)
+        name = exact.get("method")
+        if not isinstance(name, str) or name not in fam.exact:
+            raise InvalidInstance(f"{where}.method", f"{brief(name)} is not an exact model of "
+                                  f"{fam.name} (choose from {', '.join(fam.exact)})")
         try:
-            text = path.read_text()
+            limit = check_time_limit(exact.get("time_limit"), f"{where}.time_limit")
+        except OverflowError:  # an integer beyond any float
+            raise InvalidInstance(f"{where}.time_limit", "must be a finite number of "
+                                                         "seconds") from None
+        if limit is None:
+            raise InvalidInstance(f"{where}.time_limit", "is required (seconds per solve)")
+        options = exact.get("options")
+        if not isinstance(options, dict):
+            raise InvalidInstance(f"{where}.options", f"{brief(options)} must be an object "
+                                                      "of the model's options")
+        known = {p.name: p for p in fam.exact[name].params}
+        for key, value in options.items():
+            if key not in known:
+                raise InvalidInstance(f"{where}.options.{key}", f"is not an option of {name} "
+                                                                f"(choose from {', '.join(known)})")
+            try:
+                known[key].check(value, name)
+            except InvalidInstance as exc:
+                raise InvalidInstance(f"{where}.options.{key}", exc.rule) from None
+            except OverflowError:  # an integer beyond any float
+                raise InvalidInstance(f"{where}.options.{key}",
+                                      "must be a finite number") from None
+        return Method(name, limit, dict(options))
+
+    def entry(self, record: Any, index: int | None = None) -> Entry:
+        """Read the instance of `record` (the manifest's ``files[index]``): `InvalidInstance`
+        naming the record when it does not name a file of the folder, or the file when it
+        cannot be read or does not hold one JSON object."""
+        where = f"{self.path / MANIFEST}: files[{'?' if index is None else index}]"
+        if not isinstance(record, dict):
+            raise InvalidInstance(where, f"{brief(record)} must be an object with the file's "
+                                         "name and sha256")
+        file = record.get("file")
+        if not isinstance(file, str) or Path(file).name != file or file in ("", ".", ".."):
+            raise InvalidInstance(f"{where}.file", f"{brief(file)} must name a file of the "
+                                                   "library folder")
+        path = self.path / file
+        if not path.is_file():  # missing, a folder, or a device or pipe that never ends
+            raise InvalidInstance(str(path), "is listed in the manifest but is not a file "
+                                             "of the folder")
+        data = read_json(path)  # one-line errors; bounded size
+        if not isinstance(data, dict):
+            raise InvalidInstance(str(path), "must hold one JSON instance object")
+        try:
+            raw = path.read_bytes()
         except OSError:
             raise InvalidInstance(str(path),
                                   "is listed in the manifest but cannot be read") from None
-        data = read_json(path)
-        if not isinstance(data, dict):
-            raise InvalidInstance(str(path), "must hold one JSON instance object")
-        return Entry(self.name, str(record["file"]), record, data,
-                     sha256_text(text) == record.get("sha256"))
+        return Entry(self.name, file, record, data, hashlib.sha256(raw).hexdigest())
 
     def entries(self) -> Iterator[Entry]:
-        for record in self.records:
-            yield self.entry(record)
+        for index, record in enumerate(self.records):
+            yield self.entry(record, index)
 
 
 def read_library(path: Path) -> Library:
-    """The library in folder `path` (`InvalidInstance` when its manifest is missing or bad)."""
+    """The library in folder `path`: `InvalidInstance` naming ``manifest.json`` when it cannot
+    be read as a whole (not JSON, no ``files`` list, a family that is not registered, ``library``
+    not a string, ``exact`` not an object). Each record of ``files`` is checked by
+    `Library.entry`, one at a time."""
+    from resilsched.registry import available_families
+
+    where = str(path / MANIFEST)
     manifest = read_json(path / MANIFEST)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
-        raise InvalidInstance(str(path / MANIFEST), 'must be an object with a "files" list')
-    if not isinstance(manifest.get("family"), str):
-        raise InvalidInstance(str(path / MANIFEST), 'must name its "family"')
+        raise InvalidInstance(where, 'must be an object with a "files" list')
+    family = manifest.get("family")
+    if family not in available_families():
+        raise InvalidInstance(f"{where}: family", f"{brief(family)} is not a family "
+                              f"(choose from {', '.join(available_families())})")
+    if manifest.get("library") is not None and not isinstance(manifest["library"], str):
+        raise InvalidInstance(f"{where}: library", f"{brief(manifest['library'])} must be "
+                                                   "the library's name (a string)")
+    if not isinstance(manifest.get("exact", {}), dict):
+        raise InvalidInstance(f"{where}: exact", f"{brief(manifest['exact'])} must be an "
+                                                 "object (method, time_limit, options)")
     return Library(path, manifest)
 
 
@@ -175,9 +261,10 @@ def shipped() -> list[Library]:
     return [read_library(d) for d in sorted(DATA.iterdir()) if (d / MANIFEST).is_file()]
 
 
-def find(what: str) -> list[Library]:
+def find(what: str, option: str | None = None) -> list[Library]:
     """Libraries named by the command line: a shipped name, ``all``, a library folder, or a
-    folder whose subfolders are libraries (a vendored set)."""
+    folder whose subfolders are libraries (a vendored set); `option` (e.g. ``--library``) is
+    how the command line gave `what`, named in errors (None: a positional argument)."""
     if what == "all":
         return shipped()
     path = Path(what)
@@ -187,8 +274,8 @@ def find(what: str) -> list[Library]:
         found = [read_library(d) for d in sorted(path.iterdir()) if (d / MANIFEST).is_file()]
         if found:
             return found
-        raise InvalidInstance(f"--library {what}", "is a folder without manifest.json (nor "
-                                                   "subfolders with one)")
+        raise InvalidInstance(f"{option}={what}" if option else what,
+                              "is a folder without manifest.json (nor subfolders with one)")
     by_name = {lib.name: lib for lib in shipped()}
     if what in by_name:
         return [by_name[what]]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import platform
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -65,15 +66,61 @@ def below(a: Any, b: Any) -> bool:
     return a < b and not same(a, b)
 
 
-def _value(meta: Mapping[str, Any], key: str) -> Any:
-    """A stored value: the exact string ``key_exact`` when present, else the JSON number."""
-    exact = meta.get(f"{key}_exact")
-    if isinstance(exact, str):
-        return Fraction(exact)
-    value = meta.get(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float, type(None))):
-        raise ValueError(f"metadata.{key}={value!r} is not a number")
-    return value
+#: largest magnitude of a stored value (decision T8: every derived quantity is at most 10^18)
+MAX_VALUE = 10**18
+#: an exact value as `resilsched.solution.number_fields` writes it: ``"p/q"`` or an integer
+_EXACT = re.compile(r"(-?[0-9]{1,30})(?:/([0-9]{1,30}))?")
+STATUSES = tuple(s.value for s in Status)
+
+
+def read_number(obj: Mapping[str, Any], key: str, where: str) -> Any:
+    """The value `key` of `obj` (``where`` names `obj` in errors, e.g. ``metadata``): the exact
+    string ``key_exact`` when present (it must agree with the JSON number beside it), else the
+    JSON number, else None. ValueError (one line naming the field and the rule) when it is not a
+    finite number of magnitude at most `MAX_VALUE`."""
+    exact, value = obj.get(f"{key}_exact"), obj.get(key)
+    if value is not None and not _bounded(value):
+        raise ValueError(f"{where}.{key}={brief(value)} must be a finite number of magnitude "
+                         f"at most {MAX_VALUE:.0e}")
+    if exact is None:
+        return value
+    match = _EXACT.fullmatch(exact) if isinstance(exact, str) else None
+    if match is None or match.group(2) is not None and int(match.group(2)) == 0:
+        raise ValueError(f"{where}.{key}_exact={brief(exact)} must be an exact rational "
+                         '"p/q" (q > 0)')
+    q = Fraction(int(match.group(1)), int(match.group(2) or 1))
+    if abs(q) > MAX_VALUE:
+        raise ValueError(f"{where}.{key}_exact={brief(exact)} must be of magnitude at most "
+                         f"{MAX_VALUE:.0e}")
+    if value is not None and not same(q, value):
+        raise ValueError(f"{where}.{key}={brief(value)} differs from its exact value "
+                         f"{key}_exact={exact!r}")
+    return q
+
+
+def _bounded(x: Any) -> bool:
+    """`x` is a JSON number (not a bool), finite, of magnitude at most `MAX_VALUE` (compared
+    before any conversion: a 400-digit integer does not fit a float)."""
+    return (isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) <= MAX_VALUE
+            and math.isfinite(x))
+
+
+def brief(x: Any) -> str:
+    """`repr` of a stored value (a manifest's or an instance's), cut to 40 characters."""
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _field(cert: Mapping[str, Any], key: str, kinds: tuple[type, ...], default: Any,
+           rule: str) -> Any:
+    """``cert[key]`` when of one of `kinds` (never a bool standing for a number), `default`
+    when absent or null; ValueError naming ``metadata.certificate.<key>`` otherwise."""
+    value = cert.get(key)
+    if value is None:
+        return default
+    if isinstance(value, kinds) and (_bounded(value) if float in kinds else True):
+        return value
+    raise ValueError(f"metadata.certificate.{key}={brief(value)} must be {rule}")
 
 
 def _plain(x: Any) -> Any:
@@ -150,20 +197,28 @@ class Certificate:
 
     @classmethod
     def from_metadata(cls, meta: Mapping[str, Any]) -> Certificate:
-        """Read the fields `to_metadata` writes; ValueError (one line) when they are malformed."""
+        """Read the fields `to_metadata` writes; ValueError (one line naming the field and the
+        rule) when one is missing, of the wrong type, or not a finite number."""
         cert = meta.get("certificate")
         if not isinstance(cert, Mapping):
             raise ValueError("metadata.certificate is missing")
         status = cert.get("status")
-        if not isinstance(status, str):
-            raise ValueError("metadata.certificate.status is missing")
-        optimum = _value(meta, "optimum")
+        if status not in STATUSES:
+            raise ValueError(f"metadata.certificate.status={brief(status)} must be one of "
+                             f"{', '.join(STATUSES)}")
+        optimum = read_number(meta, "optimum", "metadata")
         if status == Status.OPTIMAL.value and optimum is None:
             raise ValueError("metadata.optimum is missing on an optimal certificate")
-        return cls(status, _value(meta, "lower_bound"), _value(meta, "upper_bound"), optimum,
-                   str(cert.get("method", "")), str(cert.get("solver", "")),
-                   float(cert.get("proof_time") or 0.0), cert.get("time_limit"),
-                   dict(cert.get("options") or {}), dict(cert.get("versions") or {}))
+        proof_time = _field(cert, "proof_time", (int, float), 0.0, "a number of seconds")
+        time_limit = _field(cert, "time_limit", (int, float), None, "a number of seconds")
+        if proof_time < 0 or (time_limit is not None and time_limit <= 0):
+            raise ValueError("metadata.certificate: proof_time must be >= 0 and time_limit > 0")
+        return cls(status, read_number(meta, "lower_bound", "metadata"),
+                   read_number(meta, "upper_bound", "metadata"), optimum,
+                   _field(cert, "method", (str,), "", "a string"),
+                   _field(cert, "solver", (str,), "", "a string"), float(proof_time),
+                   time_limit, dict(_field(cert, "options", (dict,), {}, "an object")),
+                   dict(_field(cert, "versions", (dict,), {}, "an object")))
 
     def summary(self) -> dict[str, Any]:
         """The manifest's short form: status, optimum or bounds, proof time."""
@@ -192,28 +247,38 @@ def _show(x: Any) -> str:
     return str(x)
 
 
+def coherence(cert: Certificate) -> list[str]:
+    """Why `cert` contradicts itself (empty: it does not): its lower_bound must not exceed its
+    upper_bound, an optimum must equal both bounds (decision L4: both are always written), and
+    only an optimal certificate has one."""
+    out = []
+    lo, hi = cert.lower_bound, cert.upper_bound
+    if lo is not None and hi is not None and below(hi, lo):
+        out.append(f"stored lower_bound {_show(lo)} exceeds its upper_bound {_show(hi)}")
+    if cert.is_optimal and any(b is None or not same(b, cert.optimum) for b in (lo, hi)):
+        out.append(f"stored optimum {_show(cert.optimum)} differs from its bounds "
+                   f"[{_show(lo)}, {_show(hi)}]")
+    if not cert.is_optimal and cert.optimum is not None:
+        out.append(f"stored optimum {_show(cert.optimum)} on a certificate of status "
+                   f"{cert.status}")
+    return out
+
+
 def compare(stored: Certificate, fresh: Certificate) -> list[str]:
     """Why `stored` does not hold against a re-solve `fresh` of the same instance (empty: it
     holds).
 
+    - a certificate must be coherent by itself (`coherence`);
     - an optimal certificate must be reproduced: `fresh` proves an optimum and it is the same;
     - the stored and fresh intervals [lower_bound, upper_bound] both contain OPT, so they must
-      meet: a stored bound beyond the re-solve's optimum (or its proven bounds) is a failure;
-    - a certificate must be coherent by itself (lower_bound <= upper_bound, and an optimum
-      between them).
+      meet: a stored bound beyond the re-solve's optimum (or its proven bounds) is a failure.
     """
-    out = []
+    out = coherence(stored)
     lo, hi = stored.lower_bound, stored.upper_bound
-    if lo is not None and hi is not None and below(hi, lo):
-        out.append(f"stored lower_bound {_show(lo)} exceeds its upper_bound {_show(hi)}")
-    if stored.is_optimal and ((lo is not None and below(stored.optimum, lo))
-                              or (hi is not None and below(hi, stored.optimum))):
-        out.append(f"stored optimum {_show(stored.optimum)} lies outside its bounds "
-                   f"[{_show(lo)}, {_show(hi)}]")
     if stored.is_optimal:
         if not fresh.is_optimal:
             out.append(f"stored optimum {_show(stored.optimum)} not reproduced: the re-solve "
-                       f"ends {fresh.status} with {fresh.describe()}")
+                       f"ends with {fresh.describe()}")
         elif not same(stored.optimum, fresh.optimum):
             out.append(f"stored optimum {_show(stored.optimum)} not reproduced: the re-solve "
                        f"proves the optimum {_show(fresh.optimum)}")
@@ -224,6 +289,22 @@ def compare(stored: Certificate, fresh: Certificate) -> list[str]:
         out.append(f"stored lower_bound {_show(lo)} is beyond a solution of value "
                    f"{_show(fresh.upper_bound)} the re-solve found")
     return out
+
+
+def reproduced(stored: Certificate, fresh: Certificate) -> list[str]:
+    """Why a certificate that is not optimal is not what a re-solve under the same model,
+    options and time limit gives (deterministic solves: the same status and bounds); an optimal
+    one is `compare`'s. A weaker stored bound would make every gap measured against it wrong."""
+    if stored.is_optimal:
+        return []
+    if stored.status != fresh.status:
+        return [f"stored status {stored.status} not reproduced: the re-solve ends "
+                f"with {fresh.describe()}"]
+    return [f"stored {key} {_show(mine)} not reproduced: the re-solve gives {_show(theirs)}"
+            for key, mine, theirs in (("lower_bound", stored.lower_bound, fresh.lower_bound),
+                                      ("upper_bound", stored.upper_bound, fresh.upper_bound))
+            if (mine is None) != (theirs is None)
+            or (mine is not None and not same(mine, theirs))]
 
 
 def warm_up() -> None:
@@ -241,6 +322,6 @@ def certify(family: Any, instance: Any, method: str, time_limit: float | None,
     scenario = family.scenario(instance, None) if family.scenario is not None else None
     warm_up()
     t0 = time.perf_counter()
-    sol = model.solve(instance, scenario, time_limit=time_limit, **dict(options))
+    sol = model(instance, scenario, time_limit=time_limit, **dict(options))
     return Certificate.from_solution(sol, family.sense, time_limit=time_limit, options=options,
                                      proof_time=time.perf_counter() - t0)

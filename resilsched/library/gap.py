@@ -17,7 +17,7 @@ given time limit) and the heuristics are scored against those.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -49,13 +49,28 @@ def _case(family: Any, data: dict[str, Any], name: str) -> Case:
     return Case(name, instance, scenario)
 
 
-def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int]) -> dict:
-    """Campaign task: score one heuristic (every priority rule), or every bound, on one
-    instance against its certificate. Returns JSON: per priority rule (``""`` when it has none)
-    ``{"objective", "gap", "violations"}``, or per bound ``{"value", "violation"}``."""
-    from resilsched.registry import get_family
+def _loads(family: Any, entry: Entry) -> None:
+    """`entry` holds an instance (and scenario) of `family`: `InvalidInstance` naming the
+    file otherwise, before any task runs."""
+    from resilsched.errors import InvalidInstance
 
-    family_name, data, name, what, cert_meta, seed = payload
+    try:
+        _case(family, {k: v for k, v in entry.data.items() if k != "metadata"}, entry.name)
+    except Exception as exc:  # whatever the family's reader raises on a foreign file
+        raise InvalidInstance(entry.label, f"is not an instance of {family.name} "
+                                           f"({' '.join(str(exc).split())})") from None
+
+
+def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int, float | None]
+             ) -> dict:
+    """Campaign task: score one heuristic (every priority rule; a registered name or a
+    ``MODULE:FUNCTION`` reference, imported here, in the worker), or every bound, on one
+    instance against its certificate, each heuristic run bounded by the payload's time limit.
+    Returns JSON: per priority rule (``""`` when it has none) ``{"objective", "gap",
+    "violations"}``, or per bound ``{"value", "violation"}``."""
+    from resilsched.registry import get_family, heuristic
+
+    family_name, data, name, what, cert_meta, seed, limit = payload
     fam = get_family(family_name)
     case = _case(fam, data, name)
     cert = Certificate.from_metadata(cert_meta)
@@ -70,12 +85,12 @@ def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int])
                 value, violation = None, f"{name}: crashed: {type(exc).__name__}: {exc}"
             out[bname] = {"value": json_number(value), "violation": violation}
         return out
-    h = fam.heuristics[what]
+    h = heuristic(fam, what)
     out = {}
     group = group_of(fam, case.instance)
     for prio in h.priorities or (None,):
         value, gap, violations, metrics = score_heuristic(fam, h, case, prio, seed, ref, kind,
-                                                          incumbent)
+                                                          incumbent, limit)
         out[prio or ""] = {"objective": json_number(value), "gap": gap,
                            "violations": violations, "metrics": metrics, "group": group}
     return out
@@ -85,36 +100,65 @@ def _ratio_value(value: Any) -> Any:
     return Fraction(value) if isinstance(value, str) else value
 
 
+def _stored_certificates(lib: Library, entries: Sequence[Entry]) -> list[Certificate]:
+    """The stored certificates, after the checks that need no solve (`static_problems`: the
+    files are the manifest's, each certificate names the manifest's model, options and time
+    limit and is coherent); `InvalidInstance` naming the first instance that fails them. The
+    values themselves are trusted: ``library verify`` or ``--resolve`` re-derives them."""
+    from resilsched.errors import InvalidInstance
+    from resilsched.library.verify import static_problems
+
+    advice = (f"run resilsched library verify {lib.path} to check every certificate, or score "
+              "with --resolve")
+    method = lib.method()
+    if method is None:
+        raise InvalidInstance(f"library {lib.name}", "holds no certificates (its manifest "
+                              "names no exact model): write them with generate --solve, or "
+                              "score with --resolve")
+    out = []
+    for entry in entries:
+        try:
+            cert = Certificate.from_metadata(entry.metadata)
+        except ValueError as exc:
+            raise InvalidInstance(f"library {lib.name}", f"holds an instance without a valid "
+                                  f"certificate ({entry.label}: {exc}): {advice}") from None
+        problems = static_problems(entry, cert, method)
+        if problems:
+            raise InvalidInstance(f"library {lib.name}", f"{entry.label}: {problems[0]}: "
+                                                         f"{advice}")
+        out.append(cert)
+    return out
+
+
 def _certificates(lib: Library, entries: Sequence[Entry], resolve: bool,
                   time_limit: float | None, store: ResultStore, jobs: int | None,
                   progress: bool) -> list[Certificate]:
-    """The stored certificates, or (`resolve`) new ones with the manifest's model and options."""
-    from resilsched.errors import InvalidInstance
-
+    """The stored certificates (`_stored_certificates`), or (`resolve`) new ones with the
+    manifest's model and options (the family's reference model when it names none)."""
     if not resolve:
-        try:
-            return [Certificate.from_metadata(e.metadata) for e in entries]
-        except ValueError as exc:
-            raise InvalidInstance(f"library {lib.name}", f"holds an instance without a valid "
-                                  f"certificate ({exc}): write them with generate --solve, or "
-                                  "score with --resolve") from None
+        return _stored_certificates(lib, entries)
     from resilsched.library.build import certify_all
     from resilsched.library.catalog import CERT_OPTIONS
     from resilsched.registry import get_family
 
-    exact = lib.manifest.get("exact") or {}
-    method = exact.get("method") or get_family(lib.family).default_exact
-    limit = time_limit if time_limit is not None else exact.get("time_limit", 10.0)
-    options = exact.get("options") or CERT_OPTIONS
+    method = lib.method()
+    if method is None:
+        name, limit, options = get_family(lib.family).default_exact, 10.0, CERT_OPTIONS
+    else:
+        name, limit, options = method.name, method.time_limit, method.options
+    limit = time_limit if time_limit is not None else limit
     plain = [{k: v for k, v in e.data.items() if k != "metadata"} for e in entries]
-    return certify_all(lib.family, plain, method, limit, options=options, store=store,
+    return certify_all(lib.family, plain, name, limit, options=options, store=store,
                        jobs=jobs, progress=progress, name=lib.name)
 
 
 def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                     jobs: int | None = None, dask: Any = None, resolve: bool = False,
-                    time_limit: float | None = None, progress: bool = True) -> GapReport:
-    """The gap report of every heuristic of each library's family on its instances."""
+                    time_limit: float | None = None, progress: bool = True,
+                    heuristics: Mapping[str, Sequence[str]] | None = None,
+                    heuristic_time_limit: float | None = None) -> GapReport:
+    """The gap report of every heuristic of each library's family on its instances (or of
+    the `heuristics` given per family), each run bounded by `heuristic_time_limit`."""
     from resilsched.registry import get_family
 
     t0 = time.perf_counter()
@@ -127,16 +171,20 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
     for lib in libraries:
         fam = get_family(lib.family)
         entries = list(lib.entries())
+        for entry in entries:
+            _loads(fam, entry)
         certs = _certificates(lib, entries, resolve, time_limit, store, jobs, progress)
+        names = list((heuristics or {}).get(fam.name) or fam.heuristics)
         tasks = []
         for index, (entry, cert) in enumerate(zip(entries, certs, strict=True), 1):
             meta = cert.to_metadata()
             data = {k: v for k, v in entry.data.items() if k != "metadata"}
-            for what in [*fam.heuristics, BOUNDS]:
-                fields = {"file": entry.file, "sha256": entry.record.get("sha256"),
+            for what in [*names, BOUNDS]:
+                fields = {"file": entry.file, "sha256": entry.sha256,
                           "certificate": sha256_text(canonical_json(meta)), "task": what,
                           "resilsched": __version__}
-                tasks.append(Task(fields, (fam.name, data, entry.name, what, meta, index)))
+                tasks.append(Task(fields, (fam.name, data, entry.name, what, meta, index,
+                                           heuristic_time_limit)))
         results = run_campaign(f"gap:{lib.name}", tasks, gap_task, store,
                                config={"library": lib.name, "family": fam.name},
                                jobs=jobs, dask=dask, progress=progress,
@@ -152,7 +200,7 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                 "status": cert.status, "objective": _float(objective), "bound": _float(bound),
                 "wall_time": cert.proof_time,
             })
-            for hname in fam.heuristics:
+            for hname in names:
                 for prio, row in next(by_task).items():
                     st = stats_for(stats_of[fam.name], fam, hname, prio or None,
                                    row.get("group"))

@@ -1,14 +1,24 @@
-"""``resilsched library verify``: re-solve instances and check their stored certificates.
+"""``resilsched library verify``: re-derive certificates and check them.
 
-For each instance checked (all, or a seeded sample of K per library):
+A certificate is re-derived, not believed: the manifest's ``"exact"`` (`Method`: model,
+options, time limit) says how every certificate of the library was made, and each instance
+checked (all, or a seeded sample of K per library) is solved again that way, whatever its own
+certificate claims. For each instance:
 
-1. the file's sha256 must match the manifest, and the manifest's summary the file's metadata;
-2. the instance is solved again with the certificate's exact model, options and time limit
+1. `static_problems`, the checks that need no solve (also made by ``gap --library``): the
+   file's sha256 is the manifest's, the manifest's summary is the file's certificate, the
+   certificate names the manifest's model, options and time limit, and it is coherent by itself;
+2. the instance is solved again with the manifest's model, options and time limit
    (``deterministic=True``: the same status and values on any machine);
 3. `resilsched.library.certificate.compare`: an optimal certificate must be reproduced (same
-   optimum, proven again), and no stored bound may lie beyond what the re-solve proved.
+   optimum, proven again) and no stored bound may lie beyond what the re-solve proved; under the
+   manifest's own time limit a certificate that is not optimal must be reproduced too
+   (`reproduced`: same status and bounds).
 
-Every failure names the instance and both values; the command exits 1 when there is one.
+A manifest that cannot be read as a whole (not JSON, no ``files`` list, an unknown family, a
+malformed ``exact``) is refused before any solve (`InvalidInstance`, exit status 2); a record,
+an instance file or a certificate that is malformed is a failed check of that instance. Every
+failure names the instance and both values; the command exits 1 when there is one.
 """
 
 from __future__ import annotations
@@ -17,11 +27,20 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from resilsched.library.catalog import Entry, Library
-from resilsched.library.certificate import Certificate, certify, compare, same
+from resilsched.errors import InvalidInstance
+from resilsched.library.catalog import Entry, Library, Method
+from resilsched.library.certificate import (
+    Certificate,
+    brief,
+    certify,
+    coherence,
+    compare,
+    read_number,
+    reproduced,
+    same,
+)
 from resilsched.progress import ProgressBar
 
 
@@ -47,14 +66,25 @@ class Check:
                 "seconds": round(self.seconds, 3), "problems": self.problems}
 
 
-def sample(library: Library, k: int | None, seed: int) -> list[dict[str, Any]]:
-    """The manifest records to check: all of them, or `k` drawn with `random.Random(seed)`
-    (in manifest order, so that a sample is the same on every machine)."""
-    records = library.records
-    if k is None or k >= len(records):
-        return records
-    picked = set(random.Random(f"{library.name}:{seed}").sample(range(len(records)), k))
-    return [r for i, r in enumerate(records) if i in picked]
+def sample(library: Library, k: int | None, seed: int) -> list[int]:
+    """The indices of the manifest records to check: all of them, or `k` drawn with
+    ``random.Random("<library>:<seed>")`` (in manifest order, the same on every machine)."""
+    n = len(library.records)
+    if k is None or k >= n:
+        return list(range(n))
+    return sorted(random.Random(f"{library.name}:{seed}").sample(range(n), k))
+
+
+def certified_by(library: Library) -> Method:
+    """The library's `Method`; `InvalidInstance` when its manifest names none (nothing to
+    verify: a library written without certificates)."""
+    method = library.method()
+    if method is None:
+        raise InvalidInstance(f"{library.path / 'manifest.json'}: exact",
+                              "is missing: the manifest names no exact model, so the library "
+                              "holds no certificates to verify (write them with generate "
+                              "--solve)")
+    return method
 
 
 def _summary_problems(entry: Entry, stored: Certificate) -> list[str]:
@@ -62,64 +92,102 @@ def _summary_problems(entry: Entry, stored: Certificate) -> list[str]:
     out = []
     rec = entry.record
     if rec.get("status") != stored.status:
-        out.append(f"manifest status {rec.get('status')!r} differs from the file's "
+        out.append(f"manifest status {brief(rec.get('status'))} differs from the file's "
                    f"{stored.status!r}")
     for key in ("optimum", "lower_bound", "upper_bound"):
-        if key not in rec:
+        if key not in rec and f"{key}_exact" not in rec:
             continue
-        mine = _record_value(rec, key)
+        try:
+            mine = read_number(rec, key, "manifest record")
+        except ValueError as exc:
+            out.append(str(exc))
+            continue
         theirs = getattr(stored, key)
         if mine is None or theirs is None or not same(mine, theirs):
             out.append(f"manifest {key} {mine} differs from the file's {theirs}")
     return out
 
 
-def _record_value(record: dict[str, Any], key: str) -> Any:
-    """The record's value of `key` (its exact string first)."""
-    exact = record.get(f"{key}_exact")
-    return Fraction(exact) if isinstance(exact, str) else record.get(key)
+def _provenance_problems(stored: Certificate, method: Method) -> list[str]:
+    """The certificate must say it was made the way the manifest says every one was."""
+    out = []
+    if stored.method != method.name:
+        out.append(f"certificate.method {stored.method!r} differs from the manifest's "
+                   f"exact.method {method.name!r}")
+    if stored.options != method.options:
+        out.append(f"certificate.options {brief(stored.options)} differ from the manifest's "
+                   f"exact.options {brief(method.options)}")
+    if stored.time_limit != method.time_limit:
+        out.append(f"certificate.time_limit {brief(stored.time_limit)} differs from the "
+                   f"manifest's exact.time_limit {method.time_limit:g}")
+    return out
 
 
-def check_entry(family: Any, entry: Entry, time_limit: float | None = None) -> Check:
-    """Verify one instance (see the module docstring); `time_limit` overrides the stored one."""
+def static_problems(entry: Entry, stored: Certificate, method: Method) -> list[str]:
+    """What is wrong with a stored certificate short of solving (empty: nothing): a file
+    changed since its manifest, a manifest summary that is not the file's, a certificate made by
+    another model, options or time limit than the manifest's, or one that contradicts itself."""
+    out = [] if entry.sha_ok else ["sha256 differs from the manifest's (the file was changed)"]
+    return out + _summary_problems(entry, stored) + _provenance_problems(stored, method) \
+        + coherence(stored)
+
+
+def _failed(library: Library, index: int, record: Any, problem: str) -> Check:
+    """The check of a record or file that cannot be read."""
+    file = record.get("file") if isinstance(record, dict) else None
+    name = record.get("name") if isinstance(record, dict) else None
+    return Check(library.name, file if isinstance(file, str) else f"files[{index}]",
+                 str(name or "-"), "-", problems=[problem])
+
+
+def check_entry(library: Library, index: int, method: Method,
+                time_limit: float | None = None) -> Check:
+    """Verify the instance of the manifest's ``files[index]`` (see the module docstring):
+    re-solved with `method` (the library's), `time_limit` overriding its time limit."""
+    from resilsched.registry import get_family
+
     t0 = time.perf_counter()
+    record = library.records[index]
+    try:
+        entry = library.entry(record, index)
+    except InvalidInstance as exc:
+        return _failed(library, index, record, str(exc))
     try:
         stored = Certificate.from_metadata(entry.metadata)
     except ValueError as exc:
         return Check(entry.library, entry.file, entry.name, "-", problems=[str(exc)])
     check = Check(entry.library, entry.file, entry.name, stored.describe())
-    if not entry.sha_ok:
-        check.problems.append("sha256 differs from the manifest's (the file was changed)")
-    check.problems += _summary_problems(entry, stored)
-    method = stored.method or family.default_exact
-    if method not in family.exact:
-        check.problems.append(f"exact model {method!r} is not registered in {family.name}")
-        return check
-    limit = stored.time_limit if time_limit is None else time_limit
+    check.problems += static_problems(entry, stored, method)
+    family = get_family(library.family)
+    limit = method.time_limit if time_limit is None else time_limit
     try:
         instance = family.from_dict(entry.data)
-        fresh = certify(family, instance, method, limit, stored.options)
+        fresh = certify(family, instance, method.name, limit, method.options)
     except Exception as exc:  # a bad file or a crashing model is a failed check, not a crash
         check.problems.append(f"re-solve failed: {type(exc).__name__}: {exc}")
         check.seconds = time.perf_counter() - t0
         return check
     check.resolved = f"{fresh.describe()} in {fresh.proof_time:.2f} s"
     check.seconds = time.perf_counter() - t0
-    check.problems += compare(stored, fresh)
+    for problem in compare(stored, fresh) + (reproduced(stored, fresh)
+                                             if limit == method.time_limit else []):
+        if problem not in check.problems:  # coherence is in both lists
+            check.problems.append(problem)
     return check
 
 
 def verify(libraries: Sequence[Library], k: int | None = None, seed: int = 0,
            time_limit: float | None = None, bar: ProgressBar | None = None) -> list[Check]:
-    """Check `k` instances of each library (all when None); one `Check` per instance."""
-    from resilsched.registry import get_family
-
-    work = [(lib, rec) for lib in libraries for rec in sample(lib, k, seed)]
+    """Check `k` instances of each library (all when None); one `Check` per instance. Every
+    manifest's `Method` is read before the first solve (`InvalidInstance` when one is bad)."""
+    methods = [certified_by(lib) for lib in libraries]
+    work = [(lib, method, i) for lib, method in zip(libraries, methods, strict=True)
+            for i in sample(lib, k, seed)]
     if bar is not None:
         bar.set_total(len(work))
     out = []
-    for lib, rec in work:
-        check = check_entry(get_family(lib.family), lib.entry(rec), time_limit)
+    for lib, method, index in work:
+        check = check_entry(lib, index, method, time_limit)
         out.append(check)
         if bar is not None:
             if check.problems:

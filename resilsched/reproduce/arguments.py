@@ -33,3 +33,24 @@ def seed(bits: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def number(low: float, high: float) -> Callable[[str], float]:
+    """argparse type: a finite number in [low, high], refused in one line otherwise.
+
+    >>> number(0, 1)("0.25")
+    0.25
+    >>> number(0, 1)("nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: nan must be in [0, 1]
+    """
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        if not low <= value <= high:  # NaN fails both comparisons
+            raise argparse.ArgumentTypeError(f"{text[:40]} must be in [{low:g}, {high:g}]")
+        return value
+
+    return parse

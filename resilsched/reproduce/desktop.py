@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
+from resilsched.cli_parser import ReproductionParser, integer
 from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
+from resilsched.reproduce.arguments import number
 from resilsched.reproduce.desktop_report import plots, summary
 
 PROG = "reproduce_desktop.py"
@@ -143,23 +145,28 @@ def log(msg: str) -> None:
 
 
 def parse_args(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--machine-sets", type=int, default=10, help="machine sets (default 10)")
-    ap.add_argument("--job-sets", type=int, default=10, help="job sets (default 10)")
-    ap.add_argument("--hosts", type=int, default=500, help="hosts per machine set (500)")
-    ap.add_argument("--job-count", type=int, default=10_000, help="jobs per job set (10,000)")
-    ap.add_argument("--runs", type=int, default=30, help="disturbed runs per instance (30)")
-    ap.add_argument("--alpha", type=float, default=1.0, help="disturbance level in [0, 1]")
-    ap.add_argument("--span-days", type=float, default=30.0,
+    ap = ReproductionParser(prog=prog, description=__doc__.split("\n\n")[0],
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--machine-sets", type=integer(1, 100), default=10,
+                    help="machine sets (default 10)")
+    ap.add_argument("--job-sets", type=integer(1, 100), default=10, help="job sets (default 10)")
+    ap.add_argument("--hosts", type=integer(1, 20_000), default=500,
+                    help="hosts per machine set (500)")
+    ap.add_argument("--job-count", type=integer(1, 200_000), default=10_000,
+                    help="jobs per job set (10,000)")
+    ap.add_argument("--runs", type=integer(0, 1000), default=30,
+                    help="disturbed runs per instance (30)")
+    ap.add_argument("--alpha", type=number(0, 1), default=1.0,
+                    help="disturbance level in [0, 1]")
+    ap.add_argument("--span-days", type=number(1, 3650), default=30.0,
                     help="length of the generated traces after the cut (days, default 30)")
     ap.add_argument("--absorb", choices=("off", "on", "both"), default="both",
                     help="absorb_short(2 p_max) off, on, or both (A-11; default both)")
     ap.add_argument("--variants", default=",".join(VARIANTS),
                     help="subset of the 20 variants (default all)")
-    ap.add_argument("--seed", type=int, default=0,
+    ap.add_argument("--seed", type=integer(0, 2**32 - 1), default=0,
                     help="machine set ms uses seed SEED+ms, job set js 100+SEED+js")
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    ap.add_argument("--jobs", type=integer(1, 256), default=min(2, os.cpu_count() or 1),
                     help="worker processes (default 2; 1 runs inline)")
     ap.add_argument("--out", type=Path, default=Path("results/desktop"))
     ap.add_argument("--no-plots", action="store_true")
@@ -167,17 +174,6 @@ def parse_args(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:
                     help="run nothing: tables and plots of the tasks already in the store")
     add_cli_options(ap, "<out>/campaign.sqlite")
     a = ap.parse_args(argv)
-    limits = {"machine_sets": (1, 100), "job_sets": (1, 100), "hosts": (1, 20_000),
-              "job_count": (1, 200_000), "runs": (0, 1000)}
-    for name, (lo, hi) in limits.items():
-        if not lo <= getattr(a, name) <= hi:
-            ap.error(f"--{name.replace('_', '-')}: {getattr(a, name)} is not in [{lo}, {hi}]")
-    if not 0 <= a.alpha <= 1:
-        ap.error(f"--alpha: {a.alpha} is not in [0, 1]")
-    if not 1 <= a.span_days <= 3650:
-        ap.error(f"--span-days: {a.span_days} is not in [1, 3650]")
-    if a.seed < 0:
-        ap.error(f"--seed: {a.seed} must be >= 0")
     a.variants = tuple(v.strip() for v in a.variants.split(",") if v.strip())
     bad = [v for v in a.variants if v not in VARIANTS]
     if bad or not a.variants:

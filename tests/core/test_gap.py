@@ -44,7 +44,7 @@ def test_guarantee_breach_beating_the_optimum_and_crash_are_violations():
     assert rows["ok"]["violations"] == 0  # 20 <= 2 x 10
     assert "guarantee" in rows["over"]["violation_details"][0]
     assert "beats the proven optimal" in rows["cheat"]["violation_details"][0]
-    assert "crashed: RuntimeError: boom" in rows["crash"]["violation_details"][0]
+    assert rows["crash"]["violation_details"] == ["c0: crash raised RuntimeError: boom"]
     assert report.violations == 3
 
 

@@ -1,4 +1,4 @@
-"""The portfolio of ``resilsched solve`` (resilsched/portfolio.py, decision T16).
+"""The portfolio of ``resilsched solve`` (resilsched/portfolio.py, decision T19).
 
 A toy family (choose items of total weight >= need, minimising their count) whose heuristics,
 bounds and model misbehave on purpose, then every registered family on a smoke case and the
@@ -174,8 +174,8 @@ def test_best_checked_schedule_and_sources(toy):
     assert sol.objective_source == "GREEDY/heavy" and sol.bound_source == "enum"
     runs = {r["source"]: r for r in sol.info["portfolio"]["schedules"]}
     assert runs["GREEDY/heavy"]["objective"] == 3 and runs["GREEDY/light"]["objective"] == 3
-    assert "InvalidSchedule" in runs["CHEAT"]["error"]  # 1 item cannot meet the need
-    assert "RuntimeError: boom" in runs["CRASH"]["error"]
+    assert runs["CHEAT"]["error"] == "invalid solution: the items do not meet the need"
+    assert runs["CRASH"]["error"] == "CRASH raised RuntimeError: boom"
     assert sol.info["portfolio"]["model"]["status"] == "optimal"
     d = sol.to_dict()
     assert d["objective_source"] == "GREEDY/heavy" and d["bound_source"] == "enum"

@@ -6,6 +6,8 @@ import shutil
 import pytest
 
 from resilsched.cli import main
+from resilsched.library.catalog import sha256_text
+from resilsched.library.certificate import Certificate
 
 
 @pytest.fixture(scope="session")
@@ -26,11 +28,35 @@ def library_copy(built_library, tmp_path):
     return dest
 
 
-def tamper(folder, index, **meta):
-    """Overwrite metadata fields of instance `index` (keeps the manifest's sha256 as it was)."""
+#: a value the tests write as the JSON number 1e999 (which Python's json reads as inf)
+HUGE = "<1e999>"
+
+
+def dumps(obj, **kw):
+    """JSON text of `obj` with every `HUGE` string written as the number 1e999."""
+    return json.dumps(obj, **kw).replace(json.dumps(HUGE), "1e999")
+
+
+def tamper(folder, index, fix=False, **meta):
+    """Overwrite metadata fields of instance `index`; `fix` also rewrites its manifest record
+    (sha256, and the certificate's summary when it still reads) the way a forger would, else
+    the manifest's sha256 is kept as it was. Returns the record."""
     manifest = json.loads((folder / "manifest.json").read_text())
-    path = folder / manifest["files"][index]["file"]
+    rec = manifest["files"][index]
+    path = folder / rec["file"]
     data = json.loads(path.read_text())
     data["metadata"].update(meta)
-    path.write_text(json.dumps(data, indent=1))
-    return manifest["files"][index]
+    text = dumps(data, indent=1)
+    path.write_text(text)
+    if fix:
+        rec["sha256"] = sha256_text(text)
+        try:
+            summary = Certificate.from_metadata(data["metadata"]).summary()
+        except ValueError:
+            summary = {}
+        for key in ("status", "optimum", "optimum_exact", "lower_bound", "lower_bound_exact",
+                    "upper_bound", "upper_bound_exact"):
+            rec.pop(key, None)
+        rec.update(summary)
+        (folder / "manifest.json").write_text(dumps(manifest, indent=1))
+    return rec

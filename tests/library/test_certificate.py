@@ -4,7 +4,13 @@ from fractions import Fraction
 
 import pytest
 
-from resilsched.library.certificate import Certificate, compare, same
+from resilsched.library.certificate import (
+    Certificate,
+    coherence,
+    compare,
+    reproduced,
+    same,
+)
 from resilsched.solution import Solution, Status
 
 
@@ -50,7 +56,7 @@ def test_compare_flags_what_does_not_hold_with_both_values():
     assert "stored optimum 10 not reproduced" in msgs[0] and "optimum 9" in msgs[0]
     assert "stored lower_bound 10 is beyond a solution of value 9" in msgs[1]
     msgs = compare(_cert("optimal", 10, 10, 10), _cert("feasible", 8, 12))
-    assert "not reproduced: the re-solve ends feasible with bounds [8, 12]" in msgs[0]
+    assert "not reproduced: the re-solve ends with bounds [8, 12] (feasible)" in msgs[0]
     [msg] = compare(_cert("feasible", 8, 12), _cert("optimal", 13, 13, 13))
     assert "stored upper_bound 12 is below the re-solve's proven lower bound 13" in msg
     [msg] = compare(_cert("feasible", 11, 12), _cert("optimal", 10, 10, 10))
@@ -59,11 +65,60 @@ def test_compare_flags_what_does_not_hold_with_both_values():
                                                                                    9, 14))[0]
 
 
-def test_malformed_metadata_is_a_one_line_error():
-    with pytest.raises(ValueError, match="certificate is missing"):
-        Certificate.from_metadata({"optimum": 3})
-    with pytest.raises(ValueError, match="optimum is missing"):
-        Certificate.from_metadata({"certificate": {"status": "optimal"}, "lower_bound": 3})
-    with pytest.raises(ValueError, match="is not a number"):
-        Certificate.from_metadata({"certificate": {"status": "feasible"}, "lower_bound": "x"})
+GOOD = {"optimum": 3, "lower_bound": 3, "upper_bound": 3,
+        "certificate": {"status": "optimal", "method": "m", "solver": "s", "proof_time": 0.1,
+                        "time_limit": 10.0, "options": {"workers": 1}, "versions": {}}}
+
+
+def _with(**changes):
+    meta = {**GOOD, "certificate": dict(GOOD["certificate"])}
+    for key, value in changes.items():
+        target = meta["certificate"] if key.startswith("c_") else meta
+        target[key.removeprefix("c_")] = value
+    return meta
+
+
+@pytest.mark.parametrize("meta, message", [
+    ({"optimum": 3}, "metadata.certificate is missing"),
+    ({"certificate": {"status": "optimal"}, "lower_bound": 3}, "optimum is missing"),
+    (_with(lower_bound="x"), "metadata.lower_bound='x' must be a finite number"),
+    (_with(optimum=float("inf")), "metadata.optimum=inf must be a finite number"),
+    (_with(optimum=True), "metadata.optimum=True must be a finite number"),
+    (_with(upper_bound=10**19), "metadata.upper_bound=10000000000000000000 must be a finite"),
+    (_with(optimum_exact="1/0"), 'metadata.optimum_exact=\'1/0\' must be an exact rational'),
+    (_with(optimum_exact="1e999"), "metadata.optimum_exact='1e999' must be an exact rational"),
+    (_with(optimum_exact=7), "metadata.optimum_exact=7 must be an exact rational"),
+    (_with(optimum_exact="9" * 25), "must be of magnitude at most"),
+    (_with(optimum_exact="7/2"), "metadata.optimum=3 differs from its exact value"),
+    (_with(c_status="proven"), "metadata.certificate.status='proven' must be one of optimal"),
+    (_with(c_status=None), "metadata.certificate.status=None must be one of"),
+    (_with(c_options=[1]), "metadata.certificate.options=[1] must be an object"),
+    (_with(c_versions="x"), "metadata.certificate.versions='x' must be an object"),
+    (_with(c_method=5), "metadata.certificate.method=5 must be a string"),
+    (_with(c_proof_time=float("nan")), "metadata.certificate.proof_time=nan must be"),
+    (_with(c_proof_time=-1), "proof_time must be >= 0"),
+    (_with(c_time_limit="10"), "metadata.certificate.time_limit='10' must be a number"),
+])
+def test_malformed_metadata_is_a_one_line_error(meta, message):
+    with pytest.raises(ValueError) as info:
+        Certificate.from_metadata(meta)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_exact_values_are_read_exactly():
+    cert = Certificate.from_metadata(_with(optimum=3.5, optimum_exact="7/2", lower_bound=3.5,
+                                           lower_bound_exact="7/2", upper_bound=3.5))
+    assert cert.optimum == Fraction(7, 2) and cert.lower_bound == Fraction(7, 2)
+    assert Certificate.from_metadata(GOOD).options == {"workers": 1}
     assert same(Fraction(1, 3), 1 / 3) and not same(3, 4)
+
+
+def test_coherence_and_reproduction():
+    assert coherence(_cert("optimal", 9, 10, 10)) == \
+        ["stored optimum 10 differs from its bounds [9, 10]"]
+    assert reproduced(_cert("feasible", 8, 12), _cert("feasible", 8, 12)) == []
+    assert reproduced(_cert("optimal", 8, 8, 8), _cert("feasible", 7, 9)) == []  # compare's
+    [msg] = reproduced(_cert("feasible", 7, 12), _cert("feasible", 8, 12))
+    assert msg == "stored lower_bound 7 not reproduced: the re-solve gives 8"
+    [msg] = reproduced(_cert("feasible", 8, 12), _cert("optimal", 10, 10, 10))
+    assert msg == ("stored status feasible not reproduced: the re-solve ends with optimum 10")

@@ -83,7 +83,7 @@ def test_verify_flags_a_bound_beyond_the_optimum(library_copy, capsys):
     (["generate", "--family", "rigid", "--preset", "library", "--out", "pyproject.toml",
       "--solve"], "--out=pyproject.toml: is a file, not a directory"),
     (["export", "examples/rigid-small.json", "--to", "batsim", "--out", "/nonexistent/w.json"],
-     "--out=/nonexistent/w.json: cannot be written"),
+     "--out=/nonexistent/w.json: its folder /nonexistent does not exist"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, monkeypatch, argv, message):
     monkeypatch.chdir(Path(__file__).resolve().parents[2])  # examples/, pyproject.toml
@@ -130,10 +130,18 @@ def test_check_on_a_library_gates_on_thresholds_and_on_beaten_optima(
     d = json.loads(out)
     assert code == 1 and not d["passed"]
     assert any("R-SHELF-NB" in f and "exceeds the threshold 0.0" in f for f in d["failures"])
-    # a wrong "optimum" above the true one: every heuristic is reported better than it
-    tamper(library_copy, 0, optimum=10**6, lower_bound=10**6, upper_bound=10**6)
+    # a wrong "optimum" in a file changed since its manifest: refused, nothing scored
+    rec = tamper(library_copy, 0, optimum=10**6, lower_bound=10**6, upper_bound=10**6)
+    code, out, err = _run(capsys, *base)
+    assert code == 2 and out == "" and f"{rec['file']} ({rec['name']}): sha256 differs" in err
+    assert "run resilsched library verify" in err and "--resolve" in err
+    # the same lie with the manifest rewritten to match: gap trusts the values (library verify
+    # re-derives them), and every heuristic is reported better than the "optimum"
+    tamper(library_copy, 0, fix=True)
     code, out, _ = _run(capsys, *base)
     assert code == 1 and "beats the proven optimal 1000000" in out
+    code, out, _ = _run(capsys, "library", "verify", str(library_copy), "-q")
+    assert code == 1 and "stored optimum 1000000 not reproduced" in out
 
 
 def test_a_library_without_certificates_needs_resolve(tmp_path, capsys):
@@ -141,7 +149,7 @@ def test_a_library_without_certificates_needs_resolve(tmp_path, capsys):
     assert main(["generate", "--family", "coschedule", "--preset", "library", "--count", "2",
                  "--out", str(out)]) == 0
     code, _, err = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q")
-    assert code == 2 and "without a valid certificate" in err and "--resolve" in err
+    assert code == 2 and "holds no certificates" in err and "--resolve" in err
     code, text, _ = _run(capsys, "gap", "--library", str(out), "--jobs", "1", "-q", "--resolve")
     assert code == 0 and "reference = optimum on 2" in text
 

@@ -147,9 +147,12 @@ def test_deterministic_runs_are_reproducible():
     ({"eps": 0.3}, "--param eps: is not a parameter of cpsat-scenario"),
 ])
 def test_bad_options_are_one_line_errors(options, message):
+    from resilsched.registry import get_family
+
     inst = MoldableInstance(2, (Roofline(2, 2),))
+    model = get_family("moldable").exact["cpsat-scenario"]  # the registry names the model
     with pytest.raises(InvalidInstance, match=message):
-        solve_scenario(inst, time_limit=1, **options)
+        model(inst, time_limit=1, **options)
 
 
 @pytest.mark.parametrize("limit", [float("nan"), float("inf"), 1e-6, -1])

@@ -49,6 +49,7 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
+from resilsched.cli_parser import ReproductionParser
 from resilsched.instances.worksharing.generators import (
     E_EPS,
     E_N,
@@ -59,6 +60,7 @@ from resilsched.instances.worksharing.generators import (
     synthetic_trace,
     write_trace_csvs,
 )
+from resilsched.reproduce.arguments import count
 from resilsched.reproduce.worksharing.experiments import (
     E5_HEURISTICS,
     best_fraction_curve,
@@ -252,26 +254,12 @@ EXPERIMENTS = ("table4", "e1", "e2", "e3", "e4", "e5", "e6", "traces")
 MAX_TRIALS = 100_000
 
 
-def _int_in(low: int, high: int) -> Callable[[str], int]:
-    """argparse type: an integer in [low, high] (a one-line error otherwise)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} must be in {low}..{high}")
-        return value
-
-    return parse
-
-
 def _parser(prog: str) -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
+    ap = ReproductionParser(prog=prog, description=__doc__.split("\n")[0])
     ap.add_argument("what", choices=[*EXPERIMENTS, "all"],
                     help="experiment: table4 (Table 4, chart constants), e1-e6 (idealised "
                          "simulations of §4.2), traces (synthetic stand-ins of §4.3), or all")
-    ap.add_argument("--trials", type=_int_in(1, MAX_TRIALS), default=None,
+    ap.add_argument("--trials", type=count(MAX_TRIALS), default=None,
                     help=f"simulated draws per configuration, 1..{MAX_TRIALS} "
                          "(default 1000; 100 for traces)")
     ap.add_argument("--p", type=int, nargs="+", default=None, choices=E_P, metavar="P",
@@ -284,7 +272,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                          "[1 .. X/eps] (§5.2.3) (default grid)")
     ap.add_argument("--out", type=Path, default=Path("worksharing_results"),
                     help="output folder for the CSV files (default worksharing_results)")
-    ap.add_argument("--jobs", type=_int_in(1, 1024), default=min(2, os.cpu_count() or 1),
+    ap.add_argument("--jobs", type=count(1024), default=min(2, os.cpu_count() or 1),
                     help="worker processes, 1 runs inline (default min(2, CPU count))")
     add_cli_options(ap, "<out>/campaign.sqlite")
     return ap

@@ -1,0 +1,285 @@
+"""The Python front door: ``import resilsched`` (README, "In Python").
+
+Six functions, each going through the registry (so a built-in heuristic, an entry-point plug-in
+and a ``MODULE:FUNCTION`` reference are used alike) and returning a typed result:
+
+- `load(path, index=0)`: an instance of any family from a file;
+- `scenario(instance, failures=None, qbar=None, seed=0)`: a checked failure scenario (the
+  instance's stored one by default), or one drawn at q-bar;
+- `simulate(instance, heuristic, scenario=None, priority=None, seed=0, **params)`: a
+  `HeuristicResult` (``objective``, ``bound`` None, ``status`` feasible, ``schedule``,
+  ``to_dict()``); a plug-in's result is checked first (`resilsched.checked`);
+- `solve(instance, method=None, scenario=None, time_limit=60, **options)`: a `Solution`
+  (``objective``, ``bound``, ``status``, ``schedule``, ``to_dict()``), the same call as
+  ``resilsched solve`` (`solve_with`);
+- `bounds(instance, scenario=None)`: the family's bounds, `Bounds` (``bound`` the tightest);
+- `gap(heuristics=None, library=None, instances=None, family=None, time_limit=10)`: the
+  `resilsched.gap.GapReport` of ``resilsched gap``.
+
+The results carry the registered names (``heuristic``, ``method``), stamped by the registry.
+Everything is imported on first use: ``import resilsched`` loads no solver.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from resilsched.errors import InvalidInstance, InvalidSchedule
+from resilsched.options import check_params, check_time_limit
+from resilsched.plugin import Case, Family
+from resilsched.references import is_reference, reference_of
+from resilsched.registry import UnknownName, exact_model, family_of, get_family
+from resilsched.registry import heuristic as heuristic_of
+from resilsched.solution import HeuristicResult, Solution, number_fields
+
+#: seconds per exact solve (and per heuristic run) of `gap` when no time limit is given
+GAP_TIME_LIMIT = 10.0
+
+
+def load(path: str | Path, index: int = 0, **reader_options: Any) -> Any:
+    """The instance number `index` of a file (JSON of any family, or a trace such as .swf).
+
+    >>> import resilsched
+    >>> resilsched.load("examples/rigid-small.json").P
+    4
+    """
+    from resilsched.io import read_instances
+
+    _, instances = read_instances(path, **reader_options)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(instances):
+        raise InvalidInstance("index", f"{index!r} is out of range: {path} holds "
+                                       f"{len(instances)} instance(s)")
+    return instances[index]
+
+
+def scenario(instance: Any, failures: Any = None, qbar: float | None = None,
+             seed: int = 0) -> Any:
+    """The scenario of `instance`: `failures` checked by its family (a list of failure counts
+    for rigid and moldable jobs, a failure trace for malleable applications, a disturbance for
+    desktop grids; None: the instance's stored one), or one drawn at `qbar` from `seed`. None
+    for the families without scenarios."""
+    return scenario_of(family_of(instance), instance, failures, qbar, seed)
+
+
+def scenario_of(fam: Family, instance: Any, failures: Any = None, qbar: float | None = None,
+                seed: int = 0) -> Any:
+    """`scenario` for a known family (the command line's ``--failures`` / ``--qbar``)."""
+    if fam.scenario is None:
+        if failures is not None or qbar is not None:
+            raise InvalidInstance("--failures/--qbar", f"family {fam.name!r} has no failure "
+                                                       "scenarios")
+        return None
+    if failures is not None and qbar is not None:
+        raise InvalidInstance("--failures and --qbar", "are exclusive: give the scenario or "
+                                                       "how to draw it")
+    if qbar is not None:
+        return fam.sample_scenario(instance, qbar, seed)
+    return fam.scenario(instance, failures)
+
+
+def simulate(instance: Any, heuristic: str | Callable[..., Any], scenario: Any = None,
+             priority: Any = None, seed: int = 0, *, time_limit: float | None = None,
+             **params: Any) -> HeuristicResult:
+    """Run one heuristic: a registered name, a ``MODULE:FUNCTION`` reference or a function
+    with the heuristic signature; `priority` a rule name or, for the list families, a key
+    function ``key(instance, j)`` (or its reference), smallest first.
+
+    A plug-in's result is checked (`resilsched.checked`): an infeasible schedule raises
+    `InvalidSchedule`, an objective its schedule disagrees with is replaced by the recomputed
+    one with a warning, an exception of the plug-in propagates.
+    """
+    fam = family_of(instance)
+    h = heuristic_of(fam, heuristic, "heuristic")
+    params = check_params(h.params, params, h.name)
+    sc = scenario_of(fam, instance, scenario)
+    run = simulate_with(fam, h, instance, sc, priority, seed, params,
+                        check_time_limit(time_limit))
+    if run.error is not None:
+        raise run.error
+    if not run.valid:
+        raise InvalidSchedule("; ".join(run.problems))
+    for problem in run.problems:
+        warnings.warn(problem, stacklevel=2)
+    return run.result
+
+
+def simulate_with(fam: Family, h: Any, instance: Any, sc: Any, priority: Any, seed: int,
+                  params: Mapping[str, Any], time_limit: float | None):
+    """The one simulation of `simulate` and ``resilsched simulate``: plug-ins (and built-in
+    heuristics given a key function of one's own) through the checks of
+    `resilsched.checked`, built-in heuristics trusted (their exceptions propagate). Returns
+    the `resilsched.checked.Checked` run."""
+    from resilsched.checked import run_checked
+
+    own = h.plugin or callable(priority) or is_reference(priority)
+    return run_checked(fam, h, Case("simulate", instance, sc), priority, seed=seed,
+                       params=params, time_limit=time_limit, check=own)
+
+
+def solve(instance: Any, method: str | None = None, scenario: Any = None,
+          time_limit: float | None = 60, **options: Any) -> Solution:
+    """Solve exactly with the family's reference model or `method`, within `time_limit`
+    seconds; `status` is ``optimal`` only with a proof, `bound` is always valid.
+
+    The same call as ``resilsched solve`` (`solve_with`)."""
+    fam = family_of(instance)
+    sc = scenario_of(fam, instance, scenario)
+    return solve_with(fam, instance, sc, method, check_time_limit(time_limit, "time_limit"),
+                      options)
+
+
+def solve_with(fam: Family, instance: Any, sc: Any, method: str | None,
+               time_limit: float | None, options: Mapping[str, Any],
+               progress: Callable[[str], None] | None = None) -> Solution:
+    """The one exact solve of `solve` and ``resilsched solve``: the registered model `method`
+    (default: the family's reference model), its options checked under its name, its result
+    stamped with that name."""
+    model = exact_model(fam, method or fam.default_exact)
+    return model(instance, sc, time_limit=time_limit, progress=progress, **options)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The family's bounds on one instance and scenario: `values` by bound name, `bound` the
+    tightest (the largest lower bound when minimising, the smallest upper bound when
+    maximising). Bounds build no schedule and prove no optimum: `objective`, `status` and
+    `schedule` are None."""
+
+    family: str
+    sense: str
+    values: dict[str, Any]
+
+    objective = None
+    status = None
+    schedule = None
+
+    @property
+    def bound(self) -> Any:
+        known = [v for v in self.values.values() if v is not None]
+        if not known:
+            return None
+        return max(known) if self.sense == "min" else min(known)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**number_fields("bound", self.bound), "family": self.family,
+                "bounds": {name: number_fields("value", v)["value"]
+                           for name, v in self.values.items()}}
+
+
+def bounds(instance: Any, scenario: Any = None) -> Bounds:
+    """Every bound the instance's family registers, on `scenario` (default: the stored one)."""
+    fam = family_of(instance)
+    sc = scenario_of(fam, instance, scenario)
+    return Bounds(fam.name, fam.sense, {name: b.compute(instance, sc)
+                                        for name, b in fam.bounds.items()})
+
+
+def selection(names: Iterable[Any] | None, families: Sequence[Family],
+              field: str = "--heuristic") -> dict[str, list[str]] | None:
+    """family name -> the heuristics to score (registered names, ``MODULE:FUNCTION``
+    references), each checked now; None (every heuristic) when `names` is None.
+
+    A registered name is looked up in every family of `families`; a reference says no family,
+    so `families` must then be one (``--family``, or the family of the ``--library``)."""
+    if names is None:
+        return None
+    out: dict[str, list[str]] = {}
+    for name in names:
+        if callable(name):
+            ref = reference_of(name)
+            if ref is None:
+                raise InvalidInstance(f"{field} {getattr(name, '__name__', name)!r}",
+                                      "cannot be imported back by worker processes: define "
+                                      "it in a module and give MODULE:FUNCTION")
+            name = ref
+        if is_reference(name):
+            if len(families) != 1:
+                raise InvalidInstance(f"{field} {name}", "a MODULE:FUNCTION reference does "
+                                      "not say its family: give --family (one of "
+                                      f"{', '.join(f.name for f in families)})")
+            found = [(families[0], heuristic_of(families[0], name, field))]
+        else:
+            found = [(fam, fam.heuristics[k]) for fam in families for k in fam.heuristics
+                     if isinstance(name, str) and k.lower() == name.lower()]
+            if not found:
+                known = sorted({k for fam in families for k in fam.heuristics})
+                raise UnknownName(f"{field}={name!r} is unknown (choose from "
+                                  f"{', '.join(known)}, or give MODULE:FUNCTION)")
+        for fam, h in found:
+            if h.name not in out.setdefault(fam.name, []):
+                out[fam.name].append(h.name)
+    return out
+
+
+def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | None = None,
+        instances: Iterable[Any] | None = None, family: str | None = None,
+        time_limit: float | None = None, jobs: int | None = 1, store: str | None = None):
+    """The gap report (`resilsched.gap.GapReport`, ``to_dict()`` is ``resilsched gap --json``).
+
+    Cases: the stored certificates of `library` (shipped names or folders, on the campaign
+    engine with `jobs` processes, resumable in `store`), or `instances` (objects or files,
+    solved now), else the smoke suites; `heuristics` names what to score (default: every
+    registered heuristic), `family` restricts the families. `time_limit` (default 10 s) bounds
+    each exact solve and each heuristic run.
+    """
+    from resilsched.gap import run_gap
+
+    limit = check_time_limit(GAP_TIME_LIMIT if time_limit is None else time_limit,
+                             "time_limit")
+    if library is not None:
+        if instances is not None:
+            raise InvalidInstance("library and instances", "are exclusive")
+        return library_gap([library] if isinstance(library, str) else list(library),
+                           heuristics, family, time_limit, jobs=jobs, store=store)
+    cases: dict[str, list[Case]] = {}
+    for k, item in enumerate(instances or ()):
+        inst = load(item) if isinstance(item, (str, Path)) else item
+        fam = family_of(inst)
+        cases.setdefault(fam.name, []).append(
+            Case(getattr(inst, "name", "") or f"instance-{k}", inst, scenario_of(fam, inst)))
+    names = [family] if family is not None else (list(cases) or None)
+    fams = _families(names)
+    chosen = selection(heuristics, fams)
+    if chosen is not None:
+        fams = [f for f in fams if f.name in chosen]
+    return run_gap(fams, limit, cases=cases or None, heuristics=chosen)
+
+
+def _families(names: Sequence[str] | None) -> list[Family]:
+    from resilsched.registry import available_families
+
+    return [get_family(n) for n in (names or available_families())]
+
+
+def library_gap(what: Sequence[str], heuristics: Iterable[Any] | None, family: str | None,
+                time_limit: float | None, *, jobs: int | None = None, dask: Any = None,
+                store: str | None = None, resolve: bool = False, progress: bool = False):
+    """`gap` on libraries (``resilsched gap --library``): the libraries named (filtered by
+    `family`), the heuristics selected among their families', scored on the campaign
+    engine. `time_limit` bounds each heuristic run (default `GAP_TIME_LIMIT`) and, with
+    `resolve`, each re-solve (default: the stored limits)."""
+    from resilsched.campaign import ResultStore
+    from resilsched.library.catalog import find
+    from resilsched.library.gap import run_library_gap
+
+    libs = list({str(lib.path): lib for name in what for lib in find(name, "--library")}.values())
+    if family is not None:
+        libs = [lib for lib in libs if lib.family == family]
+        if not libs:
+            raise InvalidInstance("--family", f"{family!r}: no library of that family in "
+                                              f"{', '.join(what)}")
+    chosen = selection(heuristics, _families(list(dict.fromkeys(lib.family for lib in libs))))
+    if chosen is not None:
+        libs = [lib for lib in libs if lib.family in chosen]
+    limit = check_time_limit(time_limit, "--time-limit")
+    results = ResultStore(store or ":memory:")
+    try:
+        return run_library_gap(libs, store=results, jobs=jobs, dask=dask, resolve=resolve,
+                               time_limit=limit, progress=progress, heuristics=chosen,
+                               heuristic_time_limit=GAP_TIME_LIMIT if limit is None else limit)
+    finally:
+        results.close()

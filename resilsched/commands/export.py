@@ -1,0 +1,105 @@
+"""``resilsched export FILE --to batsim --out OUT``: one instance in another tool's format
+(docs/interop.md).
+
+The command reads FILE and writes only OUT: a directory, a missing folder or the input file
+itself as OUT is refused before anything is written. What the conversion leaves out (a stored
+failure scenario without ``--attempts``, the lines an SWF trace drops) is said on standard
+error once the file is written; bad input is one ``error:`` line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from resilsched.errors import InvalidInstance
+
+
+def _out_path(out: str, source: str) -> Path:
+    """`out` as a writable file path, refused when it cannot be one or is the input."""
+    path = Path(out)
+    if path.is_dir():
+        raise InvalidInstance(f"--out={out}", "is a directory, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise InvalidInstance(f"--out={out}", f"its folder {parent} {what}")
+    if path.exists() and Path(source).exists() and path.samefile(source):
+        raise InvalidInstance(f"--out={out}", "is the input file: the export would "
+                                              "overwrite the instance it reads")
+    return path
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Export instance ``--index`` of ``args.file``; print a summary (``--json``: an object)."""
+    from resilsched.export import export
+    from resilsched.io import read_instances
+
+    out = _out_path(args.out, args.file)
+    notes: list[str] = []
+    options = {} if Path(args.file).suffix.lower() == ".json" else {"warn": notes.append}
+    family, instances = read_instances(args.file, **options)
+    if not 0 <= args.index < len(instances):
+        raise InvalidInstance("--index", f"{args.index} is out of range: {args.file} holds "
+                                         f"{len(instances)} instance(s)")
+    result = export(family, instances[args.index], args.to, attempts=args.attempts,
+                    version=args.batsim_version, release_at_zero=args.release_at_zero)
+    text = json.dumps(result.document, indent=1, allow_nan=False) + "\n"
+    try:
+        out.write_text(text)
+    except OSError as exc:
+        raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
+            from None
+    for line in [*notes, *result.notes]:
+        print(line, file=sys.stderr)
+    summary = {"format": args.to, "out": str(out), **result.summary}
+    if args.json:
+        print(json.dumps(summary, indent=1, allow_nan=False))
+    else:
+        shift = summary["submit_shift"]
+        release = ("all submitted at 0" if not summary["submit_times"] else
+                   "submitted at their submit times" + (f" - {shift} s" if shift else ""))
+        print(f"wrote {summary['jobs']} Batsim {summary['batsim_version']} jobs on "
+              f"{summary['nb_res']} resources ({release}) to {out}")
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``export`` to the subcommands `sub`."""
+    p = sub.add_parser(
+        "export", help="export an instance to another tool's format (Batsim workloads)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job\n"
+                    "(res = p_j, a delay profile of t_j seconds, walltime t_j (1 + 1e-6) so that\n"
+                    "Batsim never kills it, submitted at 0, or at its SWF submit time for a day\n"
+                    "of a trace); with --attempts, each failed attempt of the instance's stored\n"
+                    "scenario as a job of its own that fails. The Batsim platform needs at least\n"
+                    "P compute hosts (docs/interop.md).",
+        epilog="examples:\n"
+               "  resilsched export inst.json --to batsim --out workload.json\n"
+               "  resilsched export inst.json --to batsim --attempts --out w.json\n"
+               "  resilsched export trace.swf --index 2 --to batsim --batsim-version 5 "
+               "--out day2.json")
+    p.add_argument("file", help="instance file (JSON with \"family\", or an SWF trace)")
+    p.add_argument("--to", required=True, choices=["batsim"],
+                   help="target format: batsim (required)")
+    p.add_argument("--out", required=True,
+                   help="output file, overwritten; its folder must exist (required)")
+    p.add_argument("--index", type=int, default=0,
+                   help="which instance of a multi-instance file, from 0; an SWF trace holds "
+                        "one per day (default 0)")
+    p.add_argument("--attempts", action="store_true",
+                   help="also export the failed attempts of the instance's stored scenario "
+                        "(default: one job per rigid job)")
+    p.add_argument("--batsim-version", type=int, choices=[4, 5], default=4,
+                   help="Batsim major version: 4 writes delay profiles as \"delay\", 5 as "
+                        "\"DelayProfile\" (default 4)")
+    p.add_argument("--release-at-zero", action="store_true",
+                   help="submit every job at 0 (the papers' batch model) even for a day of an "
+                        "SWF trace (default: the trace's submit times, shifted to start at 0)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object on standard output (default: text)")
+    p.set_defaults(func=cmd_export)
