@@ -239,10 +239,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """The whole command, loading included, runs within ``--time-limit`` (default 60 s).
     Without ``--method``, the portfolio (`resilsched.portfolio`); with it, that model alone
     (decision T19)."""
-    import dataclasses
-
     from resilsched.api import solve_with
-    from resilsched.portfolio import certified_solve, pick_model
+    from resilsched.portfolio import pick_model
 
     deadline = Deadline(_time_limit(args, 60.0), start=args.started)
     fam, instance = _load(args)
@@ -252,15 +250,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     _notes(args)
     label = model.name if args.method else f"portfolio ({model.name})"
     with Heartbeat(f"solve {label}", deadline, enabled=not args.quiet) as beat:
-        if args.method is None:
-            sol = certified_solve(fam, instance, scenario, method=model.name,
-                                  deadline=deadline, options=options, progress=beat.phase)
-        else:
-            sol = solve_with(fam, instance, scenario, model.name,
-                             max(deadline.remaining(), 0.01), options, beat.phase)
-            sol = dataclasses.replace(
-                sol, objective_source=None if sol.objective is None else model.name,
-                bound_source=None if sol.bound is None else model.name)
+        sol = solve_with(fam, instance, scenario, model, deadline, options, beat.phase,
+                         portfolio=args.method is None)
     d = {**sol.to_dict(), "wall_time": round(deadline.elapsed(), 6),
          "solver_time": round(sol.wall_time, 6), "family": fam.name,
          "unit": fam.objective_unit}
