@@ -1,0 +1,1 @@
+"""Optimal online policies on small instances (issue 26)."""
