@@ -89,7 +89,9 @@ def evaluate(problem: OnlineProblem, moves: dict[Hashable, Move | None],
             raise OutOfTime
         nodes = by_level[lev]
         const: dict[Hashable, Fraction] = {}
-        for x in nodes:
+        for i, x in enumerate(nodes):
+            if not i & 63 and expired():
+                raise OutOfTime
             m = moves[x]
             c = Fraction(m.delta)
             for y, s in m.outcomes:

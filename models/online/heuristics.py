@@ -39,7 +39,7 @@ from resilsched.heuristics.rigid.rlist import RList
 from resilsched.heuristics.rigid.rshelf import RShelf
 from resilsched.models.online.policy import OnlinePolicy
 from resilsched.models.online.problem import OnlineProblem, build_problem
-from resilsched.models.online.space import INITIAL, Action, State, Step, waiting_mask
+from resilsched.models.online.space import Action, State, waiting_mask
 
 #: the rigid heuristics that are state functions, with (kind, m or backfill, fill)
 RIGID = {
@@ -114,33 +114,24 @@ class ListPolicy(OnlinePolicy):
 
 
 class ShelfPolicy(OnlinePolicy):
-    """R-SHELF / R-SHELFFILL; a node is (state, jobs that have just failed) for R-SHELFFILL,
-    (state, 0) otherwise."""
+    """R-SHELF / R-SHELFFILL; R-SHELFFILL's nodes remember the jobs that have just failed."""
 
     def __init__(self, problem: OnlineProblem, backfill: bool, fill: bool,
                  keys: Sequence[tuple]):
         super().__init__(problem)
         self.backfill = backfill
         self.fill = fill
+        self.memory = "failed" if fill else None
         self.keys = list(keys)
         self.p = [modes[0].p for modes in problem.modes]
         self.t = [modes[0].t for modes in problem.modes]
         self.memo: dict[Hashable, Action] = {}
 
-    def root(self) -> Hashable:
-        return (INITIAL, 0)
-
-    def state(self, node: Hashable) -> State:
-        return node[0]  # type: ignore[index]
-
-    def after(self, node: Hashable, st: Step, succeeded: int) -> Hashable:
-        state = self.state(node)
-        return ((state[0] | succeeded, st.rest), st.ended & ~succeeded if self.fill else 0)
-
     def action(self, node: Hashable) -> Action:
         hit = self.memo.get(node)
         if hit is None:
-            state, failed = node  # type: ignore[misc]
+            state = self.state(node)
+            failed = node[1] if self.fill else 0  # type: ignore[index]
             waiting = waiting_mask(self.problem, state)
             queued = [j for j in range(self.problem.n) if waiting >> j & 1 and not failed >> j & 1]
             policy = RShelf(self.p, self.t, self.problem.P, PriorityQueue(self.keys, jobs=queued),

@@ -11,8 +11,8 @@ an outcome; from them follow
   k <= f_j, spec 002 §2), in the instance's time unit, for the family validators;
 - `sample_makespans`: makespans of scenarios drawn from the q_j (Monte-Carlo).
 
-`DecisionTable` is the optimal policy: one action per state reachable under it, to query
-(`decision`) and replay.
+`DecisionTable` is a policy as a table (the optimal one, or a heuristic's): one action per node
+it reaches, to query (`decision`), replay, and check (`resilsched.validation.online`).
 """
 
 from __future__ import annotations
@@ -33,24 +33,28 @@ from resilsched.schedule import Attempt, Schedule
 
 
 class OnlinePolicy:
-    """A memoryless policy: the node is the state. Subclasses give `action` (and, to remember
-    something, `root` and `after`)."""
+    """A memoryless policy: the node is the state. Subclasses give `action`. A policy that
+    remembers the jobs that have just failed (`memory` = ``"failed"``) has the nodes
+    (state, mask of those jobs)."""
+
+    memory: str | None = None
 
     def __init__(self, problem: OnlineProblem):
         self.problem = problem
 
     def root(self) -> Hashable:
-        return INITIAL
+        return (INITIAL, 0) if self.memory else INITIAL
 
     def state(self, node: Hashable) -> State:
-        return node  # type: ignore[return-value]
+        return node[0] if self.memory else node  # type: ignore[index,return-value]
 
     def action(self, node: Hashable) -> Action:
         raise NotImplementedError
 
     def after(self, node: Hashable, st: Step, succeeded: int) -> Hashable:
         """The node after the jobs of `succeeded` (a subset of the ending ones) succeed."""
-        return (self.state(node)[0] | succeeded, st.rest)
+        state = (self.state(node)[0] | succeeded, st.rest)
+        return (state, st.ended & ~succeeded) if self.memory else state
 
     def move(self, node: Hashable) -> Move | None:
         """The move of `node` for `resilsched.models.online.exact` (None: all jobs done)."""
@@ -68,12 +72,40 @@ class OnlinePolicy:
         return self.state(node)[0].bit_count()
 
 
-def expected_makespan(policy: OnlinePolicy, expired: Callable[[], bool] = lambda: False
-                      ) -> tuple[Fraction, int]:
+#: most nodes a fixed policy may reach (`policy_table`, `expected_makespan`)
+MAX_NODES = 1_000_000
+
+
+def _reach(policy: OnlinePolicy, expired: Callable[[], bool], max_nodes: int
+           ) -> dict[Hashable, Move | None]:
+    count = 0
+
+    def move(node: Hashable) -> Move | None:
+        nonlocal count
+        count += 1
+        if count > max_nodes:
+            raise InvalidInstance("jobs", f"the policy reaches more than {max_nodes} states of "
+                                  "the decision process")
+        return policy.move(node)
+    return reach(policy.root(), move, expired)
+
+
+def expected_makespan(policy: OnlinePolicy, expired: Callable[[], bool] = lambda: False,
+                      max_nodes: int = MAX_NODES) -> tuple[Fraction, int]:
     """E[makespan] of `policy` in the instance's time unit (exact) and the number of nodes."""
-    moves = reach(policy.root(), policy.move, expired)
+    moves = _reach(policy, expired, max_nodes)
     values = evaluate(policy.problem, moves, policy.level, None, expired)
     return values[policy.root()] * policy.problem.unit, len(moves)
+
+
+def policy_table(policy: OnlinePolicy, expired: Callable[[], bool] = lambda: False,
+                 max_nodes: int = MAX_NODES) -> DecisionTable:
+    """The decision table of `policy` on every node it reaches, with its exact value."""
+    moves = _reach(policy, expired, max_nodes)
+    values = evaluate(policy.problem, moves, policy.level, None, expired)
+    table = {node: policy.action(node) for node, m in moves.items() if m is not None}
+    return DecisionTable(policy.problem, table, values[policy.root()] * policy.problem.unit,
+                         policy.memory)
 
 
 def replay(policy: OnlinePolicy, failures: Sequence[int]) -> Schedule:
@@ -153,36 +185,43 @@ def confidence_interval(samples: np.ndarray, z: float = 3.890592) -> tuple[float
 
 
 class TablePolicy(OnlinePolicy):
-    """A memoryless policy given as a table: state -> action."""
+    """A policy given as a table: node -> action."""
 
-    def __init__(self, problem: OnlineProblem, table: dict[State, Action]):
+    def __init__(self, problem: OnlineProblem, table: dict[Hashable, Action],
+                 memory: str | None = None):
         super().__init__(problem)
         self.table = table
+        self.memory = memory
 
     def action(self, node: Hashable) -> Action:
-        return self.table[node]  # type: ignore[index]
+        return self.table[node]
 
 
 @dataclass
 class DecisionTable:
-    """The optimal online policy of an instance: its action in every state it reaches.
+    """A policy of an instance as a table: its action in every node it reaches.
 
-    `value` is the expected makespan E[T_online-OPT] (exact, instance unit); `table` maps a
-    state (done mask, ((job, p, remaining units), ...)) to the action ((job, mode), ...).
+    `value` is its expected makespan (exact, instance unit): E[T_online-OPT] for the optimal
+    policy. `table` maps a state (done mask, ((job, p, remaining units), ...)), or the pair
+    (state, mask of the jobs that have just failed) when `memory` is ``"failed"``, to the
+    action ((job, mode), ...).
     """
 
     problem: OnlineProblem
-    table: dict[State, Action]
+    table: dict[Hashable, Action]
     value: Fraction
+    memory: str | None = None
     policy: TablePolicy = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.policy = TablePolicy(self.problem, self.table)
+        self.policy = TablePolicy(self.problem, self.table, self.memory)
 
     def decision(self, done: Sequence[int] = (),
-                 running: dict[int, tuple[int, Any]] | None = None) -> list[tuple[int, int]]:
+                 running: dict[int, tuple[int, Any]] | None = None,
+                 failed: Sequence[int] = ()) -> list[tuple[int, int]]:
         """What the policy starts when the jobs `done` are done and the jobs of `running` run
-        (job -> (p, remaining time in the instance's unit)): ``[(job, p), ...]``.
+        (job -> (p, remaining time in the instance's unit)), `failed` having just failed (for
+        a table with memory): ``[(job, p), ...]``.
 
         Raises `InvalidInstance` when the policy never reaches that state."""
         mask = 0
@@ -195,14 +234,15 @@ class DecisionTable:
                 raise InvalidInstance("running", f"job {j}: remaining time {remaining} is not "
                                       f"a multiple of the time unit {self.problem.unit}")
             rows.append((int(j), int(p), int(units)))
-        key = (mask, tuple(rows))
+        state = (mask, tuple(rows))
+        key: Hashable = (state, sum(1 << int(j) for j in failed)) if self.memory else state
         if key not in self.table:
             raise InvalidInstance("state", f"done={sorted(done)}, running={running or {}} is "
-                                  "not reached by the optimal policy")
+                                  "not reached by the policy")
         return [(j, self.problem.modes[j][k].p) for j, k in self.table[key]]
 
     def replay(self, failures: Sequence[int]) -> Schedule:
-        """The optimal policy's schedule in scenario f."""
+        """The policy's schedule in scenario f."""
         return replay(self.policy, failures)
 
     def sample(self, rng: np.random.Generator, count: int) -> np.ndarray:
@@ -210,25 +250,32 @@ class DecisionTable:
         return sample_makespans(self.policy, rng, count)
 
     def rows(self) -> list[dict[str, Any]]:
-        """The table, one row per state: done jobs, running (job, p, remaining), started."""
+        """The table, one row per node: done jobs, running (job, p, remaining), the jobs that
+        have just failed (with memory), the attempts started (job, p)."""
         out = []
-        for (mask, running), action in sorted(self.table.items(),
-                                              key=lambda kv: (kv[0][0].bit_count(), kv[0])):
-            out.append({
+        for node, action in sorted(self.table.items(), key=lambda kv: repr(kv[0])):
+            (mask, running), failed = (node, 0) if not self.memory else node  # type: ignore
+            row: dict[str, Any] = {
                 "done": [j for j in range(self.problem.n) if mask >> j & 1],
                 "running": [[j, p, self.problem.to_time(r)] for j, p, r in running],
-                "start": [[j, self.problem.modes[j][k].p] for j, k in action],
-            })
+            }
+            if self.memory:
+                row["failed"] = [j for j in range(self.problem.n) if failed >> j & 1]
+            row["start"] = [[j, self.problem.modes[j][k].p] for j, k in action]
+            out.append(row)
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"expected_makespan": self.value, "states": len(self.table),
-                "policy": self.rows()}
+        out: dict[str, Any] = {"expected_makespan": self.value, "states": len(self.table)}
+        if self.memory:
+            out["memory"] = self.memory
+        out["policy"] = self.rows()
+        return out
 
     def lines(self) -> list[str]:
         """The first decision and the size of the table."""
         first = self.decision()
         start = ", ".join(f"job {j} on {p}" for j, p in first) or "nothing"
         return [f"time 0: start {start}",
-                f"decision table: {len(self.table)} states reached by the optimal policy "
+                f"decision table: {len(self.table)} states reached by the policy "
                 "(--json lists them)"]

@@ -10,7 +10,7 @@ positive integer, so that remaining times are integers and states compare exactl
 
 Each attempt of job j fails independently with probability q_j, an exact `Fraction`: the exact
 rational value of the float q_j of the q-bar calibration (`RigidInstance.q`,
-`MoldableInstance.q`), or the value stored in a rigid-online instance (docs/decisions.md O1).
+`MoldableInstance.q`), or the value stored in an online-family instance (docs/decisions.md O1).
 An outcome of a step is the set S of the ending jobs E that succeed; its probability is
 prod_{j in S} (1 - q_j) prod_{j in E \\ S} q_j (`outcome_probability`).
 """
@@ -128,21 +128,25 @@ class OnlineProblem:
         value = units * self.unit
         return int(value) if isinstance(value, Fraction) and value.denominator == 1 else value
 
-    def state_bound(self) -> int:
+    def state_bound(self, cap: int | None = None) -> tuple[int, bool]:
         """An upper bound on the number of states (`resilsched.models.online.space`): every
         set of running jobs that fits on P processors, each with any mode and any remaining
         time in 1..t scaled units, times the 2 ways (done, waiting) of each other job. A
-        knapsack over the processors, O(n P)."""
-        count = [0] * (self.P + 1)
-        count[0] = 1
+        knapsack over the processors in use (sparse: at most min(P + 1, 2^n) sums).
+
+        Returns (bound, True), or (a partial count above `cap`, False) as soon as one
+        exceeds `cap` (the count only grows with each job)."""
+        count = {0: 1}
         for modes in self.modes:
-            new = [2 * c for c in count]
-            for m in modes:
-                for used in range(self.P - m.p, -1, -1):
-                    if count[used]:
-                        new[used + m.p] += count[used] * m.t
+            new = {used: 2 * c for used, c in count.items()}
+            for used, c in count.items():
+                for m in modes:
+                    if used + m.p <= self.P:
+                        new[used + m.p] = new.get(used + m.p, 0) + c * m.t
             count = new
-        return sum(count)
+            if cap is not None and sum(count.values()) > cap:
+                return sum(count.values()), False
+        return sum(count.values()), True
 
 
 def scale_times(times: Sequence[Sequence[Any]]) -> tuple[Fraction, list[list[int]]]:

@@ -3,7 +3,7 @@
 ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution`` for the rigid
 family (`solve_rigid`) and the moldable family (`solve_moldable`). The input is the failure
 model, not a scenario: the q_j calibrated to q-bar as the paper does (``qbar``, the
-command line's ``--qbar Q``), or the model the instance stores (a rigid-online instance's q_j,
+command line's ``--qbar Q``), or the model the instance stores (an online instance's q_j,
 a moldable instance's ``lambda``). A scenario with failures is refused: the expected makespan
 averages over all of them.
 
@@ -87,7 +87,7 @@ def _no_scenario(scenario: Any, n: int) -> None:
 
 def rigid_failure_model(instance: Any, qbar: float | None) -> tuple[Fraction, ...]:
     """The q_j of a rigid instance: calibrated to `qbar` (the exact rational of each float
-    q_j of `RigidInstance.q`), or the instance's stored q_j (a rigid-online instance)."""
+    q_j of `RigidInstance.q`), or the instance's stored q_j (an online-family instance)."""
     stored = getattr(instance, "failure_model", None)
     if stored is not None:
         if qbar is not None:
@@ -96,7 +96,7 @@ def rigid_failure_model(instance: Any, qbar: float | None) -> tuple[Fraction, ..
         return tuple(stored)
     if qbar is None:
         raise InvalidInstance("qbar", "online-optimal needs the failure model: --qbar Q "
-                              "(q_j calibrated to q-bar), or a rigid-online instance with q_j")
+                              "(q_j calibrated to q-bar), or an online-family instance")
     return tuple(Fraction(float(x)) for x in instance.q(qbar))
 
 
@@ -111,6 +111,18 @@ def moldable_failure_model(instance: Any, qbar: float | None) -> tuple[Fraction,
         raise InvalidInstance("qbar", "online-optimal needs the failure model: --qbar Q or "
                               "the instance's lambda")
     return tuple(Fraction(float(x)) for x in instance.q(lam))
+
+
+def check_size(problem: OnlineProblem, limit: int, what: str) -> int:
+    """The state bound of `problem` (`OnlineProblem.state_bound`), refused in one line when it
+    exceeds `limit`."""
+    estimate, complete = problem.state_bound(limit)
+    if estimate > limit:
+        size = f"up to {estimate:.3g}" if complete else f"more than {estimate:.3g}"
+        raise InvalidInstance("jobs", f"the online decision process has {size} states "
+                              "(estimate: every running set that fits, with every remaining "
+                              f"time), beyond {limit:.3g} ({what})")
+    return estimate
 
 
 def jensen_bound(problem: OnlineProblem) -> Fraction:
@@ -133,13 +145,8 @@ def solve_problem(problem: OnlineProblem, opts: OnlineOptions, method: str,
     seconds: dict[str, float] = {}
     info.update({"seconds": seconds})
     bound = jensen_bound(problem)
-    estimate = problem.state_bound()
+    estimate = check_size(problem, REFUSE_FACTOR * opts.max_states, "max_states")
     info["state_bound"] = estimate
-    if estimate > REFUSE_FACTOR * opts.max_states:
-        raise InvalidInstance("jobs", f"the online decision process has up to {estimate:.3g} "
-                              f"states (estimate: every running set that fits, with every "
-                              f"remaining time), beyond {REFUSE_FACTOR} x max_states="
-                              f"{opts.max_states}")
 
     def stop(phase: str) -> Solution:
         opts.say(f"time limit reached during {phase}")
@@ -203,7 +210,7 @@ def solve_rigid(instance: Any, scenario: Any = None, *, time_limit: float | None
 
     Parameters
     ----------
-    instance : a `RigidInstance` (give ``qbar``) or a rigid-online instance (its q_j).
+    instance : a `RigidInstance` (give ``qbar``) or an `OnlineRigidInstance` (its q_j).
     scenario : None or failure-free (what the registry passes); failures are refused.
     time_limit : seconds for the whole call.
     **options : the fields of `OnlineOptions` (qbar, max_states, ...).

@@ -184,7 +184,7 @@ def explore(problem: OnlineProblem, max_states: int,
     """The reachable state space (breadth first from time 0).
 
     Raises `SpaceTooLarge` when more than `max_states` states are found and `OutOfTime` when
-    `expired()` turns true (checked every 256 states).
+    `expired()` turns true (checked every 16 states).
     """
     space = StateSpace(problem)
     lister = ActionLister(problem)
@@ -197,7 +197,7 @@ def explore(problem: OnlineProblem, max_states: int,
     index[INITIAL] = 0
     i = 0
     while i < len(states):
-        if not i & 255 and expired():
+        if not i & 15 and expired():
             raise OutOfTime
         state = states[i]
         act_lo.append(len(actions))
