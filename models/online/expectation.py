@@ -5,13 +5,16 @@ E[X] = sum_f Q(f) X(f) with Q(f) = prod_j q_j^f_j (1 - q_j) (spec 002 §1.4, Eq.
 scenarios with at most K failures in all are enumerated exactly; the rest, of mass tau, is
 bounded per scenario:
 
-- below by a value every tail scenario reaches: the failure-free clairvoyant optimum T_OPT(0)
-  (T_OPT is monotone in f: removing attempts keeps a schedule feasible), or any lower bound
-  of it;
+- below by the bounds L(f) of every schedule (A(f) / P and each (f_j + 1) t_j, whose tail
+  expectations are closed forms), by a value every tail scenario reaches (the failure-free
+  clairvoyant optimum T_OPT(0), or a lower bound of it), and, for the clairvoyant optimum, by
+  monotonicity (removing attempts keeps a schedule feasible, so T_OPT(f) >= T_OPT(g) for
+  g <= f): each tail scenario is above the depth-K scenario it projects to;
 - above by the serial sum S(f) = sum_j (f_j + 1) t_j: a schedule that never leaves every
   processor idle while jobs remain (the clairvoyant optimum, every heuristic of the engine,
   which refuses to idle then) ends by S(f), and E[S 1_tail] = sum_j t_j / (1 - q_j) - the
-  enumerated part of S, in closed form.
+  enumerated part of S, in closed form; for the clairvoyant optimum also by any online
+  policy's makespan, whose expectation is known exactly.
 
 So E[X] lies in [sum_{|f| <= K} Q(f) X_low(f) + tau T_low, sum_{|f| <= K} Q(f) X_high(f) +
 E[S 1_tail]], where X_low <= X(f) <= X_high (a solver's bound and incumbent when it did not
@@ -88,15 +91,19 @@ def choose_depth(q: Sequence[Fraction], max_scenarios: int, tail: float) -> tupl
 
 def enumerated(times: Sequence[Any], q: Sequence[Fraction], value: Value, tail_low: Any, *,
                areas: Sequence[Any] | None = None, P: int | None = None,
-               tail_high: Any = None, max_scenarios: int = 2000,
-               tail: float = 1e-6) -> Interval:
+               tail_high: Any = None, monotone: bool = False,
+               dominant: tuple[Callable[[Scenario], Any], Any] | None = None,
+               max_scenarios: int = 2000, tail: float = 1e-6) -> Interval:
     """E[X] over the failure model `q` (exact Fractions) by enumeration (module docstring).
 
     `times` are the t_j, `value(f)` gives (low, high) for a scenario. On the tail, X is
-    bounded below by `tail_low` (a value every scenario reaches) and, with `areas` and `P`,
-    by A(f) / P and each (f_j + 1) t_j (the bounds L(f) of any schedule); above by the serial
-    sum S(f), or by `tail_high` + sum_j f_j t_j when given (the failure-free schedule of
-    makespan `tail_high` followed by the failed attempts one after the other)."""
+    bounded below by `tail_low` (a value every scenario reaches), with `areas` and `P` by
+    A(f) / P and each (f_j + 1) t_j (the bounds L(f) of any schedule), and when X is
+    `monotone` in f by the value of the depth-K scenario each tail scenario projects to
+    (`_projection_floor`); above by the serial sum S(f), by `tail_high` + sum_j f_j t_j when
+    given (the failure-free schedule of makespan `tail_high` followed by the failed attempts
+    one after the other), and by a `dominant` U(f) >= X(f) of known expectation E[U] (e.g. an
+    online policy's makespan): E[U 1_tail] = E[U] - the enumerated part of U."""
     depth, mass = choose_depth(q, max_scenarios, tail)
     t = [Fraction(x) for x in times]
     a = [Fraction(x) for x in areas] if areas is not None else None
@@ -105,6 +112,8 @@ def enumerated(times: Sequence[Any], q: Sequence[Fraction], value: Value, tail_l
     tries = [1 / (1 - qj) for qj in q]
     low = high = Fraction(0)
     seen = [Fraction(0)] * n  # sum over the enumerated f of Q(f) (f_j + 1)
+    dominated = Fraction(0)  # sum over the enumerated f of Q(f) U(f)
+    edge: list[tuple[tuple[int, ...], Fraction]] = []  # (g, low(g)) for |g| = depth
     count = 0
     for scenario, prob in enumerate_scenarios(q, depth):
         lo, hi = value(scenario)
@@ -112,17 +121,45 @@ def enumerated(times: Sequence[Any], q: Sequence[Fraction], value: Value, tail_l
         high += prob * Fraction(hi)
         for j, f in enumerate(scenario.failures):
             seen[j] += prob * (f + 1)
+        if dominant is not None:
+            dominated += prob * Fraction(dominant[0](scenario))
+        if monotone and sum(scenario.failures) == depth:
+            edge.append((scenario.failures, Fraction(lo)))
         count += 1
     rest = [tries[j] - seen[j] for j in range(n)]  # E[(f_j + 1) 1_tail]
-    floor = mass * Fraction(tail_low)
-    floor = max([floor, *(t[j] * rest[j] for j in range(n))])
+    floors = [mass * Fraction(tail_low), *(t[j] * rest[j] for j in range(n))]
     if a is not None and P:
-        floor = max(floor, sum(a[j] * rest[j] for j in range(n)) / P)
-    if tail_high is None:
-        ceiling = sum(t[j] * rest[j] for j in range(n))
-    else:  # T <= T(0) + sum_j f_j t_j, and E[f_j 1_tail] = E[(f_j + 1) 1_tail] - mass
-        ceiling = mass * Fraction(tail_high) + sum(t[j] * (rest[j] - mass) for j in range(n))
-    return Interval(low + floor, high + ceiling, "enumeration", count, depth, mass)
+        floors.append(sum(a[j] * rest[j] for j in range(n)) / P)
+    if monotone:
+        floors.append(_projection_floor(q, edge))
+    ceilings = [sum(t[j] * rest[j] for j in range(n))]
+    if tail_high is not None:  # T <= T(0) + sum_j f_j t_j; E[f_j 1_tail] = rest_j - mass
+        ceilings.append(mass * Fraction(tail_high) + sum(t[j] * (rest[j] - mass)
+                                                         for j in range(n)))
+    if dominant is not None:
+        ceilings.append(Fraction(dominant[1]) - dominated)
+    return Interval(low + max(floors), high + min(ceilings), "enumeration", count, depth, mass)
+
+
+def _projection_floor(q: Sequence[Fraction], edge: list[tuple[tuple[int, ...], Fraction]]
+                      ) -> Fraction:
+    """sum over the scenarios g with |g| = K of low(g) P(pi(f) = g, |f| > K), where pi(f)
+    keeps the failures of the jobs in index order until K are kept (g <= f, so X(f) >= X(g)
+    for a monotone X). pi(f) = g with m the last job g fails: f_i = g_i before m, f_m >=
+    g_m, anything after m, and |f| > K unless f_m = g_m and no later job fails."""
+    n = len(q)
+    total = Fraction(0)
+    for g, lo in edge:
+        m = max(j for j in range(n) if g[j] > 0)
+        w = Fraction(1)
+        for i in range(m):
+            w *= q[i] ** g[i] * (1 - q[i])
+        later_clean = Fraction(1)
+        for j in range(m + 1, n):
+            later_clean *= 1 - q[j]
+        w *= q[m] ** g[m] - q[m] ** g[m] * (1 - q[m]) * later_clean
+        total += lo * w
+    return total
 
 
 def sampled(q: Sequence[Any], value: Value, count: int, rng: np.random.Generator,
@@ -142,16 +179,26 @@ def sampled(q: Sequence[Any], value: Value, count: int, rng: np.random.Generator
     return Interval(mean - half - spread, mean + half + spread, "sampling", count)
 
 
-def clairvoyant_value(instance: Any, time_limit: float = 10.0) -> Value:
+def clairvoyant_value(instance: Any, time_limit: float = 10.0,
+                      cache: dict[tuple, tuple[Any, Any]] | None = None) -> Value:
     """T_OPT(f) of a rigid instance by the rigid exact model (``cpsat-scenario``, one worker,
-    deterministic): (its proven bound, its incumbent)."""
+    deterministic): (its proven bound, its incumbent). T_OPT(f) does not depend on the q_j:
+    a `cache` shared between calls on the same jobs (several q-bar levels) keeps the solves."""
     from resilsched.models.rigid import solve_scenario
 
+    jobs = tuple((job.p, job.t) for job in instance.jobs)
+
     def value(scenario: Scenario) -> tuple[Any, Any]:
+        key = (instance.P, jobs, scenario.failures)
+        if cache is not None and key in cache:
+            return cache[key]
         sol = solve_scenario(instance, scenario, time_limit=time_limit, deterministic=True,
                              workers=1)
-        return sol.bound, sol.objective if sol.objective is not None else _serial(
+        out = sol.bound, sol.objective if sol.objective is not None else _serial(
             instance, scenario)
+        if cache is not None:
+            cache[key] = out
+        return out
     return value
 
 
@@ -161,13 +208,24 @@ def _serial(instance: Any, scenario: Scenario) -> Fraction:
 
 
 def clairvoyant_expectation(instance: Any, q: Sequence[Fraction], *, max_scenarios: int = 2000,
-                            tail: float = 1e-6, time_limit: float = 10.0) -> Interval:
+                            tail: float = 1e-6, time_limit: float = 10.0,
+                            policy: Any = None,
+                            cache: dict[tuple, tuple[Any, Any]] | None = None) -> Interval:
     """E[T_OPT(f)] of a rigid instance (the clairvoyant optimum averaged over the scenarios),
-    enumerated; on the tail T_OPT(0) <= T_OPT(f) <= T_OPT(0) + sum_j f_j t_j."""
-    value = clairvoyant_value(instance, time_limit)
+    enumerated. On the tail: T_OPT is monotone in f (above the depth-K scenario each tail
+    scenario projects to, and T_OPT(0)), below T_OPT(0) + sum_j f_j t_j and, given an online
+    `policy` (a `DecisionTable`), below its makespan, whose expectation is its exact value.
+    `cache` keeps the solves for other calls on the same jobs (`clairvoyant_value`)."""
+    from resilsched.models.online.policy import replay_makespan
+
+    value = clairvoyant_value(instance, time_limit, cache)
     floor, ceiling = value(Scenario.failure_free(instance.n))
+    dominant = None
+    if policy is not None:
+        dominant = (lambda f: replay_makespan(policy.policy, f.failures), policy.value)
     return enumerated(instance.t, q, value, floor, areas=instance.areas, P=instance.P,
-                      tail_high=ceiling, max_scenarios=max_scenarios, tail=tail)
+                      tail_high=ceiling, monotone=True, dominant=dominant,
+                      max_scenarios=max_scenarios, tail=tail)
 
 
 def heuristic_value(family: Any, heuristic: str, instance: Any, priority: str | None,
