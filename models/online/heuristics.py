@@ -87,14 +87,14 @@ def _action(decisions: Sequence[tuple[int, int]], problem: OnlineProblem) -> Act
     return tuple(sorted(out))
 
 
-class ListPolicy(OnlinePolicy):
-    """R-LIST with m = 0, 1 or "Q" (fresh reservations) and fixed priority keys."""
+class _HeuristicPolicy(OnlinePolicy):
+    """A heuristic's policy object rebuilt at each node (memoised): one mode per job, the
+    heuristic's priority keys."""
 
-    def __init__(self, problem: OnlineProblem, m: int | str, keys: Sequence[tuple]):
+    def __init__(self, problem: OnlineProblem, keys: Sequence[tuple]):
         super().__init__(problem)
         if not problem.rigid:
-            raise InvalidInstance("jobs", "list policies need one allocation per job")
-        self.m = m
+            raise InvalidInstance("jobs", "a heuristic's policy needs one allocation per job")
         self.keys = list(keys)
         self.p = [modes[0].p for modes in problem.modes]
         self.t = [modes[0].t for modes in problem.modes]
@@ -103,47 +103,52 @@ class ListPolicy(OnlinePolicy):
     def action(self, node: Hashable) -> Action:
         hit = self.memo.get(node)
         if hit is None:
-            state = self.state(node)
-            waiting = waiting_mask(self.problem, state)
-            jobs = [j for j in range(self.problem.n) if waiting >> j & 1]
-            queue = PriorityQueue(self.keys, jobs=jobs)
-            policy = RList(self.p, self.t, self.problem.P, queue, self.m, exact=True)
-            hit = _action(policy.decide(0, engine_state(self.problem, state)), self.problem)
-            self.memo[node] = hit
+            hit = self.memo[node] = self.decide(node)
         return hit
 
+    def decide(self, node: Hashable) -> Action:
+        raise NotImplementedError
 
-class ShelfPolicy(OnlinePolicy):
+
+class ListPolicy(_HeuristicPolicy):
+    """R-LIST with m = 0, 1 or "Q" (fresh reservations) and fixed priority keys."""
+
+    def __init__(self, problem: OnlineProblem, m: int | str, keys: Sequence[tuple]):
+        super().__init__(problem, keys)
+        self.m = m
+
+    def decide(self, node: Hashable) -> Action:
+        state = self.state(node)
+        waiting = waiting_mask(self.problem, state)
+        jobs = [j for j in range(self.problem.n) if waiting >> j & 1]
+        policy = RList(self.p, self.t, self.problem.P, PriorityQueue(self.keys, jobs=jobs),
+                       self.m, exact=True)
+        return _action(policy.decide(0, engine_state(self.problem, state)), self.problem)
+
+
+class ShelfPolicy(_HeuristicPolicy):
     """R-SHELF / R-SHELFFILL; R-SHELFFILL's nodes remember the jobs that have just failed."""
 
     def __init__(self, problem: OnlineProblem, backfill: bool, fill: bool,
                  keys: Sequence[tuple]):
-        super().__init__(problem)
+        super().__init__(problem, keys)
         self.backfill = backfill
         self.fill = fill
         self.memory = "failed" if fill else None
-        self.keys = list(keys)
-        self.p = [modes[0].p for modes in problem.modes]
-        self.t = [modes[0].t for modes in problem.modes]
-        self.memo: dict[Hashable, Action] = {}
 
-    def action(self, node: Hashable) -> Action:
-        hit = self.memo.get(node)
-        if hit is None:
-            state = self.state(node)
-            failed = node[1] if self.fill else 0  # type: ignore[index]
-            waiting = waiting_mask(self.problem, state)
-            queued = [j for j in range(self.problem.n) if waiting >> j & 1 and not failed >> j & 1]
-            policy = RShelf(self.p, self.t, self.problem.P, PriorityQueue(self.keys, jobs=queued),
-                            backfill=self.backfill, fill=self.fill, exact=True)
-            policy.T = max((r for _, _, r in state[1]), default=0)
-            es = engine_state(self.problem, state)
-            just = [(j, True) for j in range(self.problem.n) if failed >> j & 1]
-            if just:
-                policy.on_completions(0, just, es)
-            hit = _action(policy.decide(0, es), self.problem)
-            self.memo[node] = hit
-        return hit
+    def decide(self, node: Hashable) -> Action:
+        state = self.state(node)
+        failed = node[1] if self.fill else 0  # type: ignore[index]
+        waiting = waiting_mask(self.problem, state)
+        queued = [j for j in range(self.problem.n) if waiting >> j & 1 and not failed >> j & 1]
+        policy = RShelf(self.p, self.t, self.problem.P, PriorityQueue(self.keys, jobs=queued),
+                        backfill=self.backfill, fill=self.fill, exact=True)
+        policy.T = max((r for _, _, r in state[1]), default=0)
+        es = engine_state(self.problem, state)
+        just = [(j, True) for j in range(self.problem.n) if failed >> j & 1]
+        if just:
+            policy.on_completions(0, just, es)
+        return _action(policy.decide(0, es), self.problem)
 
 
 def rigid_policy(problem: OnlineProblem, heuristic: str, priority: str | None = None,
