@@ -22,6 +22,7 @@ nodes and outcomes, with Fractions (one job alone gives V = t / (1 - q)).
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,6 +30,41 @@ from typing import Any
 
 from resilsched.models.online.problem import OnlineProblem
 from resilsched.models.online.space import OutOfTime
+
+
+class ExactValue(Fraction):
+    """A Fraction whose decimal text has no length limit.
+
+    Python refuses to turn an int of more than 4300 digits into text; the exact values of the
+    decision process with q_j calibrated from floats reach tens of thousands (each cycle
+    divides by 1 - prod q_j, a number of 53 bits per factor). Their ``str`` (what
+    ``objective_exact`` and the certificates hold) goes through `decimal`, which has no limit.
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        if self.denominator == 1:
+            return _digits(self.numerator)
+        return f"{_digits(self.numerator)}/{_digits(self.denominator)}"
+
+    def __repr__(self) -> str:
+        return f"ExactValue({self})"
+
+
+def _digits(k: int) -> str:
+    try:
+        return str(k)
+    except ValueError:  # beyond sys.get_int_max_str_digits()
+        ctx = decimal.Context(prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX)
+        return format(ctx.create_decimal(k), "f")
+
+
+def exact_value(x: Fraction) -> int | ExactValue:
+    """`x` as an int when integral, else as an `ExactValue`."""
+    if x.denominator == 1:
+        return int(x)
+    return ExactValue(x.numerator, x.denominator)
 
 
 @dataclass(frozen=True)
@@ -90,26 +126,29 @@ def evaluate(problem: OnlineProblem, moves: dict[Hashable, Move | None],
         nodes = by_level[lev]
         const: dict[Hashable, Fraction] = {}
         for i, x in enumerate(nodes):
-            if not i & 63 and expired():
+            if not i & 3 and expired():  # one node's sum over big rationals can take 0.1 s
                 raise OutOfTime
             m = moves[x]
             c = Fraction(m.delta)
             for y, s in m.outcomes:
                 c += prob(m.ended, s)[1] * values[y]
             const[x] = c
-        _solve_level(problem, nodes, moves, const, values, level, lev)
+        _solve_level(problem, nodes, moves, const, values, level, lev, expired)
     return values
 
 
 def _solve_level(problem: OnlineProblem, nodes: list[Hashable], moves: dict[Hashable, Any],
                  const: dict[Hashable, Fraction], values: dict[Hashable, Fraction],
-                 level: Callable[[Hashable], int], lev: int) -> None:
+                 level: Callable[[Hashable], int], lev: int,
+                 expired: Callable[[], bool]) -> None:
     """The functional graph of one level: cycles in closed form, then the trees."""
     fail_p = problem.fail_probability
     on_path: dict[Hashable, int] = {}
-    for start in nodes:
+    for count, start in enumerate(nodes):
         if start in values:
             continue
+        if not count & 7 and expired():
+            raise OutOfTime
         path: list[Hashable] = []
         x = start
         while x not in values and x not in on_path:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.models.online.exact import Move, evaluate, reach
+from resilsched.models.online.exact import Move, evaluate, exact_value, reach
 from resilsched.models.online.problem import OnlineProblem
 from resilsched.models.online.space import INITIAL, Action, State, Step, step, successes
 from resilsched.schedule import Attempt, Schedule
@@ -95,7 +95,7 @@ def expected_makespan(policy: OnlinePolicy, expired: Callable[[], bool] = lambda
     """E[makespan] of `policy` in the instance's time unit (exact) and the number of nodes."""
     moves = _reach(policy, expired, max_nodes)
     values = evaluate(policy.problem, moves, policy.level, None, expired)
-    return values[policy.root()] * policy.problem.unit, len(moves)
+    return exact_value(values[policy.root()] * policy.problem.unit), len(moves)
 
 
 def policy_table(policy: OnlinePolicy, expired: Callable[[], bool] = lambda: False,
@@ -104,8 +104,8 @@ def policy_table(policy: OnlinePolicy, expired: Callable[[], bool] = lambda: Fal
     moves = _reach(policy, expired, max_nodes)
     values = evaluate(policy.problem, moves, policy.level, None, expired)
     table = {node: policy.action(node) for node, m in moves.items() if m is not None}
-    return DecisionTable(policy.problem, table, values[policy.root()] * policy.problem.unit,
-                         policy.memory)
+    return DecisionTable(policy.problem, table,
+                         exact_value(values[policy.root()] * policy.problem.unit), policy.memory)
 
 
 def replay(policy: OnlinePolicy, failures: Sequence[int]) -> Schedule:
@@ -209,7 +209,7 @@ class DecisionTable:
 
     problem: OnlineProblem
     table: dict[Hashable, Action]
-    value: Fraction
+    value: Fraction | int
     memory: str | None = None
     policy: TablePolicy = field(init=False, repr=False)
 
@@ -276,6 +276,7 @@ class DecisionTable:
         """The first decision and the size of the table."""
         first = self.decision()
         start = ", ".join(f"job {j} on {p}" for j, p in first) or "nothing"
-        return [f"time 0: start {start}",
+        return [f"the policy's expected makespan over the failure model: {float(self.value):.10g}",
+                f"time 0: start {start}",
                 f"decision table: {len(self.table)} states reached by the policy "
                 "(--json lists them)"]

@@ -36,6 +36,7 @@ from typing import Any
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, check_qbar
+from resilsched.models.online.exact import exact_value
 from resilsched.models.online.floatdp import lower_bound_factor, solve_levels
 from resilsched.models.online.policy import DecisionTable
 from resilsched.models.online.problem import OnlineProblem, moldable_problem, rigid_problem
@@ -151,7 +152,7 @@ def solve_problem(problem: OnlineProblem, opts: OnlineOptions, method: str,
     def stop(phase: str) -> Solution:
         opts.say(f"time limit reached during {phase}")
         info["stopped_in"] = phase
-        return Solution(None, bound, Status.NO_SOLUTION, method, SOLVER,
+        return Solution(None, exact_value(bound), Status.NO_SOLUTION, method, SOLVER,
                         time.perf_counter() - t0, 1, True, {}, info)
 
     clock = time.perf_counter()
@@ -194,9 +195,9 @@ def solve_problem(problem: OnlineProblem, opts: OnlineOptions, method: str,
         "checks": proof.checks, "exact_checks": proof.exact_checks,
         "expansions": proof.expansions, "improvements": proof.improvements,
         "restarts": proof.restarts})
-    value = int(value) if value.denominator == 1 else value
+    value = exact_value(value)
     return Solution(value, value, Status.OPTIMAL, method, SOLVER, time.perf_counter() - t0, 1,
-                    True, DecisionTable(problem, table, Fraction(value)), info)
+                    True, DecisionTable(problem, table, value), info)
 
 
 def _model_info(q: Sequence[Fraction], qbar: float | None) -> dict[str, Any]:

@@ -67,9 +67,7 @@ def _policy_heuristic(name: str) -> Callable[..., HeuristicResult]:
                    "exactly on small instances")
         policy = rigid_policy(problem, name, priority, seed)
         table = policy_table(policy)
-        value = table.value
-        value = int(value) if value.denominator == 1 else value
-        return HeuristicResult(objective=value, heuristic=name,
+        return HeuristicResult(objective=table.value, heuristic=name,
                                priority=check_priority(priority or "LPT"), schedule=table,
                                extra={"states": len(table.table)})
     run.__name__ = name.lower().replace("-", "_")

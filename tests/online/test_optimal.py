@@ -190,3 +190,23 @@ def test_the_failure_model_is_required():
         solve_moldable(MoldableInstance(2, (Table((2, 1)),)))
     with pytest.raises(InvalidInstance, match="qbar"):
         solve_rigid(RigidInstance.build(2, [(1, 2)]), qbar=1.0)
+
+
+def test_exact_values_beyond_python_int_text_limit_print_and_parse():
+    """Values of the float calibration reach tens of thousands of digits: ExactValue prints
+    them (Python's str of an int stops at 4300 digits), JSON carries them."""
+    import json
+
+    from resilsched.models.online.exact import ExactValue, exact_value
+    from resilsched.solution import Solution, Status
+
+    big = exact_value(F(3**20000 + 1, 3**20000 - 1))
+    assert isinstance(big, ExactValue) and len(str(big)) > 9000
+    d = Solution(big, big, Status.OPTIMAL, "online-optimal", "mdp-exact", 0.0).to_dict()
+    text = json.dumps(d)
+    numerator, denominator = d["objective_exact"].split("/")
+    assert numerator.isdigit() and denominator.isdigit()
+    assert numerator.endswith("01") and int(numerator[-6:]) == (3**20000 + 1) // 2 % 10**6
+    assert json.loads(text)["objective"] == float(big)
+    assert "..." in Solution(big, big, Status.OPTIMAL, "m", "s", 0.0).describe()
+    assert exact_value(F(6)) == 6 and isinstance(exact_value(F(6)), int)
