@@ -195,6 +195,8 @@ def explore(problem: OnlineProblem, max_states: int,
     full = (1 << problem.n) - 1
     states.append(INITIAL)
     index[INITIAL] = 0
+    # a step depends on the running attempts and the action, not on the jobs done: memoised
+    steps: dict[tuple, tuple[Step, list[int]]] = {}
     i = 0
     while i < len(states):
         if not i & 15 and expired():
@@ -203,14 +205,19 @@ def explore(problem: OnlineProblem, max_states: int,
         act_lo.append(len(actions))
         done = state[0]
         if done != full:
+            running = state[1]
             for action in lister(state):
-                st = step(problem, state, action)
+                hit = steps.get((running, action))
+                if hit is None:
+                    st = step(problem, state, action)
+                    hit = steps[(running, action)] = (st, list(successes(st.ended)))
+                st, subsets = hit
                 actions.append(action)
                 delta.append(st.delta)
                 ended_a.append(st.ended)
                 out_lo.append(len(out_state))
                 rest = st.rest
-                for s in successes(st.ended):
+                for s in subsets:
                     key = (done | s, rest)
                     k = index.get(key)
                     if k is None:

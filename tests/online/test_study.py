@@ -74,3 +74,14 @@ def test_moldable_six_jobs_on_six_processors_within_60_s(seed):
     inst = bench.moldable_instance(np.random.default_rng(seed), 6, 6, 5)
     sol = solve_moldable(inst, qbar=0.1, time_limit=60.0)
     assert sol.status is Status.OPTIMAL
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [["--family", "rigid", "--sizes", "6", "7", "8", "9"],
+                                  ["--family", "moldable", "--sizes", "5", "6", "7"]])
+def test_the_benchmark_commands_of_the_performance_page_run_as_written(argv):
+    """docs/performance.md, "Online optimum" (a few minutes each)."""
+    done = subprocess.run([sys.executable, "scripts/bench_online.py", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("| optimal |") >= 8
