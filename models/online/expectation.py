@@ -91,16 +91,18 @@ def choose_depth(q: Sequence[Fraction], max_scenarios: int, tail: float) -> tupl
 
 def enumerated(times: Sequence[Any], q: Sequence[Fraction], value: Value, tail_low: Any, *,
                areas: Sequence[Any] | None = None, P: int | None = None,
-               tail_high: Any = None, monotone: bool = False,
+               longest: Sequence[Any] | None = None, tail_high: Any = None,
+               monotone: bool = False,
                dominant: tuple[Callable[[Scenario], Any], Any] | None = None,
                max_scenarios: int = 2000, tail: float = 1e-6) -> Interval:
     """E[X] over the failure model `q` (exact Fractions) by enumeration (module docstring).
 
-    `times` are the t_j, `value(f)` gives (low, high) for a scenario. On the tail, X is
-    bounded below by `tail_low` (a value every scenario reaches), with `areas` and `P` by
-    A(f) / P and each (f_j + 1) t_j (the bounds L(f) of any schedule), and when X is
-    `monotone` in f by the value of the depth-K scenario each tail scenario projects to
-    (`_projection_floor`); above by the serial sum S(f), by `tail_high` + sum_j f_j t_j when
+    `times` are the shortest attempt times t_j, `value(f)` gives (low, high) for a scenario. On
+    the tail, X is bounded below by `tail_low` (a value every scenario reaches), with `areas`
+    (the smallest attempt areas) and `P` by A(f) / P and each (f_j + 1) t_j (the bounds L(f)
+    of any schedule), and when X is `monotone` in f by the value of the depth-K scenario each
+    tail scenario projects to (`_projection_floor`); above by the serial sum S(f) of the
+    `longest` attempt times (default `times`), by `tail_high` + sum_j f_j t_j when
     given (the failure-free schedule of makespan `tail_high` followed by the failed attempts
     one after the other), and by a `dominant` U(f) >= X(f) of known expectation E[U] (e.g. an
     online policy's makespan): E[U 1_tail] = E[U] - the enumerated part of U."""
@@ -127,12 +129,13 @@ def enumerated(times: Sequence[Any], q: Sequence[Fraction], value: Value, tail_l
             edge.append((scenario.failures, Fraction(lo)))
         count += 1
     rest = [tries[j] - seen[j] for j in range(n)]  # E[(f_j + 1) 1_tail]
+    top = t if longest is None else [Fraction(x) for x in longest]
     floors = [mass * Fraction(tail_low), *(t[j] * rest[j] for j in range(n))]
     if a is not None and P:
         floors.append(sum(a[j] * rest[j] for j in range(n)) / P)
     if monotone:
         floors.append(_projection_floor(q, edge))
-    ceilings = [sum(t[j] * rest[j] for j in range(n))]
+    ceilings = [sum(top[j] * rest[j] for j in range(n))]
     if tail_high is not None:  # T <= T(0) + sum_j f_j t_j; E[f_j 1_tail] = rest_j - mass
         ceilings.append(mass * Fraction(tail_high) + sum(t[j] * (rest[j] - mass)
                                                          for j in range(n)))
@@ -181,12 +184,18 @@ def sampled(q: Sequence[Any], value: Value, count: int, rng: np.random.Generator
 
 def clairvoyant_value(instance: Any, time_limit: float = 10.0,
                       cache: dict[tuple, tuple[Any, Any]] | None = None) -> Value:
-    """T_OPT(f) of a rigid instance by the rigid exact model (``cpsat-scenario``, one worker,
-    deterministic): (its proven bound, its incumbent). T_OPT(f) does not depend on the q_j:
-    a `cache` shared between calls on the same jobs (several q-bar levels) keeps the solves."""
-    from resilsched.models.rigid import solve_scenario
+    """T_OPT(f) by the family's exact model (``cpsat-scenario`` of the rigid or the moldable
+    family, one worker, deterministic): (its proven bound, its incumbent). T_OPT(f) does not
+    depend on the q_j: a `cache` shared between calls on the same jobs (several q-bar levels)
+    keeps the solves."""
+    if _moldable(instance):
+        from resilsched.models.moldable import solve_scenario
 
-    jobs = tuple((job.p, job.t) for job in instance.jobs)
+        jobs: tuple = (id(instance),)
+    else:
+        from resilsched.models.rigid import solve_scenario
+
+        jobs = tuple((job.p, job.t) for job in instance.jobs)
 
     def value(scenario: Scenario) -> tuple[Any, Any]:
         key = (instance.P, jobs, scenario.failures)
@@ -202,19 +211,37 @@ def clairvoyant_value(instance: Any, time_limit: float = 10.0,
     return value
 
 
+def _moldable(instance: Any) -> bool:
+    return hasattr(instance, "fronts")
+
+
+def _fastest(instance: Any) -> tuple[list[Fraction], list[Fraction]]:
+    """Per job the shortest attempt time and the smallest attempt area (a rigid job's t_j and
+    a_j; a moldable job's t_min,j and a_min,j, spec 000 §1.1), as exact rationals."""
+    if _moldable(instance):
+        rows = [[(p, Fraction(float(instance.T[j, p - 1]))) for p in range(1, instance.P + 1)]
+                for j in range(instance.n)]
+        return ([min(t for _, t in row) for row in rows],
+                [min(p * t for p, t in row) for row in rows])
+    return [Fraction(t) for t in instance.t], [Fraction(a) for a in instance.areas]
+
+
 def _serial(instance: Any, scenario: Scenario) -> Fraction:
-    return sum(((f + 1) * Fraction(job.t) for f, job in zip(scenario.failures, instance.jobs,
-                                                            strict=True)), Fraction(0))
+    """sum_j (f_j + 1) t_j: every attempt one after the other (the fastest allocation of a
+    moldable job)."""
+    times, _ = _fastest(instance)
+    return sum(((f + 1) * t for f, t in zip(scenario.failures, times, strict=True)),
+               Fraction(0))
 
 
 def clairvoyant_expectation(instance: Any, q: Sequence[Fraction], *, max_scenarios: int = 2000,
                             tail: float = 1e-6, time_limit: float = 10.0,
                             policy: Any = None,
                             cache: dict[tuple, tuple[Any, Any]] | None = None) -> Interval:
-    """E[T_OPT(f)] of a rigid instance (the clairvoyant optimum averaged over the scenarios),
-    enumerated. On the tail: T_OPT is monotone in f (above the depth-K scenario each tail
-    scenario projects to, and T_OPT(0)), below T_OPT(0) + sum_j f_j t_j and, given an online
-    `policy` (a `DecisionTable`), below its makespan, whose expectation is its exact value.
+    """E[T_OPT(f)] of a rigid or moldable instance (the clairvoyant optimum averaged over the
+    scenarios), enumerated. On the tail: T_OPT is monotone in f (above the depth-K scenario
+    each tail scenario projects to, and T_OPT(0)), below T_OPT(0) + sum_j f_j t_j and, given
+    an online `policy` (a `DecisionTable`), below its makespan, whose expectation is exact.
     `cache` keeps the solves for other calls on the same jobs (`clairvoyant_value`)."""
     from resilsched.models.online.policy import replay_makespan
 
@@ -223,9 +250,9 @@ def clairvoyant_expectation(instance: Any, q: Sequence[Fraction], *, max_scenari
     dominant = None
     if policy is not None:
         dominant = (lambda f: replay_makespan(policy.policy, f.failures), policy.value)
-    return enumerated(instance.t, q, value, floor, areas=instance.areas, P=instance.P,
-                      tail_high=ceiling, monotone=True, dominant=dominant,
-                      max_scenarios=max_scenarios, tail=tail)
+    times, areas = _fastest(instance)
+    return enumerated(times, q, value, floor, areas=areas, P=instance.P, tail_high=ceiling,
+                      monotone=True, dominant=dominant, max_scenarios=max_scenarios, tail=tail)
 
 
 def heuristic_value(family: Any, heuristic: str, instance: Any, priority: str | None,
@@ -249,13 +276,14 @@ def heuristic_expectation(family: Any, heuristic: str, instance: Any, q: Sequenc
     value = heuristic_value(family, heuristic, instance, priority, seed, params)
     bound = next(iter(family.bounds.values()))
     floor = bound.compute(instance, Scenario.failure_free(instance.n))
-    return enumerated(_longest_times(instance), q, value, floor, max_scenarios=max_scenarios,
-                      tail=tail)
+    times, areas = _fastest(instance)
+    return enumerated(times, q, value, floor, areas=areas, P=instance.P,
+                      longest=_longest_times(instance), max_scenarios=max_scenarios, tail=tail)
 
 
 def _longest_times(instance: Any) -> list[Any]:
-    """The t_j of the serial bound: t_j for a rigid job, the longest time of any allocation
-    for a moldable one (a heuristic may run an attempt on any allocation)."""
-    if hasattr(instance, "T"):
+    """The t_j of a heuristic's serial bound: t_j for a rigid job, the longest time of any
+    allocation for a moldable one (a heuristic may run an attempt on any allocation)."""
+    if _moldable(instance):
         return [Fraction(float(max(row))) for row in instance.T]
     return list(instance.t)

@@ -134,3 +134,18 @@ def test_moldable_list_policies_decide_as_the_heuristics_run(heuristic):
             own = MOLDABLE_FAMILY.heuristics[heuristic].run(inst, Scenario(f), prio)
             assert float(replay(policy, f).makespan) == pytest.approx(own.objective, rel=1e-9)
         assert expected_makespan(policy)[0] >= opt
+
+
+def test_moldable_clairvoyant_and_heuristic_expectations_bracket_the_online_optimum():
+    """Moldable: E[T_OPT(f)] (moldable cpsat-scenario per scenario) <= E[T_online-OPT] <=
+    BATCH-LIST's enumerated interval (not a state function)."""
+    inst = MoldableInstance(3, (Table((4, 2, 2)), Table((3, 2, 1)), Table((2, 2, 2))),
+                            lam=0.05)
+    q = [F(float(x)) for x in inst.q()]
+    online = solve_moldable(inst)
+    clair = clairvoyant_expectation(inst, q, max_scenarios=20, time_limit=5.0,
+                                    policy=online.payload)
+    assert clair.low <= online.objective and clair.high <= online.objective
+    batch = heuristic_expectation(MOLDABLE_FAMILY, "BATCH-LIST", inst, q, "LPT",
+                                  max_scenarios=20)
+    assert batch.high >= online.objective and batch.low <= batch.high
