@@ -65,7 +65,7 @@ class OnlineOptions(SolveOptions):
 
     qbar: float = field(default=STORED, metadata={
         "low": -1.0, "high": 1.0,
-        "help": "q-bar of the failure model (--qbar); -1 = the instance's own q_j"})
+        "help": "q-bar of the failure model (--qbar); -1 = the one the instance stores"})
     max_states: int = field(default=MAX_STATES, metadata={
         "low": 1, "high": 20_000_000, "help": "most states of the decision process"})
 
