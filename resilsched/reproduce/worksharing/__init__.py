@@ -147,11 +147,13 @@ def run_table4(out: Path) -> None:
 
 
 def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
-           run: Runner = inline, chunk_search: str = "grid") -> dict[str, np.ndarray]:
-    """Run configurations; CSV rows per (config, heuristic); returns all ratios per heuristic.
+           run: Runner = inline, chunk_search: str = "grid",
+           no_rep_rule: str = "grid") -> list[ConfigRatios]:
+    """Run configurations; CSV rows per (config, heuristic); returns each configuration's
+    per-trial ratios.
 
-    The task fields hold ``chunk_search`` only when it is not the default ``grid`` (so the
-    results stored before the option existed stay valid)."""
+    The task fields hold ``chunk_search`` and ``no_rep_rule`` only when they are not the default
+    ``grid`` (so the results stored before the options existed stay valid)."""
     tasks = []
     for cfg in configs:
         p, W, eps = cfg[:3]
@@ -160,22 +162,29 @@ def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace
                   "trials": trials, "seed": 0, "trace": trace}
         if chunk_search != "grid":
             fields["chunk_search"] = chunk_search
+        if no_rep_rule != "grid":
+            fields["no_rep_rule"] = no_rep_rule
         tasks.append(Task(fields, fields))
     results = run(tasks)
-    allr: dict[str, list[np.ndarray]] = {h: [] for h in heuristics}
+    rows: list[ConfigRatios] = []
     with open(out / f"{name}.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["p", "W", "eps", "n", "heuristic", "mean_ratio", "std_ratio", "expected_work",
                     "chunks"])
         for t, res in zip(tasks, results, strict=True):
             c = t.fields
+            ratios = {h: unpack(res[h]["ratios"]) for h in heuristics}
+            rows.append(ConfigRatios(c["p"], c["W"], c["eps"], c["n"], ratios))
             for h in heuristics:
-                ratios = unpack(res[h]["ratios"])
-                allr[h].append(ratios)
                 w.writerow([c["p"], c["W"], c["eps"], c["n"] if c["n"] is not None else "auto",
-                            h, f"{ratios.mean():.6f}", f"{ratios.std():.6f}",
+                            h, f"{ratios[h].mean():.6f}", f"{ratios[h].std():.6f}",
                             f"{res[h]['expected']:.6f}", ";".join(map(str, res[h]["chunks"][:4]))])
-    return {h: np.concatenate(v) for h, v in allr.items()}
+    return rows
+
+
+def pooled(rows: Sequence[ConfigRatios]) -> dict[str, np.ndarray]:
+    """Every configuration's ratios of each heuristic, concatenated (the paper's instances)."""
+    return {h: np.concatenate([r.ratios[h] for r in rows]) for h in rows[0].ratios}
 
 
 def run_e5(out: Path, trials: int, ps, run: Runner = inline,
