@@ -11,6 +11,8 @@ keyword-only arguments, ``--param NAME=VALUE`` on the command line):
   expected work over a geometric grid with refinement (§6 Q9); ``binary`` is the paper's own
   rule (§5.2.3): binary search over [1 .. X/eps] on Eq. 9, assuming unimodality
   (docs/decisions.md WS-17);
+- ``chunk_rule`` (no-rep, with ``n = 0``): how no-rep's chunk count is chosen, ``grid``
+  (default), ``binary``, ``per-worker`` or ``greedy`` (docs/decisions.md WS-20);
 - ``lam``: the partition's lambda, the largest interruption probability accepted for one
   worker's load (§3.1; maxsl = Pr^-1(lambda)); 0 = 1 for risks with a finite horizon, 0.9
   otherwise (docs/decisions.md WS-3). Only the heuristics that use maxsl take it.
@@ -41,6 +43,7 @@ from resilsched.heuristics.worksharing.partition import default_lambda, maxsl_of
 from resilsched.heuristics.worksharing.plan import Plan
 from resilsched.heuristics.worksharing.schedules import (
     GREEDY,
+    NO_REP_RULES,
     ChartRule,
     brute_plan,
     chart_rule,
@@ -59,6 +62,9 @@ PARAM_HELP = {
     "chunk_search": "automatic chunk count of a slice (n = 0): grid = maximise the exact "
                     "expected work (spec 003 §6 Q9), binary = the paper's binary search over "
                     "[1 .. X/eps] (§5.2.3)",
+    "chunk_rule": "no-rep's chunk count (n = 0): grid = maximise its expected work (spec 003 "
+                  "§6 Q9), binary = the paper's binary search, per-worker = the same count on "
+                  "every worker, greedy = greedy's chunk size (decision WS-20)",
 }
 #: how a group heuristic chooses its chunk counts when ``n = 0`` (`group_plan`)
 ChunkSearch = Literal["grid", "binary"]
@@ -182,9 +188,13 @@ def brute(instance, scenario: Any = None, priority: str | None = None, *, seed: 
 
 
 def no_rep(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-           n: float = 0.0) -> HeuristicResult:
-    """Σ_no-rep: round robin without replication (§3.5)."""
-    return _result(instance, no_rep_plan(instance, n=_chunks(instance, n)))
+           n: float = 0.0, chunk_rule: str = "grid") -> HeuristicResult:
+    """Σ_no-rep: round robin without replication (§3.5); ``chunk_rule`` chooses N when
+    ``n = 0`` (`NO_REP_RULES`, decision WS-20)."""
+    if chunk_rule not in NO_REP_RULES:
+        raise InvalidInstance("--param chunk_rule",
+                              f"{chunk_rule!r} is not one of {', '.join(NO_REP_RULES)}")
+    return _result(instance, no_rep_plan(instance, n=_chunks(instance, n), rule=chunk_rule))
 
 
 def cyclic_rep(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,

@@ -324,16 +324,46 @@ def _norep_expected(W, p, N, risk, eps):
     return float(omega * np.sum(1.0 - risk.cdf(pos * (omega + eps))))
 
 
-def no_rep_plan(inst, *, n: float | None = None, budget: Budget | None = None,
-                chunk_cap: int | None = None) -> Plan:
-    """Σ_no-rep: chunk c on worker c mod p, increasing index order, no replication."""
+#: how Σ_no-rep chooses its chunk count N when ``n`` is not given (`no_rep_plan`); the paper
+#: does not say (spec 003 §6 Q9, decision WS-20)
+NO_REP_RULES = ("grid", "binary", "per-worker", "greedy")
+
+
+def no_rep_count(inst, rule: str = "grid", cap: int | None = None,
+                 budget: Budget | None = None) -> int:
+    """The chunk count N of Σ_no-rep under `rule` (one of `NO_REP_RULES`).
+
+    - ``grid``: maximise no-rep's exact expected work over N by `argmax_int` (§6 Q9);
+    - ``binary``: the paper's binary search (§5.2.3) on the same function, N in
+      [1 .. p X/eps] (`binary_hi` per worker), assuming it unimodal;
+    - ``per-worker``: N = p m, every worker the same m chunks, m maximising one worker's
+      expected work on its share W/p;
+    - ``greedy``: the chunk size of Σ_greedy (N = its distinct chunks, grid counts).
+    """
     W, p, risk, eps = inst.W, inst.workers, inst.risk, inst.eps
+
+    def work(N: int) -> float:
+        return _norep_expected(W, p, N, risk, eps)
+
+    if rule == "grid":
+        return argmax_int(work, n_max(W / p, eps, cap) * p, budget=budget)
+    if rule == "binary":
+        return argmax_binary(work, binary_hi(risk, eps, cap) * p, budget=budget)
+    if rule == "per-worker":
+        m = argmax_int(lambda m: work(m * p), n_max(W / p, eps, cap), budget=budget, unit=p)
+        return m * p
+    if rule == "greedy":
+        return int(sum(group_plan(inst, GREEDY, budget=budget, chunk_cap=cap).chunk_counts))
+    raise ValueError(f"no-rep chunk rule {rule!r} is not one of {', '.join(NO_REP_RULES)}")
+
+
+def no_rep_plan(inst, *, n: float | None = None, budget: Budget | None = None,
+                chunk_cap: int | None = None, rule: str = "grid") -> Plan:
+    """Σ_no-rep: chunk c on worker c mod p, increasing index order, no replication; with
+    ``n=None`` the chunk count by `rule` (`no_rep_count`)."""
+    W, p = inst.W, inst.workers
     cap = _cap(inst, chunk_cap)
-    if n is not None:
-        N = _fixed_count(W, n, cap, p)
-    else:
-        N = argmax_int(lambda N: _norep_expected(W, p, N, risk, eps),
-                       n_max(W / p, eps, cap) * p, budget=budget)
+    N = _fixed_count(W, n, cap, p) if n is not None else no_rep_count(inst, rule, cap, budget)
     seqs = tuple(np.arange(j, N, p) for j in range(p))
     return Plan(PieceSchedule(W, np.full(N, W / N), seqs), "no-rep", (N,))
 

@@ -19,6 +19,11 @@ the verdicts of claims R1-R5 (spec §5).
 Usage::
 
     resilsched reproduce malleable [--reps 10] [--figures 1.4,1.5,1.6,1.7,f] [--scale 1]
+    resilsched reproduce malleable --only r1-cause|r3-rule [--reps 10] [--scale 1]
+
+``--only`` runs one check of `malleable_checks` instead of the figures (R1's cause: the fluid
+cap, RC ~ 0 and the shrinks; R3: ITERATEDGREEDY against no redistribution under both look-ahead
+rules), written to ``<check>.txt``.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import numpy as np
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
 from resilsched.cli_parser import ReproductionParser, integer
+from resilsched.reproduce.malleable_checks import CHECKS
 
 PROG = "reproduce_malleable.py"
 YEARS = (5, 10, 15, 25, 50, 75, 100, 125)
@@ -67,18 +73,22 @@ def settings(fig: str, x: Any, scale: int) -> dict[str, Any]:
     return s
 
 
+def point_instance(s: dict[str, Any], seed: list[int]):
+    """The instance of one repetition and the seed of its failure trace."""
+    from resilsched.instances.malleable import paper_instance
+
+    inst_seed, trace_seed = np.random.SeedSequence(seed).spawn(2)
+    inst = paper_instance(np.random.default_rng(inst_seed), s["n"], s["p"],
+                          mtbf_years=s["mtbf_years"], c=s["c"], f=s["f"])
+    return inst, int(trace_seed.generate_state(1)[0])
+
+
 def run_point(payload: dict[str, Any]) -> dict[str, Any]:
     """One repetition: a new instance and trace, every method on them (campaign task)."""
-    from resilsched.instances.malleable import paper_instance
     from resilsched.registry import get_family
 
     fam = get_family("malleable")
-    s = payload["settings"]
-    ss = np.random.SeedSequence(payload["seed"])
-    inst_seed, trace_seed = ss.spawn(2)
-    inst = paper_instance(np.random.default_rng(inst_seed), s["n"], s["p"],
-                          mtbf_years=s["mtbf_years"], c=s["c"], f=s["f"])
-    seed = int(trace_seed.generate_state(1)[0])
+    inst, seed = point_instance(payload["settings"], payload["seed"])
     out: dict[str, Any] = {"makespan": {}, "seconds": {}}
     for name in payload["methods"]:
         t0 = time.process_time()
@@ -157,6 +167,10 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     ap.add_argument("--scale", type=integer(1, 50), default=1,
                     help="divide n and p by this factor, in [1, 50] (smoke runs; default 1 = "
                          "paper size)")
+    ap.add_argument("--only", choices=CHECKS, default=None,
+                    help="run one check instead of the figures: r1-cause (Fig. 1.4 grid: fluid "
+                         "cap, RC ~ 0, shrinks), r3-rule (Fig. 1.6 grid: IG vs no "
+                         "redistribution, look-ahead and strict_step rules)")
     ap.add_argument("--no-sanity", action="store_true", help="skip the failure-count table")
     ap.add_argument("--no-plots", action="store_true", help="CSV and summary only")
     ap.add_argument("--jobs", type=integer(1, 256), default=min(2, os.cpu_count() or 1),
@@ -185,6 +199,8 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
 def _main(args: argparse.Namespace, figs: list[str], store: ResultStore) -> int:
     from resilsched.reproduce.malleable_report import claims, summary
 
+    if args.only:
+        return _check(args, store)
     if args.fresh:
         store.forget("malleable")
         store.forget("malleable-sanity")
@@ -213,6 +229,20 @@ def _main(args: argparse.Namespace, figs: list[str], store: ResultStore) -> int:
     print(text)
     for p in pngs:
         print(f"wrote {p}", file=sys.stderr)
+    return 0
+
+
+def _check(args: argparse.Namespace, store: ResultStore) -> int:
+    from resilsched.reproduce.malleable_checks import check_tasks, report_lines, run_check
+
+    name = f"malleable-{args.only}"
+    if args.fresh:
+        store.forget(name)
+    res = run_campaign(name, check_tasks(args.only, args.reps, args.seed, args.scale), run_check,
+                       store, jobs=args.jobs, dask=args.dask, label=args.only)
+    text = "\n".join(report_lines(args.only, res, args.reps, args.scale)) + "\n"
+    (args.out / f"{args.only.replace('-', '_')}.txt").write_text(text)
+    print(text, end="")
     return 0
 
 

@@ -54,11 +54,13 @@ def config_seed(base: int, p: int, W: float, eps: float, extra: int = 0) -> list
 
 def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicFn],
                n: float | None = None, trials: int = 1000, seed: int = 0, risk=None,
-               trace_id: int = 0, chunk_search: str = "grid") -> ConfigResult:
+               trace_id: int = 0, chunk_search: str = "grid",
+               no_rep_rule: str = "grid") -> ConfigResult:
     """Simulate one configuration (automatic chunk count when ``n`` is None, i.e. E5).
 
     ``chunk_search`` goes to the heuristics that take it (the group schedules: ``grid`` or the
-    paper's ``binary`` search of §5.2.3); the others choose their counts as before (§6 Q9).
+    paper's ``binary`` search of §5.2.3), ``no_rep_rule`` to no-rep (its ``chunk_rule``,
+    decision WS-20); the others choose their counts as before (§6 Q9).
     """
     risk = LinearRisk(1.0) if risk is None else risk
     inst = WorksharingInstance(float(W), int(p), risk, float(eps))
@@ -68,8 +70,9 @@ def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicF
     zero = omni <= 0
     ratios, expected, chunks = {}, {}, {}
     for name, fn in heuristics.items():
-        extra = ({"chunk_search": chunk_search}
-                 if "chunk_search" in inspect.signature(fn).parameters else {})
+        params = inspect.signature(fn).parameters
+        extra = {k: v for k, v in (("chunk_search", chunk_search), ("chunk_rule", no_rep_rule))
+                 if k in params}
         res = fn(inst, seed=seed, n=0.0 if n is None else float(n), **extra)
         wc = realised_work(res.schedule.schedule, inst.eps, taus)
         ratios[name] = np.where(zero, 1.0, wc / np.where(zero, 1.0, omni))
