@@ -19,7 +19,9 @@ per disturbed run), ``fig5_horizon_ratio*.png``, ``fig6_stability*.png``, ``fig7
 ``summary.md`` (tables and the verdicts on R1-R10), also printed.
 
 Paper size: ``--machine-sets 10 --job-sets 10 --hosts 500 --job-count 10000 --runs 30``
-(the defaults); reduced sizes through the same options.
+(the defaults); reduced sizes through the same options. ``--only r1-sizes|r9-cost`` runs one
+check of `desktop_checks` on the same instances instead (R1 with the job sizes scaled; R9's
+build costs with and without DAslack's shortcuts), written to ``<check>.txt``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign
 from resilsched.cli_parser import ReproductionParser, integer
 from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
 from resilsched.reproduce.arguments import number
+from resilsched.reproduce.desktop_checks import CHECKS
 from resilsched.reproduce.desktop_report import plots, summary
 
 PROG = "reproduce_desktop.py"
@@ -169,6 +172,10 @@ def parse_args(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:
     ap.add_argument("--jobs", type=integer(1, 256), default=min(2, os.cpu_count() or 1),
                     help="worker processes (default 2; 1 runs inline)")
     ap.add_argument("--out", type=Path, default=Path("results/desktop"))
+    ap.add_argument("--only", choices=CHECKS, default=None,
+                    help="run one check instead: r1-sizes (R1 with the job sizes scaled by "
+                         "0.5, 1, 2, 3), r9-cost (build costs with and without DAslack's "
+                         "shortcuts, D-7); instances as generated")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--stored-only", action="store_true",
                     help="run nothing: tables and plots of the tasks already in the store")
@@ -191,6 +198,8 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         t0 = time.perf_counter()
         tasks = tasks_of(args)
         with ResultStore(args.store or args.out / "campaign.sqlite") as store:
+            if args.only:
+                return _check(args, store)
             if args.fresh:
                 store.forget("desktop")
             if args.stored_only:
@@ -215,6 +224,30 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         return 0
 
     return run_script(prog, args.dask, body)
+
+
+def _check(args: argparse.Namespace, store: ResultStore) -> int:
+    from resilsched.reproduce.desktop_checks import check_tasks, report_lines, run_check
+
+    name = f"desktop-{args.only}"
+    if args.fresh:
+        store.forget(name)
+    tasks = check_tasks(args.only, tasks_of(args))
+    if args.stored_only:
+        stored = store.load(name, {t.key for t in tasks})
+        results = [stored[t.key] for t in tasks if t.key in stored]
+    else:
+        results = run_campaign(name, tasks, run_check, store, jobs=args.jobs, dask=args.dask,
+                               label=args.only)
+    if not results:
+        log(f"0 stored tasks of {len(tasks)}")
+        return 0
+    size = (f"{len(results)} instances of {args.hosts} hosts and {args.job_count} jobs, "
+            f"seed {args.seed}")
+    text = "\n".join(report_lines(args.only, results, size)) + "\n"
+    (args.out / f"{args.only.replace('-', '_')}.txt").write_text(text)
+    print(text, end="")
+    return 0
 
 
 if __name__ == "__main__":

@@ -110,8 +110,8 @@ def describe(found: Sequence[Shortfall], total: int, leader: str, rivals: str,
     worst = max(found, key=lambda s: s.points)
     noisy = {id(s.config) for s in beyond}
     text = (f"  {leader} below {rivals}: in {len(configs)} of {total} configurations, "
-            f"{len(noisy)} beyond the paired 95 % half-width; worst {worst.points:.2f} points "
-            f"(+- {worst.half:.2f}) below {worst.rival} at {worst.config.where()}")
+            f"{len(noisy)} beyond the paired 95 % half-width; worst {worst.points:.3g} points "
+            f"(+- {worst.half:.2g}) below {worst.rival} at {worst.config.where()}")
     if beyond:
         text += (f"; beyond the noise: eps {_span(s.config.eps for s in beyond)}, p "
                  f"{_span(s.config.p for s in beyond)}, W {_span(s.config.W for s in beyond)}")
