@@ -53,3 +53,38 @@ def test_smoke_reproduction_size_of_spec_7_3(run, tmp_path):
                             "--out", tmp_path, "--no-plots")
     assert code == 0, err
     assert stdout.count("**R7** holds") == 2
+
+
+@pytest.mark.parametrize("check, words", [
+    ("r1-sizes", ("R1 job sizes", "GS-LPT / GS-LPT-noslack", "of 20")),
+    ("r9-cost", ("R9 build cost", "DA / GS spans", "without; paper: a constant ratio"))])
+def test_checks_run_and_resume(run, tmp_path, check, words):
+    argv = ["reproduce", "desktop", *TINY, "--only", check, "--out", tmp_path]
+    code, out, err = run(*argv)
+    assert code == 0, err
+    for w in words:
+        assert w in out, w
+    assert "2 instances of 12 hosts" in out  # absorb off only
+    assert (tmp_path / f"{check.replace('-', '_')}.txt").read_text() == out
+    code, again, err = run(*argv, "--stored-only")
+    assert code == 0 and "tasks to run" not in err
+    if check == "r1-sizes":
+        assert again == out  # r9-cost's CPU times are measured once, stored, and reprinted
+    assert again.splitlines()[0] == out.splitlines()[0]
+
+
+def test_scaled_jobs_keep_the_trace():
+    from resilsched.reproduce.desktop import task_instance
+    from resilsched.reproduce.desktop_checks import _scaled
+
+    task = {"machine_set": 0, "job_set": 0, "hosts": 5, "job_count": 30, "seed": 0,
+            "span_days": 6.0, "absorb": False}
+    inst = task_instance(task)
+    half = _scaled(inst, 0.5)
+    assert half.machines == inst.machines and _scaled(inst, 1.0) is inst
+    assert half.p == tuple(max(1, round(0.5 * x)) for x in inst.p)
+
+
+def test_bad_check(run):
+    code, _, err = run("reproduce", "desktop", "--only", "r4")
+    assert code == 2 and "--only" in err.splitlines()[-1] and len(err.strip().splitlines()) == 1
