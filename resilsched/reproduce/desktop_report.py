@@ -54,9 +54,11 @@ def claims(recs: list[dict]) -> list[str]:
         out.append(f"- **{rid}** {'n/a' if ok is None else word}: {text}")
 
     lpt = [ratio[v] for v in ("GS-LPT", "DA-LPT") if v in have]
-    verdict("R1", all(1.3 <= x <= 1.7 for x in lpt) if lpt else None,
+    verdict("R1", all(1.4 <= x <= 1.6 for x in lpt) if lpt else None,
             "median horizon ratio of LPT (GS, DA) = "
-            f"{', '.join(f'{x:.3f}' for x in lpt)} (paper: about 1.5; holds in [1.3, 1.7])")
+            f"{', '.join(f'{x:.3f}' for x in lpt)} (paper: about 1.5; holds in [1.4, 1.6]; "
+            "the ratio moves with the job sizes: `--only r1-sizes`)",
+            partly=bool(lpt) and all(x > 1 for x in lpt))
     pairs = {}
     by_inst: dict[tuple, dict[str, int]] = {}
     for r in recs:

@@ -12,7 +12,7 @@ figure's runs):
   processors than the application's previous one) that ENDGREEDY pays RC for.
 - ``r3-rule`` (R3, Fig. 1.6 grid): ITERATEDGREEDY against no redistribution, per run and on
   the ratio of means, under the default look-ahead rule and the paper's literal
-  ``improve_rule=strict_step`` (A-11).
+  ``improve_rule=strict_step`` (A-11); and SAF against IG (the best END heuristic of each).
 """
 
 from __future__ import annotations
@@ -33,7 +33,11 @@ R3_RUNS = (("NOREDIST", "NOREDIST", None),
            ("ENDLOCAL-IG", "ENDLOCAL-IG", "lookahead"), ("ENDGREEDY-IG", "ENDGREEDY-IG",
                                                          "lookahead"),
            ("ENDLOCAL-IG strict_step", "ENDLOCAL-IG", "strict_step"),
-           ("ENDGREEDY-IG strict_step", "ENDGREEDY-IG", "strict_step"))
+           ("ENDGREEDY-IG strict_step", "ENDGREEDY-IG", "strict_step"),
+           ("ENDLOCAL-SAF", "ENDLOCAL-SAF", "lookahead"),
+           ("ENDGREEDY-SAF", "ENDGREEDY-SAF", "lookahead"))
+#: the IG runs of `R3_RUNS` (the SAF ones feed the SAF-vs-IG line)
+R3_IG = tuple(lab for lab, name, _ in R3_RUNS if name.endswith("-IG"))
 FIGURE = {"r1-cause": "1.4", "r3-rule": "1.6"}
 
 
@@ -153,7 +157,7 @@ def r1_lines(results: list[dict], reps: int, scale: int) -> list[str]:
 def r3_lines(results: list[dict], reps: int, scale: int) -> list[str]:
     """R3's "IG even worse than without redistribution", per run and on the means."""
     pts = _points("r3-rule", results, reps)
-    labels = [lab for lab, _, _ in R3_RUNS[1:]]
+    labels = list(R3_IG)
     lines = [f"R3 IG vs no redistribution (Fig. 1.6 grid, n = {100 // scale}, p = "
              f"{5000 // scale}, {reps} repetitions; lookahead_pool faulty_only, the default "
              "since MA-9): ratio of means / mean of per-run ratios / runs above 1 / largest run",
@@ -171,10 +175,18 @@ def r3_lines(results: list[dict], reps: int, scale: int) -> list[str]:
                          f"{per.max():.3f}")
         lines.append(f"  {x:4g}y " + "  ".join(f"{c:>30s}" for c in cells))
     total = len(pts) * reps
+    lines.append("  SAF vs IG (ratio of means, best END heuristic of each; default rule): "
+                 + ", ".join(f"{x:g}y IG {_best(runs, '-IG'):.3f} SAF {_best(runs, '-SAF'):.3f}"
+                             for x, runs in pts))
     lines.append("  paper: 'IG even worse than without redistribution' at a low MTBF; above 1: "
                  + "; ".join(f"{lab}: ratio of means at {worse_mean[lab]} of {len(pts)} MTBF, "
                              f"single runs {worse_runs[lab]} of {total}" for lab in labels))
     return lines
+
+
+def _best(runs: list[dict], suffix: str) -> float:
+    return min(_ratio(runs, lab, "NOREDIST") for lab in ("ENDLOCAL" + suffix,
+                                                         "ENDGREEDY" + suffix))
 
 
 def report_lines(check: str, results: list[dict], reps: int, scale: int) -> list[str]:

@@ -125,9 +125,8 @@ def test_e5_prints_both_readings_and_resumes(tmp_path, capsys):
     assert "greedy below another heuristic: in " in first
     assert (tmp_path / "e5_per_config.csv").exists()
     assert reproduction.main(argv) == 0
-    again = capsys.readouterr().out
-    strip = [line for line in first.splitlines() if " s" not in line.split("instances in")[-1]]
-    assert [line for line in again.splitlines() if line in strip] == strip
+    again = capsys.readouterr().out  # resumed from the store: the same output but the timing
+    assert again.splitlines()[1:] == first.splitlines()[1:]
 
 
 def test_norep_rules_reduced(tmp_path, capsys):
