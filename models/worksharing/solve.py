@@ -192,12 +192,10 @@ class _Run:
         t0 = time.perf_counter()
         budget = self.budget.share(share)
         out = static_schedule(inst.W, inst.workers, inst.risk, inst.eps, dual.chunk_ends,
-                              budget)
+                              budget, self.opts.entries)
         self.phase("static schedule", time.perf_counter() - t0)
         if out is not None and not out.converged:
             self.cut.append("static schedule")
-        if out is None or sum(len(s) for s in out.schedule.seqs) > self.opts.entries:
-            return None
         return out
 
     def done(self, obj: float, bound: float, status: Status, model: str, solver: str,

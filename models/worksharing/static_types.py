@@ -129,8 +129,8 @@ def _price(lp: _TypeLP, v: float, phi: np.ndarray, logs: np.ndarray) -> int:
     return added
 
 
-def cyclic_schedule(W: float, p: int, supply: np.ndarray, types: list[tuple[int, ...]],
-                    masses: np.ndarray) -> PieceSchedule:
+def cyclic_schedule(W: float, p: int, types: list[tuple[int, ...]], masses: np.ndarray
+                    ) -> PieceSchedule:
     """The cyclic schedule of the module docstring (types of mass below `MIN_MASS` dropped)."""
     sizes: list[float] = []
     held: list[list[tuple[int, int]]] = [[] for _ in range(p)]
@@ -153,10 +153,13 @@ def cyclic_schedule(W: float, p: int, supply: np.ndarray, types: list[tuple[int,
 
 
 def static_schedule(W: float, p: int, risk, eps: float, chunk_ends: np.ndarray,
-                    budget: Budget | None = None) -> StaticSchedule | None:
+                    budget: Budget | None = None, max_entries: int | None = None
+                    ) -> StaticSchedule | None:
     """The type LP and its cyclic schedule on the chunk sequence ending at `chunk_ends` (time
-    units, linear `risk`); None without chunks. `budget` stops the pricing (the restricted
-    LP's schedule is returned); one pricing round spends m x p x (LOG_MAX / LOG_STEP) units.
+    units, linear `risk`); None without chunks, or when the schedule would hold more than
+    `max_entries` chunk entries (p x the items of every type kept; checked before it is
+    built). `budget` stops the pricing (the restricted LP's schedule is returned); one pricing
+    round spends m x p x (LOG_MAX / LOG_STEP) units.
     """
     ends = np.asarray(chunk_ends, dtype=float)
     if ends.size == 0:
@@ -184,7 +187,11 @@ def static_schedule(W: float, p: int, risk, eps: float, chunk_ends: np.ndarray,
     else:
         value, _, _ = lp.solve()
     masses = lp.masses()
-    schedule = cyclic_schedule(W, p, supply, lp.types, masses)
+    entries = p * sum(len(items) for items, y in zip(lp.types, masses, strict=True)
+                      if y >= MIN_MASS)
+    if max_entries is not None and entries > max_entries:
+        return None
+    schedule = cyclic_schedule(W, p, lp.types, masses)
     E = expected_work(schedule, risk, eps)
     return StaticSchedule(schedule, E, float(value), len(t), int(np.sum(masses >= MIN_MASS)),
                           converged)
