@@ -24,14 +24,14 @@ counts against the time limit:
 
 When the limit passes in phases 3-4 the incumbent is returned with status ``feasible``. The
 status is ``optimal`` only when CP-SAT proved the complete, exactly scaled model or the
-incumbent meets L' (exactly on exact data, within the float tolerance of
-`resilsched.numeric` otherwise); the bound is then the optimum, otherwise max(L', CP-SAT's
-bound on the complete exact model). A restricted
-model's optimum and bound prove nothing (its optimum can exceed T_OPT) and are never reported
-as such. With ``deterministic=True`` every decision depends on sizes only, CP-SAT runs with a
-fixed worker count (1 unless ``workers`` says otherwise, with ``interleave_search``) and a
-deterministic time limit (`DTIME_PER_SECOND` per second of the limit), so the answer is
-reproducible as long as the wall-clock safety net (the deadline) does not fire; the payload's
+incumbent meets L' (on exact data an incumbent in exact times, compared exactly; within the
+float tolerance of `resilsched.numeric` on float data); the bound is then the optimum,
+otherwise max(L', CP-SAT's bound on the complete exact model). A restricted model's optimum
+and bound prove nothing (its optimum can exceed T_OPT) and are never reported as such. With
+``deterministic=True`` every decision depends on sizes only, CP-SAT runs with a fixed worker
+count (1 unless ``workers`` says otherwise, with ``interleave_search``) and a deterministic
+time limit (`DTIME_PER_SECOND` per second of the limit), so the answer is reproducible as long
+as the wall-clock safety net (the deadline) does not fire; the payload's
 ``info["reproducible"]`` says whether it did.
 """
 
@@ -44,6 +44,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from resilsched.bounds.moldable import L_prime
@@ -244,7 +245,7 @@ def _incumbents(instance, scenario: Scenario, hint: Schedule | None, bound: Any,
     found: list[tuple[Schedule, str]] = []
 
     def met() -> bool:
-        return any(time_le(s.makespan, bound) for s, _ in found)
+        return any(_meets(s.makespan, bound, exact) for s, _ in found)
 
     if hint is not None:
         found.append((hint, "hint"))
@@ -262,6 +263,15 @@ def _incumbents(instance, scenario: Scenario, hint: Schedule | None, bound: Any,
     best, source = min(found, key=lambda f: f[0].makespan)  # ties: the earlier source
     run.info.update(number_fields("incumbent", best.makespan))
     return best, source
+
+
+def _meets(makespan: Any, bound: Any, exact: bool) -> bool:
+    """Whether a makespan proves itself optimal by meeting the lower bound L': on exact data
+    only an exact makespan (int/Fraction) at most L' (a float schedule, e.g. a hint, is no
+    proof there); on float data within the tolerance of `resilsched.numeric` (decision T6)."""
+    if exact:
+        return isinstance(makespan, (int, Fraction)) and makespan <= bound
+    return time_le(makespan, bound)
 
 
 def _allocations(schedule: Schedule | None, n: int) -> list[list[int]] | None:
@@ -284,7 +294,7 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions,
         exact_times = is_exact(instance)
     best, source = _incumbents(instance, scenario, hint, bound, exact_times, run)
     run.info["attempts"] = scenario.attempts
-    if best is not None and time_le(best.makespan, bound):
+    if best is not None and _meets(best.makespan, bound, exact_times):
         run.info["proof"] = "the incumbent meets the lower bound L'"
         return _solution(best, bound, True, source, method, None, run, time.perf_counter() - t0)
     allocation = _allocations(best, instance.n)

@@ -122,3 +122,11 @@ def test_a_bad_hint_is_refused_naming_it():
         with pytest.raises(InvalidInstance) as err:
             solve_scenario(inst, sc, time_limit=2, hint=hint)
         assert str(err.value).startswith("hint")
+
+
+def test_only_an_exact_schedule_proves_an_exact_optimum():
+    from resilsched.models.moldable.solve import _meets
+
+    assert _meets(Fraction(8), 8, exact=True) and _meets(7, Fraction(15, 2), exact=True)
+    assert not _meets(8.0, 8, exact=True)  # a float schedule (a hint) on exact data
+    assert _meets(8.000000001, 8.0, exact=False) and not _meets(8.1, 8.0, exact=False)
