@@ -13,17 +13,21 @@ n = ``max_chunks``):
 3. p = 2, linear, n = 1, eps = 0: Theorem 7, certified by dense enumeration of all single-chunk
    schedules (`single_chunk_enumeration`); status ``optimal``.
 4. p = 2, linear: Algorithm 1(n') with the best n' <= n (exact evaluator), status ``feasible``,
-   bound = min(Theorem 8 limit, omniscient bound).
+   bound = min(Theorem 8 limit, omniscient bound, static bound).
 5. p = 1, other risks: Theorem 3's equal chunks with the best chunk count; p = 2, other
    risks: Theorem 6's mirrored equal chunks; p >= 3: the greedy group heuristic. Status
    ``feasible``, bound = the omniscient bound (the family's reference where no exact model
-   applies).
-In 4 and 5 with p = 2, the greedy group schedule replaces the model's when it is better.
+   applies), and the static bound too under linear risk.
+In 4 and 5 with p = 2, the greedy group schedule replaces the model's when it is better; in 4
+and 5 with linear risk (p >= 2), so does the static-types schedule (`static_types`: a type LP
+over the chunks of the static bound `resilsched.bounds.worksharing_static`, eps > 0, at most
+`MAX_STATIC_CHUNKS` chunks), docs/decisions.md WS-18, WS-19.
 
 The time limit bounds the whole call: the chunk-count searches and the greedy reference stop
 with the best count seen when their share of the time runs out, the certificates (QP scan,
-enumeration) cover what they reached (``certified_up_to_m`` says how far), and the bounds are
-of bounded cost (`resilsched.bounds.worksharing`). The schedule returned has at most
+enumeration) cover what they reached (``certified_up_to_m`` says how far), the static bound's
+search of c and the type LP's pricing stop at theirs, and the other bounds are of bounded
+cost (`resilsched.bounds.worksharing`). The schedule returned has at most
 ``max_entries`` chunk entries over all workers (by default 5000 per second of time limit, what
 a caller can print in time; time is set aside for it before the QP certificate). A proven
 optimum with more (Theorem 4 with a tiny eps has ~sqrt(2X/eps) chunks) is not returned as
