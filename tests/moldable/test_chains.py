@@ -130,3 +130,18 @@ def test_only_an_exact_schedule_proves_an_exact_optimum():
     assert _meets(Fraction(8), 8, exact=True) and _meets(7, Fraction(15, 2), exact=True)
     assert not _meets(8.0, 8, exact=True)  # a float schedule (a hint) on exact data
     assert _meets(8.000000001, 8.0, exact=False) and not _meets(8.1, 8.0, exact=False)
+
+
+def test_the_portfolio_takes_the_chains_and_hints_the_model(mix_sets):
+    import resilsched
+
+    assert "CHAINS" in FAMILY.constructions and FAMILY.exact["cpsat-scenario"].warm_start
+    inst = mix_sets[1]
+    sol = resilsched.solve(inst, time_limit=30)
+    assert sol.status is Status.OPTIMAL and sol.objective == sol.bound
+    assert sol.objective_source == "CHAINS"
+    # on a tiny instance the model runs, warm-started with the best schedule found
+    tiny = random_instance("amdahl", 5, 6, seed=2)
+    sol = resilsched.solve(tiny, scenario=Scenario((1, 0, 2, 0, 1)), time_limit=10)
+    assert sol.info["portfolio"]["model"].get("hint")
+    assert sol.objective <= chain_schedule(tiny, Scenario((1, 0, 2, 0, 1))).objective
