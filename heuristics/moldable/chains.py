@@ -176,6 +176,7 @@ def chain_schedule(instance, scenario=None, *, deadline: Deadline | None = None
 
     missed, met = None, None
     target = bound
+    build(bound)  # the first target always, whatever the deadline
     while len(tried) < MAX_TARGETS and not deadline.expired():
         makespan = build(target)
         if makespan <= target:

@@ -145,3 +145,13 @@ def test_the_portfolio_takes_the_chains_and_hints_the_model(mix_sets):
     sol = resilsched.solve(tiny, scenario=Scenario((1, 0, 2, 0, 1)), time_limit=10)
     assert sol.info["portfolio"]["model"].get("hint")
     assert sol.objective <= chain_schedule(tiny, Scenario((1, 0, 2, 0, 1))).objective
+
+
+def test_an_expired_deadline_still_gives_the_first_target():
+    from resilsched.options import Deadline
+
+    inst = random_instance("amdahl", 6, 8, seed=4)
+    sc = Scenario(tuple(random_failures(inst.n, 4)))
+    res = chain_schedule(inst, sc, deadline=Deadline(0.0))
+    _validate(inst, sc, res)
+    assert res.extra["targets"] == 1 and res.extra["target"] == L_prime(inst, sc)
