@@ -16,9 +16,9 @@ counts against the time limit:
    nothing better is found. When it meets L' it is optimal and the call ends here;
 3. candidates and scaling (`resilsched.models.moldable.data`): the complete model when it has
    at most ``max_intervals`` optional intervals, else a restricted model (thinned fronts that
-   keep the incumbent's allocations);
+   keep the allocations of the guide: the hint if given, else LPA-LIST's schedule);
 4. model building and CP-SAT search (`resilsched.models.moldable.cpsat`), hinted with LIST on
-   the incumbent's allocations; CP-SAT gets what remains of the limit (0.9 of it, minus a
+   the guide's allocations; CP-SAT gets what remains of the limit (0.9 of it, minus a
    reserve);
 5. reading the solution; the better of CP-SAT's and the incumbent's schedules is returned.
 
@@ -237,10 +237,13 @@ def _incumbent(instance, scenario: Scenario, exact: bool) -> Schedule:
 
 
 def _incumbents(instance, scenario: Scenario, hint: Schedule | None, bound: Any, exact: bool,
-                run: _Run) -> tuple[Schedule | None, str | None]:
+                run: _Run) -> tuple[Schedule | None, str | None, Schedule | None]:
     """Phase 2: the best of the hint, the chain construction and LPA-LIST (module docstring),
     each built when its estimate fits the time left and no schedule before it meets the
-    lower bound `bound`; (schedule, its source)."""
+    lower bound `bound`; (schedule, its source, the guide). The *guide* is the schedule whose
+    allocations hint CP-SAT and stay in thinned fronts: the hint when one is given, else
+    LPA-LIST's (as before the chains: a chains-guided search changed CP-SAT's deterministic
+    runs and lost proven optima of the shipped library), else the best."""
     opts = run.opts
     found: list[tuple[Schedule, str]] = []
 
@@ -259,10 +262,11 @@ def _incumbents(instance, scenario: Scenario, hint: Schedule | None, bound: Any,
         with run.phase("incumbent", "incumbent: LPA-LIST"):
             found.append((_incumbent(instance, scenario, exact), "LPA-LIST"))
     if not found:
-        return None, None
+        return None, None, None
     best, source = min(found, key=lambda f: f[0].makespan)  # ties: the earlier source
     run.info.update(number_fields("incumbent", best.makespan))
-    return best, source
+    guide = next((s for s, src in found if src in ("hint", "LPA-LIST")), best)
+    return best, source, guide
 
 
 def _meets(makespan: Any, bound: Any, exact: bool) -> bool:
@@ -292,12 +296,12 @@ def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions,
     with run.phase("root_bound", "root bound L'"):
         bound = L_prime(instance, scenario)
         exact_times = is_exact(instance)
-    best, source = _incumbents(instance, scenario, hint, bound, exact_times, run)
+    best, source, guide = _incumbents(instance, scenario, hint, bound, exact_times, run)
     run.info["attempts"] = scenario.attempts
     if best is not None and _meets(best.makespan, bound, exact_times):
         run.info["proof"] = "the incumbent meets the lower bound L'"
         return _solution(best, bound, True, source, method, None, run, time.perf_counter() - t0)
-    allocation = _allocations(best, instance.n)
+    allocation = _allocations(guide, instance.n)
     search = None
     try:
         with run.phase("scaling", "candidate allocations and integer times"):
