@@ -92,28 +92,29 @@ class _TypeLP:
         return np.asarray(self.h.getSolution().col_value)
 
 
-def _price(lp: _TypeLP, v: float, phi: np.ndarray, logs: np.ndarray) -> int:
-    """Add the best type of every size g <= p found by the log-product program; returns how
-    many columns were added."""
-    steps = np.minimum(np.maximum(1, np.ceil(logs / LOG_STEP)).astype(np.int64),
-                       int(LOG_MAX / LOG_STEP))
+def _price(lp: _TypeLP, v: float, phi: np.ndarray, steps: np.ndarray) -> int:
+    """Add the best type of every size g <= p found by the log-product program (`steps`: each
+    chunk's ln(1/t) in grid steps, rounded up); returns how many columns were added."""
     B = int(LOG_MAX / LOG_STEP) + 1
-    grid = np.arange(B)
-    src = grid[None, :] - steps[:, None]
-    valid = src >= 0
-    src = np.where(valid, src, 0)
-    worth = 1.0 - np.exp(-grid * LOG_STEP)
-    worth[-1] = 1.0
+    worth = 1.0 - np.exp(-np.arange(B) * LOG_STEP)
+    worth[-1] = 1.0  # the last cell holds every product below e^-LOG_MAX
     cost = np.full(B, np.inf)
     cost[0] = 0.0
     choices = []
     added = 0
     for g in range(1, lp.p + 1):
-        cand = np.where(valid, cost[src] + phi[:, None], np.inf)
-        cand[:, -1] = np.minimum(cand[:, -1], np.minimum.accumulate(cost[::-1])[::-1][
-            B - 1 - steps] + phi)
-        pick = np.argmin(cand, axis=0)
-        cost = cand[pick, grid]
+        new = np.full(B, np.inf)
+        pick = np.full(B, -1)
+        suffix = np.minimum.accumulate(cost[::-1])[::-1]
+        for k, step in enumerate(steps.tolist()):
+            cand = cost[:B - step] + phi[k]  # one more item k: ln(1/prod) grows by step
+            better = cand < new[step:]
+            new[step:][better] = cand[better]
+            pick[step:][better] = k
+            top = suffix[B - 1 - step] + phi[k]  # arrivals beyond the grid
+            if top < new[-1]:
+                new[-1], pick[-1] = top, k
+        cost = new
         choices.append(pick)
         L = int(np.argmax(worth - cost))
         if worth[L] - cost[L] <= v + RC_TOL:
@@ -172,13 +173,15 @@ def static_schedule(W: float, p: int, risk, eps: float, chunk_ends: np.ndarray,
         for g in range(1, min(p, START_COPIES) + 1):
             lp.add([i] * g)
     logs = -np.log(np.maximum(t, 1e-300))
+    steps = np.minimum(np.maximum(1, np.ceil(logs / LOG_STEP)).astype(np.int64),
+                       int(LOG_MAX / LOG_STEP))
     converged = False
     value = 0.0
     for _ in range(MAX_ROUNDS):
         value, v, phi = lp.solve()
         if budget is not None and budget.expired():
             break
-        added = _price(lp, v, phi, logs)
+        added = _price(lp, v, phi, steps)
         if budget is not None:
             budget.spend(len(t) * p * LOG_MAX / LOG_STEP)
         if not added:
