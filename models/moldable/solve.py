@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 from resilsched.bounds.moldable import L_prime
 from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.moldable.allocation import lpa
-from resilsched.heuristics.moldable.chains import chain_schedule
+from resilsched.heuristics.moldable.chains import MAX_TARGETS, chain_schedule
 from resilsched.heuristics.moldable.listsched import run_list
 from resilsched.instances.failures import Scenario
 from resilsched.models.moldable.data import (
@@ -95,9 +95,11 @@ LPA_SECONDS_PER_CELL, LIST_SECONDS_PER_ATTEMPT = 4e-8, 1e-4
 #: measured): not started when they would not end before the deadline
 FRONT_SECONDS_PER_CELL = 5e-8
 #: chain construction cost estimate: its fronts and allotments (1e-7 s per table cell) and its
-#: list scheduling (3e-5 s per job and attempt per target, at most 40 targets); it runs when
-#: the estimate is at most half of the time left, its target search within a third of it
-CHAIN_SECONDS_PER_CELL, CHAIN_SECONDS_PER_ITEM = 1e-7, 1.2e-3
+#: list scheduling (3e-5 s per job and attempt per target, 1.5e-5 measured at load 15); it
+#: runs when the estimate is at most half of the time left. Under a wall-clock deadline the
+#: estimate counts the first target (always built) and the target search stops at a third of
+#: the time left; under ``deterministic=True`` (no deadline inside) it counts every target
+CHAIN_SECONDS_PER_CELL, CHAIN_SECONDS_PER_TARGET_ITEM = 1e-7, 3e-5
 #: seconds per attempt kept for the output from the start (the schedule's `to_dict` and
 #: printing, 3-5e-5 s each measured)
 OUTPUT_SECONDS_PER_ATTEMPT = 8e-5
@@ -216,14 +218,16 @@ def _incumbent_fits(instance, scenario: Scenario, opts: MoldableOptions) -> bool
 
 
 def _chains_fit(instance, scenario: Scenario, opts: MoldableOptions) -> bool:
-    """Whether the chain construction's estimated cost is at most half of the time left (of
-    the limit under ``deterministic=True``)."""
+    """Whether the chain construction's estimated cost (the comment of
+    `CHAIN_SECONDS_PER_CELL`) is at most half of the time left (of the limit under
+    ``deterministic=True``)."""
     if scenario.attempts > MAX_INCUMBENT_ATTEMPTS:
         return False
     if opts.time_limit is None:
         return True
+    targets = MAX_TARGETS if opts.deterministic else 1
     cost = (CHAIN_SECONDS_PER_CELL * instance.n * instance.P
-            + CHAIN_SECONDS_PER_ITEM * (instance.n + scenario.attempts))
+            + CHAIN_SECONDS_PER_TARGET_ITEM * targets * (instance.n + scenario.attempts))
     left = opts.time_limit if opts.deterministic else opts.deadline.remaining()
     return cost <= 0.5 * left
 
