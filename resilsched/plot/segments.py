@@ -100,10 +100,8 @@ class SegmentTable:
         written as numbers (floats with ``repr``, every digit kept), booleans as true/false,
         an empty group as an empty field."""
         with open(path, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(COLUMNS)
-            for r in self._rows:
-                w.writerow([_cell(name, v) for name, v in zip(COLUMNS, r, strict=True)])
+            f.write(",".join(COLUMNS) + "\n")
+            f.writelines(_line(r) for r in self._rows)
 
 
 def _columns(rows: Sequence[tuple]) -> dict[str, np.ndarray]:
@@ -121,14 +119,16 @@ def _columns(rows: Sequence[tuple]) -> dict[str, np.ndarray]:
     return out
 
 
-def _cell(name: str, value: Any) -> Any:
-    if name == "failed":
-        return "true" if value else "false"
-    if name == "group":
-        return "" if value < 0 else value
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else ""
-    return value
+def _line(r: tuple) -> str:
+    """One CSV line (the text fields hold no comma or quote: they are names of this module)."""
+    sched, item, id_, attempt, group, kind, failed, start, end, lane, procs, y, h, layer = r
+    return (f"{sched},{item},{id_},{attempt},{'' if group < 0 else group},{kind},"
+            f"{'true' if failed else 'false'},{_num(start)},{_num(end)},{lane},{procs},"
+            f"{_num(y)},{_num(h)},{layer}\n")
+
+
+def _num(x: float) -> str:
+    return repr(x) if math.isfinite(x) else ""
 
 
 def read_csv(path: str | Path) -> list[dict[str, Any]]:
