@@ -82,19 +82,6 @@ def _check_options(args: argparse.Namespace) -> tuple[Path, Path | None]:
     return out, csv
 
 
-def _priority(h: Any, given: str | None) -> str | None:
-    if not h.priorities:
-        if given is not None:
-            raise InvalidInstance("--priority", f"{h.name} takes no priority rule")
-        return None
-    folded = {p.lower(): p for p in h.priorities}
-    chosen = h.default_priority if given is None else given
-    if chosen.lower() not in folded:
-        raise InvalidInstance("--priority", f"={given!r} is unknown for {h.name} (choose from "
-                                            f"{', '.join(h.priorities)})")
-    return folded[chosen.lower()]
-
-
 def _split_params(pairs: list[str] | None, owners: list[Any]) -> list[dict[str, Any]]:
     """The ``--param`` pairs of each owner (heuristic, model): a name goes to every owner
     that has it, and must belong to one of them."""
@@ -139,32 +126,44 @@ def _scenario(fam: Any, instance: Any, args: argparse.Namespace) -> Any:
     return fam.scenario(instance, args.failures)
 
 
+class RunFailed(Exception):
+    """The heuristic raised, ran out of time or returned an invalid schedule: one line, exit 1."""
+
+
 def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
              started: float) -> list[tuple[str, Any]]:
-    """(panel, result) of the heuristic and/or the exact model, in drawing order."""
+    """(panel, result) of the heuristic and/or the exact model, in drawing order, through the
+    front door of ``simulate`` and ``solve`` (`resilsched.api`): a plug-in's result checked,
+    the names stamped, the whole within ``--time-limit``."""
+    from resilsched.api import simulate_with, solve_with
     from resilsched.options import Deadline, check_time_limit
     from resilsched.progress import Heartbeat
-    from resilsched.registry import exact_model, heuristic
+    from resilsched.registry import exact_model, heuristic, priority
 
     h = heuristic(fam, args.heuristic) if args.heuristic is not None else None
     model = exact_model(fam, args.method) if args.method is not None else None
     owners = [x for x in (h, model) if x is not None]
     params = dict(zip([id(o) for o in owners], _split_params(args.param, owners), strict=True))
-    prio = _priority(h, args.priority) if h is not None else None
+    if h is not None:
+        priority(h, args.priority)  # a bad rule is refused before anything runs
     limit = check_time_limit(60.0 if args.time_limit is None else args.time_limit,
                              "--time-limit")
     deadline = Deadline(limit, start=started)
     out = []
     if h is not None:
         with Heartbeat(f"plot: {h.name}", deadline, enabled=not args.quiet):
-            out.append(("heuristic", h.run(instance, scenario, prio, seed=args.seed,
-                                           **params[id(h)])))
+            run = simulate_with(fam, h, instance, scenario, args.priority, args.seed,
+                                params[id(h)], max(deadline.remaining(), 0.01))
+        if isinstance(run.error, InvalidInstance):  # the heuristic refused its input
+            raise run.error
+        if not run.valid:
+            raise RunFailed("; ".join(run.problems))
+        out.append(("heuristic", run.result))
     if model is not None:
-        solve = model if callable(model) else model.solve
         with Heartbeat(f"plot: {model.name}", deadline, enabled=not args.quiet) as beat:
-            out.append(("exact", solve(instance, scenario,
-                                       time_limit=max(deadline.remaining(), 0.01),
-                                       progress=beat.phase, **params[id(model)])))
+            out.append(("exact", solve_with(fam, instance, scenario, model.name,
+                                            max(deadline.remaining(), 0.01),
+                                            params[id(model)], beat.phase)))
     return out
 
 
@@ -183,6 +182,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
     except InvalidSchedule as exc:
         print(f"error: the schedule fails the family's validator, nothing drawn: {exc}",
               file=sys.stderr)
+        return EXIT_INVALID
+    except RunFailed as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID
 
 

@@ -45,20 +45,13 @@ def has_picture(family: str) -> bool:
     return True
 
 
-def _payload(result: Any) -> Any:
-    """What a result built: ``schedule`` (heuristics; solutions since h-open), else the
-    solution's ``payload``."""
-    inner = getattr(result, "schedule", None)
-    return inner if inner is not None else getattr(result, "payload", None)
-
-
 def checked_schedule(fam: Any, instance: Any, scenario: Any, result: Any) -> Any:
     """The schedule of `result`, after the family's validator passed on it."""
     from resilsched.plugin import Case
 
-    if _payload(result) is None:
+    if result.schedule is None:
         raise InvalidSchedule(f"{label_of(result)} returned no schedule to draw")
-    inner = _module(fam.name).unwrap(_payload(result), instance)
+    inner = _module(fam.name).unwrap(result.schedule, instance)
     if fam.validate is None:
         raise InvalidSchedule(f"family {fam.name!r} has no validator: nothing unchecked is "
                               "drawn")

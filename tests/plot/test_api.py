@@ -36,7 +36,7 @@ def test_a_solution_plots_on_the_axes_given():
     from matplotlib.figure import Figure
 
     fam, inst, scenario = CASES[0].load()
-    sol = fam.exact["cpsat-scenario"].solve(inst, scenario, time_limit=30)
+    sol = fam.exact["cpsat-scenario"](inst, scenario, time_limit=30)
     ax = Figure().add_subplot()
     assert sol.plot(ax, instance=inst) is ax  # the stored scenario by default
     assert "optimal" in ax.get_title(loc="left")

@@ -168,7 +168,7 @@ def solved(case):
         fam, inst, scenario = case.load()
         h = fam.heuristics[case.heuristic]
         res = h.run(inst, scenario, h.default_priority)
-        sol = fam.exact[case.method].solve(inst, scenario, time_limit=60)
+        sol = fam.exact[case.method](inst, scenario, time_limit=60)
         _SOLVED[case.label] = (fam, inst, scenario, res, sol)
     return _SOLVED[case.label]
 
@@ -212,7 +212,7 @@ def test_csv_rows_match_both_schedules(drawn):
     panels = {r["schedule"] for r in rows}
     assert panels == {"heuristic", "exact"}
     check = CHECKS[fam.name]
-    payload = getattr(sol, "schedule", None) or sol.payload
+    payload = sol.schedule
     if fam.name in ("rigid", "moldable", "worksharing"):
         payload = inner(payload)
     if fam.name == "worksharing" and hasattr(payload, "to_pieces"):
