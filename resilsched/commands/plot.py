@@ -32,12 +32,21 @@ def _examples(text: str) -> str:
 
 def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> Path:
     """`value` as a file the command may write: a known suffix, an existing folder, not a
-    directory, not the input."""
+    directory, not the input, writable."""
     path = Path(value)
     if path.suffix.lower() not in suffixes:
         raise InvalidInstance(f"{option}={value}", f"has the unknown suffix "
                                                    f"{path.suffix or '(none)'!r} (choose "
                                                    f"{', '.join(suffixes)})")
+    try:
+        _usable(path, value, option, source)
+    except OSError as exc:  # a name too long, a folder one may not look into
+        raise InvalidInstance(f"{option}={value}", f"cannot be written "
+                                                   f"({exc.strerror or exc})") from None
+    return path
+
+
+def _usable(path: Path, value: str, option: str, source: str) -> None:
     if path.is_dir():
         raise InvalidInstance(f"{option}={value}", "is a directory, not a file")
     parent = path.parent
@@ -46,7 +55,11 @@ def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> 
         raise InvalidInstance(f"{option}={value}", f"its folder {parent} {what}")
     if path.exists() and Path(source).exists() and path.samefile(source):
         raise InvalidInstance(f"{option}={value}", "is the input file")
-    return path
+    existed = path.exists()  # opened for appending, to find out now, and left as it was
+    with open(path, "ab"):
+        pass
+    if not existed:
+        path.unlink()
 
 
 def _check_options(args: argparse.Namespace) -> tuple[Path, Path | None]:
@@ -212,12 +225,17 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
         drawn += f", drawn at q-bar {args.qbar:g} with seed {args.seed}"
     name = getattr(instance, "name", "") or Path(args.file).stem
     fig = figure_of(pictures, Headline(f"{fam.name} instance {name}", drawn))
-    save(fig, out)
     table = SegmentTable()
     for pic in pictures:
         table.extend(pic.segments)
-    if csv is not None:
-        table.write_csv(csv)
+    for option, path, write in (("--out", out, lambda p: save(fig, p)),
+                                ("--csv", csv, table.write_csv)):
+        if path is not None:
+            try:
+                write(path)
+            except OSError as exc:  # a full disk, a folder gone since the check
+                raise InvalidInstance(f"{option}={path}", f"cannot be written "
+                                                          f"({exc.strerror or exc})") from None
     summary = {"family": fam.name, "out": str(out), "csv": None if csv is None else str(csv),
                "segments": len(table), "scenario": drawn,
                "panels": [{"schedule": panel, "algorithm": label_of(res),
