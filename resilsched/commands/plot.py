@@ -125,20 +125,6 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
     return fam, instances[args.index]
 
 
-def _scenario(fam: Any, instance: Any, args: argparse.Namespace) -> Any:
-    if fam.scenario is None:
-        if args.failures is not None or args.qbar is not None:
-            raise InvalidInstance("--failures/--qbar", f"family {fam.name!r} has no failure "
-                                                       "scenarios")
-        return None
-    if args.failures is not None and args.qbar is not None:
-        raise InvalidInstance("--failures and --qbar", "are exclusive: give the scenario or "
-                                                       "how to draw it")
-    if args.qbar is not None:
-        return fam.sample_scenario(instance, args.qbar, args.seed)
-    return fam.scenario(instance, args.failures)
-
-
 class RunFailed(Exception):
     """The heuristic raised, ran out of time or returned an invalid schedule: one line, exit 1."""
 
@@ -183,6 +169,7 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
 def cmd_plot(args: argparse.Namespace) -> int:
     """Draw (and tabulate) the schedule(s); see the module docstring."""
     from resilsched.plot.axes import MatplotlibMissing, require_matplotlib
+    from resilsched.plot.picture import NothingToDraw
 
     started = getattr(args, "started", time.perf_counter())
     try:
@@ -196,12 +183,13 @@ def cmd_plot(args: argparse.Namespace) -> int:
         print(f"error: the schedule fails the family's validator, nothing drawn: {exc}",
               file=sys.stderr)
         return EXIT_INVALID
-    except RunFailed as exc:
+    except (RunFailed, NothingToDraw) as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_INVALID
 
 
 def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float) -> int:
+    from resilsched.api import scenario_of
     from resilsched.plot.result import (
         Headline,
         figure_of,
@@ -217,7 +205,7 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
     fam, instance = _load(args)
     if not has_picture(fam.name):
         raise InvalidInstance("family", f"{fam.name!r} has no picture")
-    scenario = _scenario(fam, instance, args)
+    scenario = scenario_of(fam, instance, args.failures, args.qbar, args.seed)
     results = _results(fam, instance, scenario, args, started)
     pictures = pictures_of(fam, instance, scenario, results)
     drawn = scenario_text(fam, scenario)
@@ -270,9 +258,11 @@ resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --method cpsat-sc
     --compare --out compare.png --csv compare.csv
 resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg"""))
     p.add_argument("file", help="instance file: JSON (with \"family\"), or a trace such as .swf")
-    p.add_argument("--heuristic", help="heuristic to draw (see `resilsched list`)")
+    p.add_argument("--heuristic", help="heuristic to draw (see `resilsched list`; default: "
+                                       "none, then --method is needed)")
     p.add_argument("--priority", help="its priority rule (default: the heuristic's)")
-    p.add_argument("--method", help="exact model to draw (see `resilsched list`)")
+    p.add_argument("--method", help="exact model to draw (see `resilsched list`; default: "
+                                    "none, then --heuristic is needed)")
     p.add_argument("--compare", action="store_true",
                    help="draw --heuristic above --method on one time axis (default: one)")
     p.add_argument("--out", required=True,

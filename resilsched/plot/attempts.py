@@ -2,11 +2,13 @@
 
 A schedule gives each attempt a processor count, not processors; the picture gives them
 processors by sweeping the attempts in start order (ends released first, with the validator's
-tolerance, `resilsched.numeric.time_le`) and handing each the lowest contiguous block of free
-processors that fits, else the lowest free ones in several blocks. Any schedule that keeps to P
-processors at every instant (which the validator checked) gets processors this way. Each block
-is one rectangle (one row of the segment table) in the job's colour, failed attempts hatched;
-the makespan and the family's lower bound are vertical lines.
+tolerance, `resilsched.numeric.time_le`) and handing each the smallest run of free processors
+that holds it (best fit, which keeps the large runs for the wide jobs), else pieces of the
+largest runs, in as few blocks as the free runs allow. Any schedule that keeps to P processors
+at every instant (which the validator checked) gets processors this way. Each block is one
+rectangle (one row of the segment table) in the job's colour, failed attempts hatched; the
+makespan and the family's lower bound are vertical lines. (On 100 paper-default jobs at
+q-bar 0.5, best fit draws 460 rectangles for 235 attempts where first fit drew 688.)
 """
 
 from __future__ import annotations
@@ -37,23 +39,28 @@ class _Free:
         self.lo = [0]
         self.hi = [P]
 
+    def _size(self, r: int) -> int:
+        return self.hi[r] - self.lo[r]
+
     def take(self, p: int) -> list[tuple[int, int]]:
-        """Blocks (first, size) of `p` processors: the first run that holds them all, else
-        the lowest runs."""
-        for r, (lo, hi) in enumerate(zip(self.lo, self.hi, strict=True)):
-            if hi - lo >= p:
-                self._cut(r, p)
-                return [(lo, p)]
+        """Blocks (first, size) of `p` processors, lowest first: the smallest run that holds
+        them all, else pieces of the largest runs."""
+        fits = [r for r in range(len(self.lo)) if self._size(r) >= p]
+        if fits:
+            r = min(fits, key=self._size)
+            lo = self.lo[r]
+            self._cut(r, p)
+            return [(lo, p)]
         blocks, need = [], p
         while need and self.lo:
-            lo, hi = self.lo[0], self.hi[0]
-            size = min(need, hi - lo)
-            blocks.append((lo, size))
-            self._cut(0, size)
+            r = max(range(len(self.lo)), key=self._size)
+            size = min(need, self._size(r))
+            blocks.append((self.lo[r], size))
+            self._cut(r, size)
             need -= size
         if need:
             raise InvalidSchedule(f"{p} processors requested, {p - need} free")
-        return blocks
+        return sorted(blocks)
 
     def _cut(self, r: int, size: int) -> None:
         self.lo[r] += size

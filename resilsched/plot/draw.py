@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.plot.axes import lane_axis, time_axis
+from resilsched.plot.axes import lane_axis, time_axis, time_unit
 from resilsched.plot.colours import PALETTE, STYLE, job_colours, position_colours
 from resilsched.plot.picture import SPAN_LIMIT, Picture
 from resilsched.plot.segments import KINDS
@@ -149,11 +149,14 @@ def draw_picture(ax: Any, pic: Picture, horizon: float | None = None,
 
     handles = draw_segments(ax, pic)
     _spans(ax, pic)
+    horizon = pic.horizon if horizon is None else horizon
+    name, factor = time_unit(horizon, pic.time_unit)
     for line in pic.lines:
         ax.axvline(line.x, color=line.colour, linestyle=line.style, linewidth=1.3, zorder=7)
+        label = line.label + (f" = {line.x / factor:.4g} {name}" if factor != 1 else "")
         handles.append(Line2D([], [], color=line.colour, linestyle=line.style, linewidth=1.3,
-                              label=line.label))
-    time_axis(ax, pic.horizon if horizon is None else horizon, pic.time_unit, xlabel)
+                              label=label))
+    time_axis(ax, horizon, pic.time_unit, xlabel)
     lane_axis(ax, pic.lanes, pic.lane_label, pic.lane_ticks, pic.downwards)
     if pic.curve is not None:
         function, label = pic.curve

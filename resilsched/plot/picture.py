@@ -11,6 +11,12 @@ from typing import Any
 
 from resilsched.plot.segments import SegmentTable
 
+
+class NothingToDraw(Exception):
+    """A result without a schedule (an exact model that found none, a heuristic that returned
+    none, an empty plan), or a family without a validator: nothing unchecked is drawn."""
+
+
 #: time spans shaded and named up to this many
 SPAN_LIMIT = 40
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from resilsched.errors import InvalidInstance, InvalidSchedule
-from resilsched.plot.picture import Picture
+from resilsched.errors import InvalidInstance
+from resilsched.plot.picture import NothingToDraw, Picture
 from resilsched.plot.segments import SegmentTable
 from resilsched.solution import HeuristicResult
 
@@ -49,18 +49,16 @@ def checked_schedule(fam: Any, instance: Any, scenario: Any, result: Any) -> Any
     """The schedule of `result`, after the family's validator passed on it."""
     from resilsched.plugin import Case
 
-    if result.schedule is None:
-        raise InvalidSchedule(f"{label_of(result)} returned no schedule to draw")
-    inner = _module(fam.name).unwrap(result.schedule, instance)
+    if result.objective is None or not result.schedule:
+        status = getattr(result.status, "value", result.status)
+        raise NothingToDraw(f"{label_of(result)} found no schedule (status {status})")
     if fam.validate is None:
-        raise InvalidSchedule(f"family {fam.name!r} has no validator: nothing unchecked is "
-                              "drawn")
+        raise NothingToDraw(f"family {fam.name!r} has no validator: nothing unchecked is drawn")
+    inner = _module(fam.name).unwrap(result.schedule, instance)
     case = Case("plot", instance, scenario)
     if isinstance(result, HeuristicResult):
         fam.validate(case, result)
     else:
-        if result.objective is None:
-            raise InvalidSchedule(f"{label_of(result)} found no solution ({result.status})")
         fam.validate(case, HeuristicResult(result.objective, result.method, None, inner))
     return inner
 

@@ -11,52 +11,18 @@ import pytest
 
 from resilsched.campaign.export import open_store
 from resilsched.campaign.metrics import collect
+from tests.campaign.conftest import SMALL_EXACT, stored_campaign
 
 pytest.importorskip("matplotlib")
-
-SPEC = """
-[campaign]
-name = "plot-report"
-[[instances]]
-family = "rigid"
-preset = "smoke"
-count = 2
-seed = 2
-[[algorithms]]
-name = "R-LIST-0"
-priority = ["LPT", "Random"]
-[[algorithms]]
-name = "cpsat-scenario"
-family = "rigid"
-time_limit = 5
-[[instances]]
-family = "coschedule"
-preset = "random-integer"
-count = 2
-seed = 1
-[[algorithms]]
-name = "PACK-APPROX"
-[[algorithms]]
-name = "setpart-cg"
-time_limit = 5
-[scenarios]
-qbar = [0.3]
-count = 2
-seed = 3
-"""
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from resilsched.cli import main
-
-    tmp = tmp_path_factory.mktemp("report")
-    (tmp / "spec.toml").write_text(SPEC)
-    assert main(["campaign", "run", str(tmp / "spec.toml"), "--store", str(tmp / "s.sqlite"),
-                 "--executor", "inline", "-q"]) == 0
-    return tmp / "s.sqlite"
+    """Rigid (drawn scenarios, a random priority, a parameter grid) and co-scheduling cases,
+    each with its exact reference."""
+    return stored_campaign(tmp_path_factory.mktemp("report"), SMALL_EXACT)
 
 
 def test_report_draws_profiles_and_worst_cases(store, run, tmp_path):
@@ -67,22 +33,21 @@ def test_report_draws_profiles_and_worst_cases(store, run, tmp_path):
     assert {"rigid-gap-profile.png", "coschedule-gap-profile.png"} <= names
     worst = sorted(n for n in names if "-worst-" in n)
     assert worst == ["coschedule-worst-PACK-APPROX--priority-fixed.png",
-                     "rigid-worst-R-LIST-0--priority-LPT.png",
-                     "rigid-worst-R-LIST-0--priority-Random.png"]
+                     *(f"rigid-worst-R-LIST-0--priority-{p}--redraw-on-failure-{r}.png"
+                       for p in ("LPT", "Random") for r in ("False", "True"))]
     for name in worst + ["rigid-gap-profile.png"]:
         data = (out / name).read_bytes()
         assert data.startswith(PNG) and len(data) > 10_000, name
     md = (out / "report.md").read_text()
     assert "performance profile of the gap of the makespan to the optimum (%)" in md
-    assert "above the optimum of cpsat-scenario](rigid-worst-R-LIST-0--priority-Random.png)" \
-        in md
+    assert "above the optimum of cpsat-scenario](rigid-worst-R-LIST-0--priority-Random--" in md
     assert "not drawn" not in md  # every worst case was recomputed to its stored values
 
 
 def _family_rows(store: Path, family: str):
     with open_store(store) as s:
-        stored = list(s.rows("plot-report"))
-        config = s.config("plot-report")
+        stored = list(s.rows("small-exact"))
+        config = s.config("small-exact")
     families, _ = collect((k, f, r) for k, f, r, _, _ in stored)
     return families[family], [(f, r) for _, f, r, _, _ in stored], config
 
