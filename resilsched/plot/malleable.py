@@ -14,10 +14,9 @@ count. The stretches of a phase (`RunPayload.phases`) are shaded by what the app
   ``failed`` (lost), and the strike is a red cross (a ``failure`` row).
 
 Heuristics and the ``yardstick`` on failures return runs; ``faultfree-optimal`` returns a plan
-(initial counts and the counts changed at each end), replayed here into the phases of a
-fault-free run with the instance's times t_{i,k} and RC^{j->k}: the validator then checks that
-replay like any run. ``static-optimal`` returns an allocation with expected times, which is not
-a schedule: it is refused.
+(initial counts, the counts changed at each end, and the phases they make), drawn from its
+phases after the validator checked them like those of any run. ``static-optimal`` returns an
+allocation with expected times, which is not a schedule: it is refused.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance, InvalidSchedule
-from resilsched.plot.picture import Line, Picture, bound_line
+from resilsched.plot.picture import Line, NothingToDraw, Picture, bound_line
 from resilsched.plot.segments import SegmentTable
 
 #: platforms of at most this many processors draw counts on the scale of p
@@ -36,7 +35,7 @@ SCALE_ON_P = 64
 
 
 @dataclass(frozen=True)
-class ReplayedRun:
+class PlanRun:
     """The phases of a fault-free plan, read by the validator like a simulated run."""
 
     heuristic: str
@@ -51,47 +50,21 @@ class ReplayedRun:
 
 
 def unwrap(payload: Any, instance: Any) -> Any:
-    """A run (anything with ``phases``) as it is, a fault-free plan replayed into one."""
+    """A run as it is; a fault-free plan as the run its phases make (read by the validator
+    like any run)."""
+    if hasattr(payload, "moves") and hasattr(payload, "phases"):  # a plan
+        if not payload.phases:
+            raise NothingToDraw("the plan is empty (the model ran out of time before it "
+                                "matched the heuristics)")
+        finish = tuple(float(x) for x in payload.finish)
+        return PlanRun("plan", max(finish), finish, tuple(payload.phases), released=finish)
     if hasattr(payload, "phases"):
         return payload
-    if hasattr(payload, "moves") and hasattr(payload, "initial"):
-        if not payload.initial:
-            raise InvalidSchedule("the plan is empty (the model ran out of time before it "
-                                  "matched the heuristics)")
-        return replay(instance, payload)
     if hasattr(payload, "sigma"):
         raise InvalidInstance("--method", "static-optimal returns an allocation with expected "
                                           "times, not a schedule: there is nothing to draw "
                                           "(draw --method yardstick or faultfree-optimal)")
     raise InvalidSchedule(f"{type(payload).__name__} holds no run to draw")
-
-
-def replay(instance: Any, plan: Any) -> ReplayedRun:
-    """The phases of a fault-free plan: each application works from its restart at its count;
-    at a move at time t it has done (t - t_lastR) / t_{i,j} of its work and works again from
-    t + RC^{j->k}; its last phase ends at the plan's finish (which the validator checks)."""
-    from resilsched.instances.malleable.formulas import Formulas
-
-    F = Formulas(instance.replace(mtbf=None, failures=None))
-
-    def t(i: int, k: int) -> float:
-        return float(F.t(np.array([i]), np.array([k]))[0])
-
-    n = instance.n
-    state = [[0.0, 0.0, int(plan.initial[i]), 1.0] for i in range(n)]  # start, restart, k, alpha
-    phases: list[tuple] = []
-    for time, _ended, moves in sorted(plan.moves, key=lambda m: m[0]):
-        for a, k in sorted(moves.items()):
-            start, restart, j, alpha = state[a]
-            done = min(alpha, (time - restart) / t(a, j)) if time > restart else 0.0
-            phases.append((a, start, restart, j, alpha, time, "redistributed", done))
-            rc = float(F.rc(np.array([a]), np.array([j]), np.array([k]))[0])
-            state[a] = [time, time + rc, int(k), max(0.0, alpha - done)]
-    for a, (start, restart, k, alpha) in enumerate(state):
-        phases.append((a, start, restart, k, alpha, float(plan.finish[a]), "finished", alpha))
-    phases.sort(key=lambda ph: ph[0])  # stable: each application's phases in time order
-    finish = tuple(float(x) for x in plan.finish)
-    return ReplayedRun("plan", max(finish), finish, tuple(phases), released=finish)
 
 
 class _Costs:
@@ -196,7 +169,7 @@ def picture(instance: Any, run: Any, scenario: Any, table: SegmentTable,
             prev = ph
     makespan = float(run.makespan)
     lines = [Line(makespan, f"makespan {makespan:.6g} s"), *bound_line("makespan", bound)]
-    ticks = [(i + 0.5, f"T{i}") for i in range(instance.n)]
+    ticks = [(i + 0.75, f"T{i}") for i in range(instance.n)]  # beside the bars' baseline
     struck = sum(ph[6] == "failure" for ph in run.phases)
     notes = [f"bar height: processors held (lane full = {top}"
              + (")" if top == instance.p else f" of p = {instance.p})"),

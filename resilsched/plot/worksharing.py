@@ -21,18 +21,12 @@ from resilsched.plot.segments import SegmentTable
 
 
 def unwrap(payload: Any, instance: Any) -> Any:
-    """The `PieceSchedule` of a `Plan` (heuristics), of a certified payload or of a QP payload
-    (exact models); an interval schedule is refined into pieces first."""
-    from resilsched.instances.worksharing.evaluate import IntervalSchedule, PieceSchedule
+    """The `PieceSchedule` of a `Plan` (heuristics) or of a certified or QP payload (exact
+    models, their ``pieces()``)."""
+    from resilsched.instances.worksharing.evaluate import PieceSchedule
 
-    inner = payload
-    if hasattr(payload, "chunks") and hasattr(payload, "certified_up_to_m"):  # QPPayload
-        sizes = np.asarray(payload.chunks, dtype=float)
-        sizes = sizes[sizes > 0]
-        inner = PieceSchedule(float(payload.W), sizes, (np.arange(len(sizes)),))
-    inner = getattr(inner, "schedule", inner)
-    if isinstance(inner, IntervalSchedule):
-        inner = inner.to_pieces()
+    inner = payload.pieces() if callable(getattr(payload, "pieces", None)) else \
+        getattr(payload, "schedule", payload)
     if not isinstance(inner, PieceSchedule):
         raise InvalidSchedule(f"{type(payload).__name__} holds no chunk schedule to draw")
     return inner
