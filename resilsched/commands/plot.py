@@ -145,6 +145,11 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
     params = dict(zip([id(o) for o in owners], _split_params(args.param, owners), strict=True))
     if h is not None:
         priority(h, args.priority)  # a bad rule is refused before anything runs
+    if model is not None and any(p.name == "qbar" for p in model.params):
+        raise InvalidInstance("--method", f"{model.name} averages over the failure model: "
+                                          "it gives an expected makespan, not a schedule, so "
+                                          "there is nothing to draw (draw a heuristic or a "
+                                          "model of one scenario)")
     limit = check_time_limit(60.0 if args.time_limit is None else args.time_limit,
                              "--time-limit")
     deadline = Deadline(limit, start=started)
@@ -160,9 +165,8 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
         out.append(("heuristic", run.result))
     if model is not None:
         with Heartbeat(f"plot: {model.name}", deadline, enabled=not args.quiet) as beat:
-            out.append(("exact", solve_with(fam, instance, scenario, model.name,
-                                            max(deadline.remaining(), 0.01),
-                                            params[id(model)], beat.phase)))
+            out.append(("exact", solve_with(fam, instance, scenario, model, deadline,
+                                            params[id(model)], beat.phase, portfolio=False)))
     return out
 
 
@@ -193,18 +197,17 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
     from resilsched.plot.result import (
         Headline,
         figure_of,
-        has_picture,
         label_of,
         objective_text,
         pictures_of,
+        require_picture,
         save,
         scenario_text,
     )
     from resilsched.plot.segments import SegmentTable
 
     fam, instance = _load(args)
-    if not has_picture(fam.name):
-        raise InvalidInstance("family", f"{fam.name!r} has no picture")
+    require_picture(fam.name)
     scenario = scenario_of(fam, instance, args.failures, args.qbar, args.seed)
     results = _results(fam, instance, scenario, args, started)
     pictures = pictures_of(fam, instance, scenario, results)

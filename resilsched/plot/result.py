@@ -31,9 +31,20 @@ def _module(family: str) -> Any:
     table = {"rigid": attempts, "moldable": attempts, "coschedule": coschedule,
              "worksharing": worksharing, "malleable": malleable, "desktop": desktop}
     if family not in table:
-        raise InvalidInstance("family", f"{family!r} has no picture (drawn: "
-                                        f"{', '.join(sorted(table))})")
+        why = NO_SCHEDULE.get(family, "has no picture")
+        raise InvalidInstance("family", f"{family!r} {why}: resilsched plot draws the "
+                                        f"schedules of {', '.join(sorted(table))}")
     return table[family]
+
+
+#: families whose results are no schedule, and why (the refusal names them)
+NO_SCHEDULE = {"online": "has no schedule to draw (its results are expected makespans of "
+                         "online policies over the failure model, a study: docs/online.md)"}
+
+
+def require_picture(family: str) -> None:
+    """Raise `InvalidInstance` (naming the families drawn) unless `family` has a picture."""
+    _module(family)
 
 
 def has_picture(family: str) -> bool:

@@ -76,6 +76,21 @@ def test_family_specific_refusals(run, tmp_path):
             "--out", tmp_path / "x.png", says="not a schedule")
 
 
+@pytest.mark.parametrize("argv, says", [
+    ([EXAMPLES / "online-small.json", "--heuristic", "R-LIST-0"],
+     "'online' has no schedule to draw"),
+    ([EXAMPLES / "online-small.json", "--method", "online-optimal"],
+     "draws the schedules of coschedule, desktop, malleable, moldable, rigid, worksharing"),
+    ([RIGID, "--method", "online-optimal", "--qbar", "0.1"], "not a schedule"),
+    ([RIGID, "--heuristic", "R-LIST-0", "--method", "online-optimal", "--compare", "--qbar",
+      "0.1"], "online-optimal averages over the failure model"),
+    ([EXAMPLES / "moldable-small.json", "--method", "online-optimal"], "nothing to draw"),
+])
+def test_expected_makespans_are_not_drawn(run, tmp_path, argv, says):
+    """The online family and the online-optimal model give expectations, not a schedule."""
+    refused(run, tmp_path, *argv, "--out", tmp_path / "x.png", says=says)
+
+
 def test_without_matplotlib_the_command_says_how_to_install_it(run, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
     err = refused(run, tmp_path, RIGID, "--heuristic", "R-LIST-0", "--out",
