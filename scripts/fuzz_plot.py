@@ -4,7 +4,8 @@ Each case draws the example instance of a family (written to the case's folder) 
 mutated: the ``--out`` or ``--csv`` path (a missing folder, a directory, the input, a file as
 folder, an unknown suffix, a name too long for the file system, a folder that cannot be
 written), the choice of sides (``--compare`` without both, both without ``--compare``,
-neither, unknown names), or an option value (``--priority``, ``--param``, ``--failures``,
+neither, unknown names), a result with no schedule (the online family, ``online-optimal``:
+expected makespans), or an option value (``--priority``, ``--param``, ``--failures``,
 ``--qbar``, ``--seed``, ``--index``, ``--time-limit``). `expect` is ``refuse`` when the
 mutation is known to be invalid, ``any`` otherwise (a picture or a one-line refusal).
 
@@ -40,6 +41,13 @@ OPTIONS = {("--priority", "LA"): False, ("--priority", "nope"): True,
            ("--index", "1"): True, ("--index", "-3"): True, ("--time-limit", "inf"): True,
            ("--time-limit", "0"): True, ("--time-limit", "5"): False, ("--P", "4"): True}
 
+#: (example, sides) whose results are expected makespans over a failure model (no schedule)
+EXPECTATIONS = [("online", ["--heuristic", "R-LIST-0"]), ("online", ["--method", "online-optimal"]),
+                ("rigid", ["--method", "online-optimal", "--qbar", "0.1"]),
+                ("moldable", ["--method", "online-optimal", "--qbar", "0.2"]),
+                ("rigid", ["--heuristic", "R-LIST-0", "--method", "online-optimal", "--compare",
+                           "--qbar", "0.1"])]
+
 
 def make_plot_case(rng: random.Random) -> Case:
     """One seeded ``resilsched plot`` command line with its files and expectation."""
@@ -51,7 +59,7 @@ def make_plot_case(rng: random.Random) -> Case:
     sides = ["--heuristic", heuristic]
     extra: list[str] = []
     expect = "any"
-    kind = rng.choice(["out", "csv", "sides", "option", "good"])
+    kind = rng.choice(["out", "csv", "sides", "option", "expectation", "good"])
     if kind == "out":
         out, bad_out = rng.choice(sorted(OUTS.items()))
         expect = "refuse" if bad_out else "any"
@@ -79,6 +87,10 @@ def make_plot_case(rng: random.Random) -> Case:
         (option, value), bad = rng.choice(sorted(OPTIONS.items()))
         extra += [option, value]
         expect = "refuse" if bad else "any"
+    elif kind == "expectation":  # expected makespans, no schedule: always refused
+        family, sides = rng.choice(EXPECTATIONS)
+        files["inst.json"] = (EXAMPLES / f"{family}-small.json").read_bytes()
+        expect = "refuse"
     argv = ["plot", "{d}/inst.json", *sides, "--out", out, *extra, "-q"]
     if rng.random() < 0.3:
         argv.append("--json")

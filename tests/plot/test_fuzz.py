@@ -27,7 +27,7 @@ def _load(name: str):
 def test_fuzzed_plot_command_lines_are_refused_in_one_line_or_drawn():
     fuzz = _load("fuzz_cli")
     cases = _load("fuzz_plot").make_plot_cases(60, seed=24)
-    assert len({c.label.split()[1] for c in cases}) == 5  # every surface is in the slice
+    assert len({c.label.split()[1] for c in cases}) == 6  # every surface is in the slice
     outcomes = fuzz.run_all(cases, timeout=60.0, fork=False)
     bad = [f"{o.kind}: {o.case.label}: {' '.join(o.case.argv)[:200]} -> {o.err.strip()[-300:]}"
            for o in outcomes if o.kind in fuzz.BAD]
