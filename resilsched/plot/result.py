@@ -75,9 +75,13 @@ def checked_schedule(fam: Any, instance: Any, scenario: Any, result: Any) -> Any
 
 
 def label_of(result: Any) -> str:
-    """``H/PRIORITY`` of a heuristic result, the method of a solution."""
+    """``H/PRIORITY`` of a heuristic result, the method of a solution; for the portfolio's
+    (``resilsched.solve`` without a method), whose schedule it holds."""
     if isinstance(result, HeuristicResult):
         return result.heuristic + (f"/{result.priority}" if result.priority else "")
+    portfolio = (getattr(result, "info", None) or {}).get("portfolio")
+    if isinstance(portfolio, dict) and portfolio.get("solution"):
+        return f"{portfolio['solution']} (portfolio)"
     return str(getattr(result, "method", "result"))
 
 

@@ -78,3 +78,18 @@ def test_the_command_refuses_an_invalid_schedule_in_one_line(run, tmp_path, monk
     assert code == 1 and stdout == "" and err.count("\n") == 1
     assert err.startswith("error: the schedule fails the family's validator")
     assert not out.exists()
+
+
+def test_the_portfolio_names_whose_schedule_it_draws():
+    """``resilsched.solve`` without a method: the picture names the source of the schedule
+    shown (here the heuristic, when the model has no time to find one)."""
+    from matplotlib.figure import Figure
+
+    import resilsched
+
+    inst = resilsched.load(CASES[5].path)  # malleable with a failure trace
+    sol = resilsched.solve(inst, time_limit=0.2)
+    shown = sol.info["portfolio"]["solution"]
+    ax = sol.plot(Figure().add_subplot(), instance=inst)
+    assert f"{shown} (portfolio): makespan" in ax.get_title(loc="left")
+    assert ax.collections
