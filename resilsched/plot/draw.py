@@ -107,8 +107,9 @@ def _job_labels(ax: Any, pic: Picture) -> None:
     ids, att = seg.column("id")[work], seg.column("attempt")[work]
     lanes, counts = seg.column("lane")[work], seg.column("processors")[work]
     chunks = seg.column("item")[work] == "chunk"  # a chunk number is per worker
+    layers = seg.column("layer")[work]  # a desktop job is in its plan and in its run
     keys_of = list(zip(ids.tolist(), att.tolist(), np.where(chunks, lanes, -1).tolist(),
-                       strict=True))
+                       layers.tolist(), strict=True))
     keys = set(keys_of)
     if len(keys) > LABEL_LIMIT:
         return
@@ -116,11 +117,11 @@ def _job_labels(ax: Any, pic: Picture) -> None:
     y0, h = seg.column("y")[work], seg.column("height")[work]
     area = (x1 - x0) * h
     horizon = pic.horizon or 1.0
-    best: dict[tuple[int, int, int], int] = {}
+    best: dict[tuple[int, int, int, str], int] = {}
     for r, key in enumerate(keys_of):
         if key not in best or area[r] > area[best[key]]:
             best[key] = r
-    for (job, _, _), r in best.items():
+    for (job, *_), r in best.items():
         text = f"{counts[r]} procs" if pic.label_counts else f"{pic.item_prefix}{job}"
         if (x1[r] - x0[r]) < 0.013 * len(text) * horizon or h[r] < 0.03 * pic.lanes:
             continue  # the label would not fit

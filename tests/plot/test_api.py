@@ -93,3 +93,20 @@ def test_the_portfolio_names_whose_schedule_it_draws():
     ax = sol.plot(Figure().add_subplot(), instance=inst)
     assert f"{shown} (portfolio): makespan" in ax.get_title(loc="left")
     assert ax.collections
+
+
+def test_a_desktop_job_is_named_in_its_plan_and_in_its_run():
+    """The plan row and the run row of a machine both show which job each rectangle is."""
+    from matplotlib.figure import Figure
+
+    import resilsched
+    from resilsched.plot.desktop import PLAN_Y, ROW_H, RUN_Y
+
+    inst = resilsched.load(CASES[7].path)  # disturbed desktop instance
+    res = resilsched.simulate(inst, "DAslack")
+    ax = res.plot(Figure().add_subplot(), instance=inst)
+    rows = {round(y, 6): row for y, row in ((PLAN_Y, "plan"), (RUN_Y, "run"))}
+    named = {(t.get_text(), rows[round(t.get_position()[1] % 1 - ROW_H / 2, 6)])
+             for t in ax.texts}
+    jobs = {f"J{j}" for j in range(inst.n)}
+    assert named == {(j, row) for j in jobs for row in ("plan", "run")}
