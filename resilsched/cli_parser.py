@@ -31,6 +31,7 @@ from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
 from resilsched.commands import export as export_commands
 from resilsched.commands import library as library_commands
+from resilsched.commands import plot as plot_commands
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 
 MAX_SEED = 2**63 - 1
@@ -344,4 +345,5 @@ resilsched reproduce rigid --help    # paper figures and tables
     campaign_commands.add_parsers(sub)
     library_commands.add_parsers(sub)  # library list/verify/path
     export_commands.add_parsers(sub)
+    plot_commands.add_parsers(sub)
     return parser

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -76,6 +77,23 @@ def to_jsonable(x: Any) -> Any:
     if hasattr(x, "to_dict"):
         return to_jsonable(x.to_dict())
     return x
+
+
+#: the drawer of results, `resilsched.plot.plot_result`: the plotting layer sits on top of this
+#: module, so it hands its function down here when ``resilsched`` is imported (`set_plotter`)
+_PLOTTER: list[Callable[..., Any]] = []
+
+
+def set_plotter(draw: Callable[..., Any]) -> None:
+    """Make `draw` ``(result, ax, *, instance, scenario)`` the drawer of `Solution.plot` and
+    `HeuristicResult.plot`."""
+    _PLOTTER[:] = [draw]
+
+
+def _plot(result: Any, ax: Any, instance: Any, scenario: Any) -> Any:
+    if not _PLOTTER:
+        raise ImportError("no drawer: resilsched.plot is not installed")
+    return _PLOTTER[0](result, ax, instance=instance, scenario=scenario)
 
 
 @dataclass(frozen=True, init=False)
@@ -156,6 +174,15 @@ class Solution:
         d["solution"] = to_jsonable(self.schedule)
         return d
 
+    def plot(self, ax: Any = None, *, instance: Any, scenario: Any = None) -> Any:
+        """Draw the solution's schedule on `ax` (default: a new figure); returns the axes.
+
+        `instance` (and `scenario`, default the instance's stored one) are those it was
+        computed on: the schedule is checked by the family's validator before anything is
+        drawn (docs/plots.md; needs matplotlib, ``pip install 'resilsched[plot]'``).
+        """
+        return _plot(self, ax, instance, scenario)
+
     def describe(self, objective_name: str = "objective", unit: str = "") -> str:
         """Headline (objective, status, bound, its sources, time) and the schedule's own
         lines."""
@@ -209,6 +236,11 @@ class HeuristicResult:
         if self.schedule is not None:
             d["solution"] = to_jsonable(self.schedule)
         return d
+
+    def plot(self, ax: Any = None, *, instance: Any, scenario: Any = None) -> Any:
+        """Draw the schedule on `ax` (default: a new figure); returns the axes (see
+        `Solution.plot`)."""
+        return _plot(self, ax, instance, scenario)
 
     def describe(self, objective_name: str = "objective", unit: str = "",
                  verbose: bool = False) -> str:

@@ -30,7 +30,7 @@ from typing import Any
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.coschedule.onepack import optimal_pack
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.solution import to_jsonable
+from resilsched.solution import number_fields
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,10 @@ class Pack:
     time: Any
 
     def to_dict(self) -> dict[str, Any]:
+        """``{"tasks", "procs", "time"}``, the time a number (an exact non-integral value
+        beside it as ``"time_exact": "p/q"``)."""
         return {"tasks": list(self.tasks), "procs": list(self.procs),
-                "time": to_jsonable(self.time)}
+                **number_fields("time", self.time)}
 
     def line(self, number: int) -> str:
         what = "task" if len(self.tasks) == 1 else "tasks"
