@@ -2,8 +2,9 @@
 
 `wait_for_rows` waits for a campaign running in another process to store rows: its progress
 lines cannot be the signal, off a terminal they come at most every 10 s (decision K29).
-`slow_square` is a task slow enough to be caught in flight, in a module that Dask workers can
-import by its name (a test module's own name under pytest, ``campaign.test_...``, is not)."""
+`SLOW_SHARDS` is a spec whose shards are slow enough to be killed mid-run; `slow_square` a task
+slow enough to be caught in flight, in a module that Dask workers can import by its name (a
+test module's own name under pytest, ``campaign.test_...``, is not)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,25 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
+
+#: 320 tasks of ~20 ms inline (R-LIST-Q at q-bar 0.9: many failures), ~80 per shard of 4: a
+#: shard is caught with most of its slice to do
+SLOW_SHARDS = """
+[campaign]
+name = "slow"
+[[instances]]
+family = "rigid"
+preset = "paper-default"
+count = 4
+seed = 1
+[[algorithms]]
+name = "R-LIST-Q"
+priority = ["LPT", "LA"]
+[scenarios]
+qbar = [0.9]
+count = 40
+seed = 7
+"""
 
 
 def stored_rows(store: str | Path) -> int:
