@@ -2,9 +2,10 @@
 
 `wait_for_rows` waits for a campaign running in another process to store rows: its progress
 lines cannot be the signal, off a terminal they come at most every 10 s (decision K29).
-`SLOW_SHARDS` is a spec whose shards are slow enough to be killed mid-run; `slow_square` a task
-slow enough to be caught in flight, in a module that Dask workers can import by its name (a
-test module's own name under pytest, ``campaign.test_...``, is not)."""
+`SLOW` is a spec slow enough to be killed mid-run on a pool, `SLOW_SHARDS` one whose shards are
+(inline); `slow_square` is a task slow enough to be caught in flight, in a module that Dask
+workers can import by its name (a test module's own name under pytest, ``campaign.test_...``,
+is not). `stored` reads a store's rows without writing."""
 
 from __future__ import annotations
 
@@ -13,9 +14,8 @@ import subprocess
 import time
 from pathlib import Path
 
-#: 320 tasks of ~20 ms inline (R-LIST-Q at q-bar 0.9: many failures), ~80 per shard of 4: a
-#: shard is caught with most of its slice to do
-SLOW_SHARDS = """
+#: ~80 tasks of a few ms to 0.1 s (R-LIST-Q on the paper's 100-job sets)
+SLOW = """
 [campaign]
 name = "slow"
 [[instances]]
@@ -27,10 +27,13 @@ seed = 1
 name = "R-LIST-Q"
 priority = ["LPT", "LA"]
 [scenarios]
-qbar = [0.9]
-count = 40
+qbar = [0.3]
+count = 10
 seed = 7
 """
+#: 320 tasks of ~20 ms inline (q-bar 0.9: many failures), ~80 per shard of 4: a shard is
+#: caught with most of its slice to do
+SLOW_SHARDS = SLOW.replace("qbar = [0.3]", "qbar = [0.9]").replace("count = 10", "count = 40")
 
 
 def stored_rows(store: str | Path) -> int:
@@ -63,3 +66,12 @@ def slow_square(x: int) -> int:
     """x * x after 50 ms."""
     time.sleep(0.05)
     return x * x
+
+
+def stored(path: str | Path) -> dict[str, tuple[str, str]]:
+    """key -> (fields, result) of every row of a store, as stored, read without writing."""
+    con = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    try:
+        return {k: (f, r) for k, f, r in con.execute("SELECT key, fields, result FROM results")}
+    finally:
+        con.close()

@@ -19,25 +19,7 @@ from resilsched.campaign.plan import plan
 from resilsched.campaign.spec import load_spec
 from resilsched.campaign.tasks import run_task
 from resilsched.campaign.workers import set_parent_death_signal
-from tests.campaign.midrun import wait_for_rows
-
-#: ~80 tasks of ~0.1 s (R-LIST-Q on the paper's 100-job sets): a few seconds on 2 processes
-SLOW = """
-[campaign]
-name = "slow"
-[[instances]]
-family = "rigid"
-preset = "paper-default"
-count = 4
-seed = 1
-[[algorithms]]
-name = "R-LIST-Q"
-priority = ["LPT", "LA"]
-[scenarios]
-qbar = [0.3]
-count = 10
-seed = 7
-"""
+from tests.campaign.midrun import SLOW, wait_for_rows
 
 
 def children(pid: int) -> list[int]:

@@ -21,18 +21,9 @@ from resilsched.campaign.plan import plan, shard_of, shard_slice
 from resilsched.campaign.spec import load_spec
 from resilsched.campaign.store import task_key
 from tests.campaign.conftest import ISSUE_EXAMPLE
-from tests.campaign.midrun import SLOW_SHARDS, wait_for_rows
+from tests.campaign.midrun import SLOW_SHARDS, stored, wait_for_rows
 
 CLI = [sys.executable, "-m", "resilsched"]
-
-
-def rows(path: Path) -> dict[str, tuple[str, str]]:
-    """key -> (fields, result) as stored, read without writing."""
-    con = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
-    try:
-        return {k: (f, r) for k, f, r in con.execute("SELECT key, fields, result FROM results")}
-    finally:
-        con.close()
 
 
 def digest(path: Path) -> str:
@@ -75,7 +66,7 @@ def test_a_shard_runs_its_slice_and_says_so(run, spec, tmp_path):
     r = json.loads(out)
     assert r["shard"] == {"index": 3, "count": 4, "campaign_tasks": 120}
     assert r["tasks"] == r["ran"] == r["stored"] == len(mine)
-    assert set(rows(store)) == mine
+    assert set(stored(store)) == mine
     assert f"{len(mine)} tasks to run (inline, shard 3/4), 0 already stored" in err
     con = sqlite3.connect(store)
     assert con.execute("SELECT executor FROM runs").fetchall() == [("inline, shard 3/4",)]
@@ -98,7 +89,7 @@ def test_every_shard_checks_the_parameters_and_keeps_only_its_rows(run, spec, tm
         code, _, err = run("campaign", "run", path, "--shard", f"{i}/2", "--store", store,
                            "--executor", "inline", "-q")
         assert code == 0, err
-        assert set(rows(store)) == {t.key for t in shard_slice(tasks, i, 2)}
+        assert set(stored(store)) == {t.key for t in shard_slice(tasks, i, 2)}
 
 
 # -- 4 shards as separate processes, one killed, rerun, merged --------------------------------
@@ -121,7 +112,7 @@ def test_four_shards_one_killed_and_rerun_merge_into_the_unsharded_rows(spec, tm
     for i in (0, 2, 3):
         _, err = procs[i].communicate(timeout=300)
         assert procs[i].returncode == 0, err
-    killed = len(rows(stores[1]))
+    killed = len(stored(stores[1]))
     assert 1 <= seen <= killed < sizes[1]  # it died with most of its slice to do
 
     merge = [*CLI, "campaign", "merge", *map(str, stores), "--store", str(tmp_path / "all.sqlite"),
@@ -148,7 +139,7 @@ def test_four_shards_one_killed_and_rerun_merge_into_the_unsharded_rows(spec, tm
     whole = tmp_path / "whole.sqlite"
     subprocess.run([*CLI, "campaign", "run", path, "--store", str(whole), "--jobs", "2", "-q"],
                    check=True, timeout=300)
-    assert rows(tmp_path / "all.sqlite") == rows(whole)  # row by row: fields and results
+    assert stored(tmp_path / "all.sqlite") == stored(whole)  # row by row: fields and results
     con = sqlite3.connect(tmp_path / "all.sqlite")
     executors = sorted(e for (e,) in con.execute("SELECT executor FROM runs"))
     con.close()
@@ -194,7 +185,7 @@ def test_merge_text_and_a_second_merge_adds_nothing(run, shards, tmp_path):
 
 def test_missing_tasks_are_counted_per_shard_exit_1(run, shards, tmp_path):
     path, stores = shards
-    sizes = [len(rows(s)) for s in stores]
+    sizes = [len(stored(s)) for s in stores]
     code, out, _ = run("campaign", "merge", stores[0], "--store", tmp_path / "part.sqlite",
                        "--spec", path)
     assert code == 1
@@ -288,12 +279,12 @@ def test_damaged_rows_are_left_out_and_conflicts_named(run, shards, tmp_path):
     warnings = err.splitlines()
     assert len(warnings) == 2 and all(w.startswith("warning: ") for w in warnings)
     assert "1 task(s) stored with different results in two stores (kept the first seen" in err
-    assert rows(out_path) == {**rows(stores[0]), **rows(stores[1]), **rows(stores[2])}
+    assert stored(out_path) == {**stored(stores[0]), **stored(stores[1]), **stored(stores[2])}
     # the edited store alone first: its rows win, the others' become conflicts
     first = tmp_path / "first.sqlite"
     code, out, _ = run("campaign", "merge", bad, *stores, "--store", first, "--json", "-q")
     assert code == 0 and json.loads(out)["conflicts"] == 1
-    assert json.loads(rows(first)[keys[0]][1]) == {"objective": 1}
+    assert json.loads(stored(first)[keys[0]][1]) == {"objective": 1}
 
 
 def test_merge_reads_a_store_whose_writer_was_killed(run, shards, tmp_path):
@@ -311,7 +302,7 @@ def test_merge_reads_a_store_whose_writer_was_killed(run, shards, tmp_path):
     code, out, err = run("campaign", "merge", live, "--store", tmp_path / "all.sqlite", "--json",
                          "-q")
     assert code == 0, err
-    assert json.loads(out)["added"] == len(rows(stores[0]))
+    assert json.loads(out)["added"] == len(stored(stores[0]))
     con = sqlite3.connect(tmp_path / "all.sqlite")
     assert {s for (s,) in con.execute("SELECT seconds FROM results")} == {1.5}
     con.close()

@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ import pytest
 
 from resilsched.campaign.plan import plan, shard_slice
 from resilsched.campaign.spec import load_spec
-from tests.campaign.midrun import SLOW_SHARDS, stored_rows
+from tests.campaign.midrun import SLOW_SHARDS, stored, stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "campaigns.md").read_text()
@@ -35,18 +34,10 @@ def block(language: str, after: str) -> str:
     return DOC.split(after, 1)[1].split(f"```{language}\n", 1)[1].split("```")[0]
 
 
-def rows(path: Path) -> dict[str, tuple[str, str]]:
-    con = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
-    try:
-        return {k: (f, r) for k, f, r in con.execute("SELECT key, fields, result FROM results")}
-    finally:
-        con.close()
-
-
 def unsharded(spec: Path, store: Path) -> dict[str, tuple[str, str]]:
     subprocess.run(["resilsched", "campaign", "run", str(spec), "--store", str(store), "-q",
                     "--executor", "inline"], check=True, env=ENV, timeout=300)
-    return rows(store)
+    return stored(store)
 
 
 def test_the_doc_shows_the_files_as_they_are():
@@ -66,7 +57,7 @@ def test_the_documented_shard_commands_run(tmp_path):
     assert "all 120 tasks of the spec are stored" in done.stdout
     assert (tmp_path / "report" / "report.md").exists()
     spec = tmp_path / "examples" / "rigid-qbar.toml"
-    assert rows(tmp_path / "all.sqlite") == unsharded(spec, tmp_path / "whole.sqlite")
+    assert stored(tmp_path / "all.sqlite") == unsharded(spec, tmp_path / "whole.sqlite")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
@@ -95,7 +86,7 @@ def test_the_array_script_runs_shards_resumes_after_sigterm_and_merges(tmp_path)
     _, err = first.communicate(timeout=60)
     assert first.returncode == 143, err
     saved = tmp_path / "results" / "shard-2.sqlite"
-    kept = len(rows(saved))
+    kept = len(stored(saved))
     assert 1 <= kept < sizes[2]  # its rows so far were copied back
     assert not list(node.iterdir())  # and the local folder removed
 
@@ -105,14 +96,14 @@ def test_the_array_script_runs_shards_resumes_after_sigterm_and_merges(tmp_path)
         assert proc.returncode == 0, err
         if i == 2:
             assert f"({sizes[2] - kept} run now, {kept} already stored)" in out
-        assert len(rows(tmp_path / "results" / f"shard-{i}.sqlite")) == sizes[i]
+        assert len(stored(tmp_path / "results" / f"shard-{i}.sqlite")) == sizes[i]
     header = SCRIPT.read_text().split('--wrap \\\n#       "', 1)[1].split('"', 1)[0]
     assert header.startswith("resilsched campaign merge results/shard-*.sqlite")
     merged = subprocess.run(["bash", "-c", header + " --json -q"], cwd=tmp_path, env=ENV,
                             capture_output=True, text=True, timeout=300)
     assert merged.returncode == 0, merged.stderr
     assert json.loads(merged.stdout)["complete"]
-    assert rows(tmp_path / "results" / "all.sqlite") == unsharded(spec, tmp_path / "w.sqlite")
+    assert stored(tmp_path / "results" / "all.sqlite") == unsharded(spec, tmp_path / "w.sqlite")
 
 
 def test_a_missing_argument_is_the_usage_line(tmp_path):
@@ -151,4 +142,4 @@ def test_the_dask_jobqueue_recipe_runs_on_a_local_cluster(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "Dask (tcp://127.0.0.1:" in done.stderr
-    assert rows(tmp_path / "results.sqlite") == unsharded(spec, tmp_path / "whole.sqlite")
+    assert stored(tmp_path / "results.sqlite") == unsharded(spec, tmp_path / "whole.sqlite")
