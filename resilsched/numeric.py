@@ -91,6 +91,8 @@ def integer_scale(values, max_scale: int = 10**6) -> tuple[int, bool]:
 
 #: significant digits of a number printed for a reader (`readable`)
 SHOWN_DIGITS = 5
+#: an exact fraction with a longer text is shown by its rounded value and ``...``
+LONG_EXACT = 80
 
 
 def readable(x: object, digits: int = SHOWN_DIGITS, *, fraction_value: bool = True) -> str:
@@ -100,8 +102,8 @@ def readable(x: object, digits: int = SHOWN_DIGITS, *, fraction_value: bool = Tr
     Floats are rounded to `digits` significant digits, but never into their integral part
     (one decimal is kept from 10^4 on, no exponent below 10^16), and lose a trailing ``.0``;
     integers are shown in full; an exact fraction is shown as ``p/q = decimal``
-    (just ``p/q`` when `fraction_value` is False, as in a schedule's time intervals); None
-    is ``-``.
+    (just ``p/q`` when `fraction_value` is False, as in a schedule's time intervals), or as
+    ``decimal...`` when ``p/q`` is longer than `LONG_EXACT` characters; None is ``-``.
 
     >>> readable(23.08510638297872), readable(0.45499999999999996), readable(36.0)
     ('23.085', '0.455', '36')
@@ -119,7 +121,10 @@ def readable(x: object, digits: int = SHOWN_DIGITS, *, fraction_value: bool = Tr
     if isinstance(x, Fraction):
         if x.denominator == 1:
             return str(x.numerator)
-        return f"{x} = {readable(float(x), digits)}" if fraction_value else str(x)
+        text = str(x)  # a long exact value (the online optimum's) keeps its digits in JSON only
+        if len(text) > LONG_EXACT:
+            return f"{readable(float(x), digits)}..."
+        return f"{text} = {readable(float(x), digits)}" if fraction_value else text
     value = float(x)
     if not math.isfinite(value):
         return str(value)
