@@ -54,7 +54,8 @@ class Heartbeat:
 
     Nothing is shown before `after` seconds. Then, on a terminal, one line redrawn every second;
     elsewhere a line every `every` seconds; and when the call returns, a last line (``solve m:
-    done in 14 s``) if anything was shown. `tty` forces either (default: `is_terminal`).
+    done in 14 s``) if anything was shown (none when it raised: on a terminal the line is
+    erased, so that the error message starts it). `tty` forces either (default: `is_terminal`).
     """
 
     def __init__(self, label: str, deadline: Deadline, *, enabled: bool = True,
@@ -102,12 +103,17 @@ class Heartbeat:
             self._thread.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-            if self.shown:
+            if not self.shown:
+                return
+            if exc_type is None:
                 self._show(f"{self.label}: done in {self.deadline.elapsed():.0f} s", "\n")
+            elif self.tty:  # the call failed: no "done" line, and the error starts a clean line
+                self.stream.write(ERASE)
+                self.stream.flush()
 
 
 def hms(seconds: float) -> str:

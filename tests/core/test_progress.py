@@ -176,6 +176,20 @@ def test_heartbeat_is_silent_for_short_or_disabled_calls():
     assert stream.getvalue() == ""
 
 
+@pytest.mark.parametrize("tty", [False, True])
+def test_heartbeat_of_a_call_that_raises_says_no_done(tty):
+    """A refusal raised after the first line: no "done" line; on a terminal the drawn line is
+    erased so that the error message (printed next) starts a clean line."""
+    stream = _Tty() if tty else io.StringIO()
+    with pytest.raises(ValueError), Heartbeat("solve m", Deadline(9.0), after=0.01,
+                                              every=5.0, stream=stream):
+        time.sleep(0.1)
+        raise ValueError("refused")
+    text = stream.getvalue()
+    assert "done" not in text and text.startswith((ERASE if tty else "") + "solve m: 0 s of 9 s")
+    assert text.endswith(ERASE) if tty else text.count("\n") == 1
+
+
 # -- the commands, through a pipe and on a pseudo-terminal -------------------------------------
 
 GAP = [sys.executable, "-m", "resilsched", "gap", "--family", "coschedule", "--json"]
