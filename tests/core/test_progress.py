@@ -12,6 +12,7 @@ import subprocess
 import sys
 import termios
 import time
+from pathlib import Path
 
 import pytest
 
@@ -235,3 +236,27 @@ def test_gap_through_a_pipe_prints_one_line_and_nothing_under_quiet():
     assert "coschedule-s106" in lines[0] and "\r" not in run.stderr
     quiet = subprocess.run(GAP + ["-q"], capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def _campaign(store) -> list[str]:
+    spec = Path(__file__).resolve().parents[2] / "examples" / "rigid-qbar.toml"
+    return [sys.executable, "-m", "resilsched", "campaign", "run", str(spec), "--store",
+            str(store), "--jobs", "1"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pty semantics of Linux")
+def test_campaign_run_on_a_terminal_and_through_a_pipe(tmp_path):
+    """The issue's `campaign run ... 2>&1 | cat`: through a pipe, what it runs and one final
+    count (not a line every 5 %); on a terminal, the same line and one bar redrawn."""
+    run = subprocess.run(_campaign(tmp_path / "pipe.sqlite"), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 2 and "\r" not in run.stderr, run.stderr
+    assert lines[0].startswith("[rigid-qbar] 120 tasks to run")
+    assert lines[1].startswith("[rigid-qbar] 120/120 tasks (100 %)")
+    status, err = _on_a_pty(_campaign(tmp_path / "tty.sqlite"))
+    assert status == 0, err
+    assert err.count("\n") == 2 and err.count(ERASE) >= 1, repr(err)
+    assert "[rigid-qbar] 120 tasks to run" in err
+    assert err.rstrip("\r\n").split(ERASE)[-1].startswith("rigid-qbar |####")
