@@ -167,7 +167,8 @@ def _gap_args(p: argparse.ArgumentParser) -> None:
                    help="seconds per exact solve and per heuristic run of a case, in [0.01, "
                    "604800] (default 10)")
     p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress lines on standard error (default: one line per case)")
+                   help="no progress on standard error (default: a bar on a terminal, else a "
+                   "line every 10 s and at the end)")
     library_commands.add_gap_args(p)
     _json(p)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from resilsched.numeric import readable
 from resilsched.solution import number_fields, to_jsonable
 
 
@@ -52,7 +53,8 @@ class Schedule:
         """One line per attempt, in start order: ``job 2 attempt 1: [0, 3) on 4 processors``."""
         rows = sorted(self.attempts, key=lambda a: (a.start, a.job, a.k))
         return [
-            f"job {a.job} attempt {a.k}: [{a.start}, {a.end}) on {a.p} processor"
+            f"job {a.job} attempt {a.k}: [{readable(a.start, fraction_value=False)}, "
+            f"{readable(a.end, fraction_value=False)}) on {a.p} processor"
             + ("s" if a.p != 1 else "") + (", failed" if a.failed else "")
             for a in rows
         ]

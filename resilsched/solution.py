@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from resilsched.numeric import readable
+
 
 class Status(enum.StrEnum):
     """Outcome of an exact model. A time limit never yields `OPTIMAL`."""
@@ -189,7 +191,7 @@ class Solution:
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
-            notes.append(f"bound {_show(self.bound)}{u}")
+            notes.append(f"bound {readable(self.bound)}{u}")
         notes += [f"{what} from {name}" for what, name in
                   (("objective", self.objective_source), ("bound", self.bound_source))
                   if name is not None and name != self.method]
@@ -198,7 +200,7 @@ class Solution:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
         elif self.scale != 1:
             notes.append(f"times scaled x{self.scale}")
-        value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
+        value = "none found" if self.objective is None else f"{readable(self.objective)}{u}"
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.schedule))])
 
@@ -247,19 +249,6 @@ class HeuristicResult:
         """Headline; with `verbose`, the schedule's own lines."""
         label = self.heuristic + (f"/{self.priority}" if self.priority else "")
         u = f" {unit}" if unit else ""
-        head = f"{label}: {objective_name} {_show(self.objective)}{u}"
+        head = f"{label}: {objective_name} {readable(self.objective)}{u}"
         body = lines_of(self.schedule) if verbose else []
         return "\n".join([head, *(f"  {line}" for line in body)])
-
-
-def _show(x: Any) -> str:
-    """A number as a reader wants it: exact fractions with their decimal value, floats to 10
-    significant digits, integral values without a decimal point."""
-    if isinstance(x, Fraction):
-        if x.denominator == 1:
-            return str(x.numerator)
-        text = str(x)  # a long exact value (the online optimum's): its digits in --json
-        return f"{text} = {float(x):.10g}" if len(text) <= 80 else f"{float(x):.10g}..."
-    if isinstance(x, float) and math.isfinite(x):
-        return f"{x:.10g}"
-    return str(x)

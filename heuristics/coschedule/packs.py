@@ -30,6 +30,7 @@ from typing import Any
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.coschedule.onepack import optimal_pack
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.numeric import readable
 from resilsched.solution import number_fields
 
 
@@ -50,7 +51,7 @@ class Pack:
     def line(self, number: int) -> str:
         what = "task" if len(self.tasks) == 1 else "tasks"
         return (f"pack {number}: {what} {', '.join(map(str, self.tasks))} on "
-                f"{', '.join(map(str, self.procs))} processors, {_seconds(self.time)} s")
+                f"{', '.join(map(str, self.procs))} processors, {readable(self.time)} s")
 
 
 @dataclass(frozen=True)
@@ -115,11 +116,3 @@ def make_packs(inst: CoscheduleInstance, packs: Iterable[Sequence[int]],
             raise InvalidSchedule(f"pack of tasks {list(b.tasks)} has time {b.time}")
     out.sort(key=lambda b: (-b.time, b.tasks))
     return Packs(tuple(out))
-
-
-def _seconds(x: Any) -> str:
-    if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x} = {float(x):.10g}"
-    if isinstance(x, float):
-        return f"{x:.10g}"
-    return str(x)

@@ -35,6 +35,7 @@ import numpy as np
 from resilsched.bounds.malleable import fluid_bound, upper_hull
 from resilsched.errors import InvalidInstance
 from resilsched.instances.malleable.formulas import Formulas
+from resilsched.numeric import readable
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 
@@ -77,8 +78,8 @@ class PlanPayload:
         for t, e, m in self.moves:
             if m:
                 moved = ", ".join(f"T{a} -> {k}" for a, k in sorted(m.items()))
-                out.append(f"t={t:.6g}: T{e} ends; {moved}")
-        out.append("ends: " + ", ".join(f"{x:.6g}" for x in self.finish))
+                out.append(f"t={readable(t)}: T{e} ends; {moved}")
+        out.append("ends: " + ", ".join(readable(x) for x in self.finish))
         return out
 
 

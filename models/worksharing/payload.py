@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.instances.worksharing.evaluate import IntervalSchedule, PieceSchedule
+from resilsched.numeric import readable
 
 #: facts shown on the first line of a certified solution, in this order
 _HEADLINE_FACTS = ("n", "W_dpl", "certified_up_to_m", "capped_from")
@@ -45,9 +46,8 @@ class CertifiedPayload:
                 "schedule": self.schedule.to_dict()}
 
     def lines(self) -> list[str]:
-        shown = [f"{k} {self.facts[k]:.6g}" if isinstance(self.facts[k], float)
-                 else f"{k} {self.facts[k]}"
-                 for k in _HEADLINE_FACTS if self.facts.get(k) is not None]
+        shown = [f"{k} {readable(self.facts[k])}" for k in _HEADLINE_FACTS
+                 if self.facts.get(k) is not None]
         head = f"model {self.model}" + (f" ({', '.join(shown)})" if shown else "")
         return [head, *self.schedule.lines()]
 
