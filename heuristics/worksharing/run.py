@@ -68,6 +68,8 @@ PARAM_HELP = {
 }
 #: how a group heuristic chooses its chunk counts when ``n = 0`` (`group_plan`)
 ChunkSearch = Literal["grid", "binary"]
+#: how no-rep chooses its chunk count when ``n = 0`` (`NO_REP_RULES`, decision WS-20)
+NoRepRule = Literal["grid", "binary", "per-worker", "greedy"]
 #: largest schedule an explicit ``n`` may ask for: n W p chunk entries over all workers
 MAX_ENTRIES = 20_000_000
 #: most workers a heuristic schedules (the automatic chunk counts give up to 4000 chunk
@@ -188,7 +190,7 @@ def brute(instance, scenario: Any = None, priority: str | None = None, *, seed: 
 
 
 def no_rep(instance, scenario: Any = None, priority: str | None = None, *, seed: int = 0,
-           n: float = 0.0, chunk_rule: str = "grid") -> HeuristicResult:
+           n: float = 0.0, chunk_rule: NoRepRule = "grid") -> HeuristicResult:
     """Σ_no-rep: round robin without replication (§3.5); ``chunk_rule`` chooses N when
     ``n = 0`` (`NO_REP_RULES`, decision WS-20)."""
     if chunk_rule not in NO_REP_RULES:

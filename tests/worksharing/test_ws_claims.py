@@ -145,3 +145,11 @@ def test_props_full(run):
     assert "(no violation)" in out and "4043 of 4043 instances (0 violations)" in out
     table = out.split("violations\n")[1].split("K_min and K_upper")[0]
     assert all(line.split()[-1] == "0" for line in table.strip().splitlines())
+
+
+def test_the_rule_type_names_the_rules():
+    from typing import get_args
+
+    from resilsched.heuristics.worksharing.run import NoRepRule
+
+    assert get_args(NoRepRule) == NO_REP_RULES

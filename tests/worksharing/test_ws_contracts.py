@@ -14,6 +14,7 @@ import pytest
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.worksharing import run as heuristics
 from resilsched.heuristics.worksharing.plan import Plan
+from resilsched.heuristics.worksharing.schedules import NO_REP_RULES
 from resilsched.instances.worksharing import LinearRisk, WeibullRisk, WorksharingInstance
 from resilsched.instances.worksharing.evaluate import IntervalSchedule
 from resilsched.models.worksharing.payload import CertifiedPayload
@@ -73,11 +74,15 @@ def test_every_entry_points_at_its_function():
         sig = inspect.signature(fn)
         assert list(sig.parameters)[:3] == ["instance", "scenario", "priority"]
         assert sig.parameters["seed"].kind is inspect.Parameter.KEYWORD_ONLY
-        assert {p.name for p in entry.params} <= {"n", "lam", "chunk_search"} and entry.params
-        assert all(p.help and p.default == 0.0 for p in entry.params if p.name != "chunk_search")
+        choices = {"n", "lam", "chunk_search", "chunk_rule"}
+        assert {p.name for p in entry.params} <= choices and entry.params
+        assert all(p.help and p.default == 0.0 for p in entry.params
+                   if p.name not in ("chunk_search", "chunk_rule"))
         for p in entry.params:
             if p.name == "chunk_search":  # group heuristics: the paper's binary search option
                 assert p.default == "grid" and p.choices == ("grid", "binary") and p.help
+            if p.name == "chunk_rule":  # no-rep: its chunk-count rule (WS-20)
+                assert p.default == "grid" and p.choices == NO_REP_RULES and p.help
     assert FAMILY.exact["certified"].solve is solve
     assert FAMILY.exact["certified"].options is CertifiedOptions
     assert FAMILY.exact["qp-one-worker"].options is QPOptions
