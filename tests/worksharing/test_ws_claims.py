@@ -129,6 +129,14 @@ def test_e5_prints_both_readings_and_resumes(tmp_path, capsys):
     assert again.splitlines()[1:] == first.splitlines()[1:]
 
 
+def test_e5_variants_check_the_e5_claims(tmp_path, capsys):
+    assert reproduction.main(["e5", "--p", "5", "--trials", "5", "--jobs", "1", "--chunk-search",
+                              "binary", "--no-rep-rule", "greedy", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "greedy below another heuristic: in " in out and "no-rep's: greedy" in out
+    assert (tmp_path / "e5_binary_norep-greedy_per_config.csv").exists()
+
+
 def test_norep_rules_reduced(tmp_path, capsys):
     assert reproduction.main(["norep-rules", "--p", "5", "--trials", "5", "--jobs", "1",
                               "--out", str(tmp_path)]) == 0

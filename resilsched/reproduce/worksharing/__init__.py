@@ -248,7 +248,7 @@ def run_e5(out: Path, trials: int, ps, run: Runner = inline,
     closed = gap_closed(g.mean(), r["no-rep"].mean())
     print(f"  greedy closes {closed:.1f} % of the no-rep gap (paper {PAPER_E5_GAP} %, gap "
           f"{closed - PAPER_E5_GAP:+.1f} points)")
-    print("\n".join(check_lines(stem, rows, out)))
+    print("\n".join(check_lines("e5", rows, out, stem)))
     curves = {h: best_fraction_curve(v) for h, v in r.items()}
     with open(out / f"{stem}_fig5.csv", "w", newline="") as f:
         w = csv.writer(f)

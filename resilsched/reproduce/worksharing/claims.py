@@ -133,14 +133,16 @@ for _e in ("e2", "e3", "e4", "e5"):
                   ("cyclic-rep", ("no-rep",), "cyclic-rep better than no-rep (E1's sentence)"))
 
 
-def check_lines(experiment: str, configs: Sequence[ConfigRatios], out: Path) -> list[str]:
-    """The per-configuration checks of `experiment` as printed lines; every shortfall is a row
-    of ``<experiment>_per_config.csv`` in `out`."""
+def check_lines(experiment: str, configs: Sequence[ConfigRatios], out: Path,
+                stem: str | None = None) -> list[str]:
+    """The per-configuration checks of `experiment` (a key of `CLAIMS`) as printed lines; every
+    shortfall is a row of ``<stem>_per_config.csv`` in `out` (`stem` defaults to
+    `experiment`)."""
     names = list(configs[0].ratios) if configs else []
     lines = [f"  per configuration ({len(configs)} configurations, paired differences of the "
              "mean ratios over the shared draws):"]
     rows: list[Shortfall] = []
-    for leader, rivals, paper in CLAIMS.get(experiment, ()):
+    for leader, rivals, paper in CLAIMS[experiment]:
         if leader not in names:
             continue
         against = [r for r in (rivals or names) if r != leader and r in names]
@@ -150,7 +152,7 @@ def check_lines(experiment: str, configs: Sequence[ConfigRatios], out: Path) -> 
         rows += found
         label = "another heuristic" if rivals is None else " / ".join(against)
         lines.append(describe(found, len(configs), leader, label, paper))
-    with open(out / f"{experiment}_per_config.csv", "w", newline="") as fh:
+    with open(out / f"{stem or experiment}_per_config.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["p", "W", "eps", "n", "heuristic", "rival", "heuristic_mean", "rival_mean",
                     "shortfall_points", "half_width_points", "beyond_noise"])
