@@ -327,6 +327,9 @@ def _norep_expected(W, p, N, risk, eps):
 #: how Σ_no-rep chooses its chunk count N when ``n`` is not given (`no_rep_plan`); the paper
 #: does not say (spec 003 §6 Q9, decision WS-20)
 NO_REP_RULES = ("grid", "binary", "per-worker", "greedy")
+#: most chunks no-rep's binary search considers: E5's largest interval (p = 100 workers times
+#: X/eps = 10^4), so that p X/eps stays a bounded size at any p and eps
+NO_REP_BINARY_CAP = 1_000_000
 
 
 def no_rep_count(inst, rule: str = "grid", cap: int | None = None,
@@ -335,7 +338,8 @@ def no_rep_count(inst, rule: str = "grid", cap: int | None = None,
 
     - ``grid``: maximise no-rep's exact expected work over N by `argmax_int` (§6 Q9);
     - ``binary``: the paper's binary search (§5.2.3) on the same function, N in
-      [1 .. p X/eps] (`binary_hi` per worker), assuming it unimodal;
+      [1 .. p X/eps] (`binary_hi` per worker, at most `NO_REP_BINARY_CAP`), assuming it
+      unimodal;
     - ``per-worker``: N = p m, every worker the same m chunks, m maximising one worker's
       expected work on its share W/p;
     - ``greedy``: the chunk size of Σ_greedy (N = its distinct chunks, grid counts).
@@ -348,7 +352,8 @@ def no_rep_count(inst, rule: str = "grid", cap: int | None = None,
     if rule == "grid":
         return argmax_int(work, n_max(W / p, eps, cap) * p, budget=budget)
     if rule == "binary":
-        return argmax_binary(work, binary_hi(risk, eps, cap) * p, budget=budget)
+        return argmax_binary(work, min(binary_hi(risk, eps, cap) * p, NO_REP_BINARY_CAP),
+                             budget=budget)
     if rule == "per-worker":
         m = argmax_int(lambda m: work(m * p), n_max(W / p, eps, cap), budget=budget, unit=p)
         return m * p

@@ -103,6 +103,14 @@ def test_no_rep_rules(p, W, eps):
     assert no_rep(inst).schedule.chunk_counts == (counts["grid"],)  # default unchanged
 
 
+def test_no_rep_binary_is_bounded_at_any_size():
+    """p X / eps = 10^3 x 10^8 chunk counts: the search stays within NO_REP_BINARY_CAP."""
+    from resilsched.heuristics.worksharing.schedules import NO_REP_BINARY_CAP
+
+    inst = WorksharingInstance(500.0, 1000, LinearRisk(1.0), 1e-8)
+    assert 1 <= no_rep_count(inst, "binary") <= NO_REP_BINARY_CAP
+
+
 def test_no_rep_rule_refused_by_name():
     inst = WorksharingInstance(2.0, 2, LinearRisk(1.0), 0.01)
     with pytest.raises(InvalidInstance, match="chunk_rule"):
