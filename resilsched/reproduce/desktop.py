@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import functools
 import os
 import sys
 import time
@@ -41,28 +40,10 @@ from resilsched.cli_parser import ReproductionParser, integer
 from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
 from resilsched.reproduce.arguments import number
 from resilsched.reproduce.desktop_checks import CHECKS
+from resilsched.reproduce.desktop_grid import task_instance
 from resilsched.reproduce.desktop_report import plots, summary
 
 PROG = "reproduce_desktop.py"
-
-
-@functools.lru_cache(maxsize=4)
-def _machines(hosts: int, seed: int, span_days: float):
-    from resilsched.instances.desktop.generators import AvailabilityModel, availability_machines
-
-    return availability_machines(hosts, seed, AvailabilityModel(span=span_days * 86400))
-
-
-def task_instance(task: dict[str, Any]):
-    """The instance of a task (spec 4.1-4.2, absorbed at 2 p_max when asked)."""
-    from resilsched.instances.desktop import DesktopInstance
-    from resilsched.instances.desktop.generators import absorb_short, job_amounts
-
-    ms, js = task["machine_set"], task["job_set"]
-    machines = _machines(task["hosts"], task["seed"] + ms, task["span_days"])
-    p = job_amounts(task["job_count"], 100 + task["seed"] + js)
-    inst = DesktopInstance(machines, p, True, f"m{ms}-j{js}")
-    return absorb_short(inst) if task["absorb"] else inst
 
 
 def run_task(task: dict[str, Any]) -> dict[str, Any]:

@@ -85,7 +85,7 @@ def _cost(inst) -> dict[str, dict[str, float]]:
 
 def run_check(task: dict[str, Any]) -> dict[str, Any]:
     """One instance of a check (campaign task)."""
-    from resilsched.reproduce.desktop import task_instance
+    from resilsched.reproduce.desktop_grid import task_instance
 
     inst = task_instance({**task, "absorb": False})
     if task["check"] == "r1-sizes":

@@ -54,7 +54,7 @@ def shrinks(phases) -> int:
 
 def check_tasks(check: str, reps: int, seed: int, scale: int) -> list[Task]:
     """The tasks of `check`: the figure's points and seeds (`malleable.tasks_for`)."""
-    from resilsched.reproduce.malleable import FIGURES, settings
+    from resilsched.reproduce.malleable_grid import FIGURES, settings
 
     fig = FIGURE[check]
     code = list(FIGURES).index(fig)
@@ -71,7 +71,7 @@ def run_check(payload: dict[str, Any]) -> dict[str, Any]:
     """One repetition of a check (campaign task): makespans, and shrinks / the fluid bound."""
     from resilsched.bounds.malleable import fluid_bound
     from resilsched.registry import get_family
-    from resilsched.reproduce.malleable import point_instance
+    from resilsched.reproduce.malleable_grid import point_instance
 
     fam = get_family("malleable")
     inst, seed = point_instance(payload["settings"], payload["seed"])
@@ -97,7 +97,7 @@ def run_check(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def _points(check: str, results: list[dict], reps: int) -> list[tuple[Any, list[dict]]]:
-    from resilsched.reproduce.malleable import FIGURES
+    from resilsched.reproduce.malleable_grid import FIGURES
 
     values = FIGURES[FIGURE[check]][1]
     return [(x, results[i * reps:(i + 1) * reps]) for i, x in enumerate(values)]

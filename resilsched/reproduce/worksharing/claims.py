@@ -69,7 +69,7 @@ def best_average_reach(ratios: np.ndarray, level: float = 0.995) -> float:
     s = np.sort(np.asarray(ratios, dtype=float))[::-1]
     mean_best = np.cumsum(s) / np.arange(1, s.size + 1)
     ok = np.flatnonzero(mean_best >= level)
-    return 100.0 * (ok[-1] + 1) / s.size if ok.size else 0.0
+    return float(100.0 * (ok[-1] + 1) / s.size) if ok.size else 0.0
 
 
 def shortfalls(configs: Iterable[ConfigRatios], leader: str,
