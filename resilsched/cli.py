@@ -246,7 +246,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     fam, instance = _load(args)
     model = pick_model(fam, instance, args.method)
     options = parse_params(model.params, args.param, model.name)
-    scenario = _scenario(fam, instance, args)
+    if any(p.name == "qbar" for p in model.params):  # it takes the failure model, not a draw
+        if args.failures is not None:
+            raise UsageError(f"--failures: {model.name} averages over the failure model "
+                             "(--qbar Q or the instance's own), it takes no scenario")
+        if args.qbar is not None:
+            if "qbar" in options:
+                raise UsageError("--qbar and --param qbar= are the same option: give one")
+            options["qbar"] = args.qbar
+        scenario = None
+    else:
+        scenario = _scenario(fam, instance, args)
     _notes(args)
     label = model.name if args.method else f"portfolio ({model.name})"
     with Heartbeat(f"solve {label}", deadline, enabled=not args.quiet) as beat:

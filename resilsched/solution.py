@@ -224,7 +224,10 @@ def _show(x: Any) -> str:
     """A number as a reader wants it: exact fractions with their decimal value, floats to 10
     significant digits, integral values without a decimal point."""
     if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x} = {float(x):.10g}"
+        if x.denominator == 1:
+            return str(x.numerator)
+        text = str(x)  # a long exact value (the online optimum's): its digits in --json
+        return f"{text} = {float(x):.10g}" if len(text) <= 80 else f"{float(x):.10g}..."
     if isinstance(x, float) and math.isfinite(x):
         return f"{x:.10g}"
     return str(x)

@@ -8,7 +8,7 @@
  * fits (sum p <= P), b = 0 ("NB") stops at the first job that does not.  Processors freed
  * inside a shelf stay idle (A18).  A failed job goes back into Q, except in R-SHELFFILL, whose
  * refill rule is `fill`: 1 ("own", A17) a job whose attempt fails at t with t + t_j <= T_i
- * restarts at once on its processors; 2 ("any-queued", R31) at every pass while the shelf runs
+ * restarts at once on its processors; 2 ("any-queued", R32) at every pass while the shelf runs
  * (the one that builds it, then every completion time t < T_i) the queue is scanned in
  * priority order and every job that fits the free processors and ends by T_i starts at once
  * (first fit).  fill = 0 is R-SHELF.

@@ -46,7 +46,7 @@ PARAM_HELP = {
                     "(the authors' simulator)",
     "persistent_reservations": "former spelling of reservations=persistent (A3)",
     "fill": "R-SHELFFILL's refill rule: own = the failed job on its own processors (A17); "
-            "any-queued = any queued job that ends by the shelf's end (R31)",
+            "any-queued = any queued job that ends by the shelf's end (R32)",
 }
 
 

@@ -59,7 +59,7 @@ def fixed_rlist(m: int | str, classic_easy: bool) -> Engine:
 
 def shelf(backfill: bool, fill: int) -> Engine:
     """R-SHELF (``fill=0``) or R-SHELFFILL with its refill rule (``fill=1``: "own", A17;
-    ``fill=2``: "any-queued", R31), B (backfill) or NB."""
+    ``fill=2``: "any-queued", R32), B (backfill) or NB."""
     return Engine(2, 0, backfill, fill)
 
 

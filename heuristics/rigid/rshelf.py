@@ -14,7 +14,7 @@ for the next shelf, except in R-SHELFFILL, whose refill rule is the parameter ``
 - ``fill="own"`` (A17, the default): a job whose attempt fails at t with ``t + t_j <= T_i``
   restarts at once on its own processors (repeatedly, as long as it fits before T_i); no other
   job ever enters a running shelf;
-- ``fill="any-queued"`` (R31, the looser reading of the paper's "failed jobs can be re-executed
+- ``fill="any-queued"`` (R32, the looser reading of the paper's "failed jobs can be re-executed
   within the same shelf if they fit in"): a failed job goes back into Q, and at every pass
   while a shelf runs (the one that builds it, then every completion time t < T_i) the queue is
   scanned in priority order and every job that fits the free processors and ends by the
@@ -50,7 +50,7 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.solution import HeuristicResult
 
 #: R-SHELFFILL's refill rules (``fill``): the failed job on its own processors (A17), or any
-#: queued job on the free processors of a running shelf (R31).
+#: queued job on the free processors of a running shelf (R32).
 FillRule = Literal["own", "any-queued"]
 FILL_RULES: tuple[str, ...] = ("own", "any-queued")
 #: the C engine's code of each rule (0: R-SHELF, no refill)
@@ -68,7 +68,7 @@ class RShelf:
     queue : the priority queue Q (all jobs at the start).
     backfill : b = 1 ("B", scan the whole queue) or b = 0 ("NB", stop at the first misfit).
     fill : None (R-SHELF), or R-SHELFFILL's refill rule: ``"own"`` (the failed job itself, on
-        its processors, A17) or ``"any-queued"`` (any queued job that ends by T_i, R31).
+        its processors, A17) or ``"any-queued"`` (any queued job that ends by T_i, R32).
     exact : time arithmetic (see `run_engine`).
 
     After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
@@ -202,7 +202,7 @@ def r_shelffill_b(instance: RigidInstance, scenario: Scenario | Sequence[int] | 
                   fill: FillRule = "own", record: bool = True) -> HeuristicResult:
     """R-SHELFFILL-B (Algorithm 3, b = 1): as `r_shelf_b`, but a shelf is refilled inside its
     height: ``fill="own"`` (default, A17) restarts a failed job at once on its own processors
-    when it still ends by the end of its shelf; ``fill="any-queued"`` (R31) starts any queued
+    when it still ends by the end of its shelf; ``fill="any-queued"`` (R32) starts any queued
     job that fits the free processors and ends by the shelf's end."""
     return _shelves("R-SHELFFILL-B", instance, scenario, priority, seed, redraw_on_failure,
                     ljf_secondary, record, backfill=True, fill=fill_rule(fill))

@@ -1,4 +1,4 @@
-"""R-SHELFFILL's refill rule ``fill=own|any-queued`` (decisions A17, R31): the compiled core
+"""R-SHELFFILL's refill rule ``fill=own|any-queued`` (decisions A17, R32): the compiled core
 equals the Python engine bit for bit under both rules, "own" is the default, and the schedules
 of "any-queued" keep the shelves' invariants (nothing started inside a shelf runs past its end)
 and leave no queued job out that fitted and ended by the shelf's end.

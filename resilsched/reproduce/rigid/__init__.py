@@ -21,7 +21,7 @@ P (common random numbers). The Random priority uses one seed per (set, scenario)
 - Figs. 7-8 (``--only fig78``): the same days with all seven priorities, per day.
 - Prop. 3 (``--only prop3``): R-SHELF's expected makespan ratio at P = 10 (1.00005 and 1.07).
 - ``--only fill-rule``: Fig. 4(b) (LPT, q-bar = 0.3, the P grid) with R-SHELFFILL-B/NB under
-  both refill rules, ``fill=own`` (A17) and ``fill=any-queued`` (R31): the gain over R-SHELF
+  both refill rules, ``fill=own`` (A17) and ``fill=any-queued`` (R32): the gain over R-SHELF
   at every P, its profile and the paper's 4.8-4.9 % (not run by default).
 - ``--reservations fresh,fixed`` runs R-LIST-1/Q once per reservation mode (A3; ``fixed`` is the
   authors' simulator, issue 14), labelled ``R-LIST-1/fixed``; every claim is checked per mode,

@@ -26,7 +26,7 @@ PS_QUICK = (5000, 7500, 10000, 12500, 15000, 17500, 20000)
 MIRA_QBARS = (0.0, 0.05, 0.1)
 #: What ``--only`` selects: Figs. 4-6 (synthetic), Table 1 (LPT on the Mira days), Figs. 7-8
 #: (every priority on the Mira days), the numerics of Proposition 3 (§4.4) and Fig. 4(b) under
-#: both refill rules of R-SHELFFILL (``fill-rule``, decision R31).
+#: both refill rules of R-SHELFFILL (``fill-rule``, decision R32).
 EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "fig78", "prop3", "fill-rule")
 #: The experiments run by default (Figs. 7-8 multiply the Mira work by seven).
 DEFAULT_EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "prop3")
@@ -34,7 +34,7 @@ DEFAULT_EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "prop3")
 RESERVATION_MODES = ("fresh", "persistent", "fixed")
 #: Heuristics whose results depend on the reservation mode.
 RESERVING = ("R-LIST-1", "R-LIST-Q")
-#: Heuristics whose results depend on the refill rule ``fill`` (A17, R31), and the rule that
+#: Heuristics whose results depend on the refill rule ``fill`` (A17, R32), and the rule that
 #: ``--only fill-rule`` runs beside the default "own" (labelled ``R-SHELFFILL-B/any-queued``).
 FILLING = ("R-SHELFFILL-B", "R-SHELFFILL-NB")
 LOOSE_FILL = "any-queued"

@@ -105,7 +105,7 @@ SYNTHETIC = ("fig4", "fig5", "fig6", "fill-rule")
 
 def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
     """Figs. 4-6 on the synthetic sets (spec §9.2-9.4), and Fig. 4(b) under both refill rules
-    of R-SHELFFILL (``fill-rule``, R31)."""
+    of R-SHELFFILL (``fill-rule``, R32)."""
     sets = paper_sets(cfg.seed, cfg.sets)
     sweep = {"fig4", "fig6", "fill-rule"} & set(cfg.only)
     qbars = sorted(set(cfg.qbars) | ({cfg.qbar_P_sweep} if sweep else set()))

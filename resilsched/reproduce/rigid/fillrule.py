@@ -1,5 +1,5 @@
 """Fig. 4(b) under both refill rules of R-SHELFFILL (``--only fill-rule``; issue 27, decision
-R31): the gain over R-SHELF at every P, its profile, and the paper's 4.8-4.9 %.
+R32): the gain over R-SHELF at every P, its profile, and the paper's 4.8-4.9 %.
 
 The paper gives the gains averaged over P != 10000 and calls P = 10000 "a particular value where
 both pairs of heuristics perform similarly" (spec 002 §9.2); its figure itself is not in the
@@ -49,7 +49,7 @@ def fill_gains(cfg: Config, agg: Agg, fill: str, plain: str) -> list[tuple[float
 
 
 def fill_rule_claims(cfg: Config, agg: Agg) -> list[Claim]:
-    """``--only fill-rule`` (issue 27, R31): Fig. 4(b) under both refill rules of R-SHELFFILL.
+    """``--only fill-rule`` (issue 27, R32): Fig. 4(b) under both refill rules of R-SHELFFILL.
 
     Per rule and heuristic: the gain over R-SHELF averaged over P != 10000 (the paper's 4.8 %
     and 4.9 %), and its profile over P against the paper's text, which calls P = 10000 "a

@@ -97,7 +97,7 @@ def fill_rule_markdown(cfg: Config, agg: dict[tuple, Any]) -> str:
     return (f"Fig. 4(b) under both refill rules (LPT, q-bar = {q0}): mean T/L(f); gain = "
             "mean(R-SHELF) / mean(R-SHELFFILL) - 1, ± two standard errors across sets; "
             "fill=own is the default (A17), any-queued starts any queued job that ends by the "
-            "shelf's end (R31)\n\n" + md_table(head, rows))
+            "shelf's end (R32)\n\n" + md_table(head, rows))
 
 
 def _mira_names(agg: dict[tuple, Any]) -> list[str]:
