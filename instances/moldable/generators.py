@@ -5,8 +5,9 @@ c = a 2^r with r ~ U{0..3}, a ~ U[1, 2]; Amdahl gamma = a / 10^r with r ~ U{2..7
 mix-low-com draws pbar, c, gamma independently; mix uses 3c; power delta ~ U[0, 1]. All jobs of
 a set follow the same model. ``mix_gamma_scale`` (opt-in, default 1: the paper's draws, byte for
 byte) multiplies the sequential fraction gamma of the two mix models, capped at 1, after the
-same draws (issue 27's generator hypothesis for MINAREA on mix). Failures: q_j = 1 - exp(-lambda w_j) (Eq. 3), scenarios drawn as
-geometric counts with a seeded generator (common random numbers, spec §7 item 7).
+same draws (issue 27's generator hypothesis for MINAREA on mix). Failures:
+q_j = 1 - exp(-lambda w_j) (Eq. 3), scenarios drawn as geometric counts with a seeded
+generator (common random numbers, spec §7 item 7).
 """
 
 from __future__ import annotations

@@ -33,8 +33,16 @@ from resilsched.campaign import Task
 from resilsched.heuristics.moldable import Simulator, batch_list, lpa, lpa_list
 from resilsched.instances.moldable import MoldableInstance
 from resilsched.instances.moldable.adversarial import thm7_instance, thm7_profile, thm9_instance
-from resilsched.instances.moldable.generators import paper_instance
+from resilsched.instances.moldable.generators import (
+    LAMBDA_GRID,
+    PAPER_MODELS,
+    paper_instance,
+)
 from resilsched.instances.moldable.speedup import Power
+from resilsched.reproduce.moldable.experiments import DEFAULT
+
+#: §5: w ~ U[5000, 4e6]
+W_RANGE = (5000.0, 4e6)
 
 #: Thms 1-5: the model of each LPA-LIST theorem and its constant (power: 2 P^(1/4), [I])
 LPA_THEOREMS = ((1, "roofline"), (2, "communication"), (3, "amdahl"), (4, "mix"), (5, "power"))
@@ -47,16 +55,28 @@ PAIR_PS = (16, 81, 256, 625, 1296)
 THM7_PS = (16, 64, 256, 1024)
 THM9_KS = tuple(range(2, 9))
 THM10_RHO, THM10_KS = 0.5, tuple(range(2, 13))
+#: the calibration's job sets per model (the defaults' n = 500 jobs each, Table 1's draws)
+CAL_SETS = 30
+#: the paper's q_j range at lambda = 1e-7 (§5.1: "between 0.0005 and 0.33")
+PAPER_Q_RANGE = (0.0005, 0.33)
 
 Row = tuple[str, str, str, str, str]
 
 
-def theorem_tasks(seed: int) -> list[Task]:
-    """Every check as a campaign task (its fields are all `run_check` needs)."""
+def theorem_tasks(seed: int, reduced: bool = False) -> list[Task]:
+    """Every check as a campaign task (its fields are all `run_check` needs); ``reduced`` is
+    the default test suite's form (fewer P, sets and scenarios; the same code)."""
+    run_ps, pair_ps, thm7_ps = RUN_PS, PAIR_PS, THM7_PS
+    sets, scenarios, ks = RUN_SETS, RUN_SCENARIOS, THM9_KS
+    if reduced:
+        run_ps, pair_ps, thm7_ps, sets, scenarios, ks = (4, 16), (16, 81), (16, 64), 2, 5, (2, 3, 4)
     fields = [{"check": "runs", "model": m, "P": P, "n": RUN_N, "lambda": RUN_LAMBDA,
-               "sets": RUN_SETS, "scenarios": RUN_SCENARIOS, "seed": seed}
-              for m in (*(m for _, m in LPA_THEOREMS), "batch") for P in RUN_PS]
-    fields += [{"check": c} for c in ("power-pair", "thm7", "thm9", "thm10")]
+               "sets": sets, "scenarios": scenarios, "seed": seed}
+              for m in (*(m for _, m in LPA_THEOREMS), "batch") for P in run_ps]
+    fields += [{"check": "power-pair", "Ps": list(pair_ps)}, {"check": "thm7", "Ps": list(thm7_ps)},
+               {"check": "thm9", "Ks": list(ks)}, {"check": "thm10", "rho": THM10_RHO,
+                                                   "Ks": list(THM10_KS)},
+               {"check": "calibration", "sets": CAL_SETS if not reduced else 2, "seed": seed}]
     return [Task(f, f) for f in fields]
 
 
@@ -94,7 +114,7 @@ def _power_pair(task: dict[str, Any]) -> dict[str, Any]:
     """Thm 5's growth: LPA-LIST on one power job (delta = 1/2) and on P of them; both optima
     are exact (one job on all P processors: t(P); P jobs one per processor: t(1) = w)."""
     out = []
-    for P in PAIR_PS:
+    for P in task["Ps"]:
         job = Power(1.0, 0.5)
         one = MoldableInstance(P, (job,))
         many = MoldableInstance(P, (job,) * P)
@@ -106,18 +126,20 @@ def _power_pair(task: dict[str, Any]) -> dict[str, Any]:
 
 def _thm7(task: dict[str, Any]) -> dict[str, Any]:
     """Thms 6-7 on the concave profile: LPA-LIST's ratio (its own allocation, LIST run) and
-    the least ratio over every local allocation p = 1..P (identical jobs of allocation p run in
-    rounds of floor(P/p): T = ceil(n / floor(P/p)) t(p), exact)."""
+    the least ratio over every local allocation p = 1..P: the proof's instance for p is one job
+    (optimum 1/sqrt P) when p <= sqrt P, else P jobs (optimum 1) (`thm7_instance`), and its
+    identical jobs of allocation p run in rounds of floor(P/p): T = ceil(n / floor(P/p)) t(p),
+    exact."""
     out = []
-    for P in THM7_PS:
-        prof = thm7_profile(P)
+    for P in task["Ps"]:
+        prof, s = thm7_profile(P), math.isqrt(P)
         p_lpa = int(lpa(thm7_instance(P, 1)[0])[0])
         inst, opt = thm7_instance(P, p_lpa)
         lpa_ratio = Fraction(lpa_list(inst, None, "LPT").objective) / opt
         least = None
         for p in range(1, P + 1):
-            case, opt_p = thm7_instance(P, p)
-            ratio = math.ceil(case.n / (P // p)) * Fraction(prof.time(p)) / opt_p
+            n, opt_p = (1, Fraction(1, s)) if p <= s else (P, Fraction(1))
+            ratio = math.ceil(n / (P // p)) * Fraction(prof.time(p)) / opt_p
             least = ratio if least is None or ratio < least else least
         out.append({"P": P, "p_lpa": p_lpa, "lpa": float(lpa_ratio), "least": float(least),
                     "bound6": theorem_ratio("monotonic", P)})
@@ -127,7 +149,7 @@ def _thm7(task: dict[str, Any]) -> dict[str, Any]:
 def _thm9(task: dict[str, Any]) -> dict[str, Any]:
     """Thm 9: BATCH-LIST on the proof's instance: OPT = 1/2, ratio K/2 + 2^(1-K) (M1)."""
     out = []
-    for K in THM9_KS:
+    for K in task["Ks"]:
         inst = thm9_instance(K)
         sc = inst.scenario()
         T = Fraction(batch_list(inst, sc, "LPT").objective)
@@ -140,8 +162,8 @@ def _thm10(task: dict[str, Any]) -> dict[str, Any]:
     """Thm 10's proof arithmetic at q_j = rho: the probability bound Q(f) >= 1 - K 2^K
     rho^(2^K) - K rho^(2^(K-1)), the expected-ratio bound (K - 1)/4 x max(0, Q) and the size
     of the first cluster, n_1 = floor(2^K ln(1/rho) / rho^(2^K - 1)) (its log10)."""
-    rho, out = THM10_RHO, []
-    for K in THM10_KS:
+    rho, out = task["rho"], []
+    for K in task["Ks"]:
         q = 1 - K * 2**K * rho ** (2**K) - K * rho ** (2 ** (K - 1))
         e = 2**K
         log10_n1 = (math.log10(e * math.log(1 / rho)) - (e - 1) * math.log10(rho))
@@ -149,8 +171,27 @@ def _thm10(task: dict[str, Any]) -> dict[str, Any]:
     return {"rows": out}
 
 
+def _calibration(task: dict[str, Any]) -> dict[str, Any]:
+    """§5.1's calibration: q_j = 1 - exp(-lambda w_j) at every lambda of the sweep, from the
+    bounds of w (U[5000, 4e6]) and over the draws of Table 1's job sets at the defaults (set k
+    of each model = the reproduction's own, `experiments.run_set`)."""
+    ws = []
+    for mi, model in enumerate(PAPER_MODELS):
+        for k in range(task["sets"]):
+            child = np.random.SeedSequence([task["seed"], mi, DEFAULT.id], spawn_key=(k,))
+            inst = paper_instance(model, np.random.default_rng(child))
+            ws.append(np.array([j.w for j in inst.jobs]))
+    w = np.concatenate(ws)
+    rows = [{"lambda": lam, "q_lo": -math.expm1(-lam * W_RANGE[0]),
+             "q_hi": -math.expm1(-lam * W_RANGE[1]), "drawn_lo": float(-np.expm1(-lam * w.min())),
+             "drawn_hi": float(-np.expm1(-lam * w.max())),
+             "mean": float(-np.expm1(-lam * w).mean())} for lam in LAMBDA_GRID]
+    return {"rows": rows, "jobs": int(w.size)}
+
+
 CHECKS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "runs": _runs, "power-pair": _power_pair, "thm7": _thm7, "thm9": _thm9, "thm10": _thm10}
+    "runs": _runs, "power-pair": _power_pair, "thm7": _thm7, "thm9": _thm9, "thm10": _thm10,
+    "calibration": _calibration}
 
 
 # -- the claims table ---------------------------------------------------------------------------
@@ -161,17 +202,19 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
     for t, r in zip(tasks, results, strict=True):
         f = t.payload
         by[(f["check"], f.get("model"), f.get("P"))] = r
-    size = (f"{len(RUN_PS)} P in {RUN_PS[0]}..{RUN_PS[-1]} x {RUN_SETS} sets x "
-            f"{RUN_SCENARIOS} scenarios, n = {RUN_N}, lambda = {RUN_LAMBDA:g}")
+    run = next(t.payload for t in tasks if t.payload["check"] == "runs")
+    run_ps = sorted({t.payload["P"] for t in tasks if t.payload["check"] == "runs"})
+    size = (f"{len(run_ps)} P in {run_ps[0]}..{run_ps[-1]} x {run['sets']} sets x "
+            f"{run['scenarios']} scenarios, n = {run['n']}, lambda = {run['lambda']:g}")
     rm = "`resilsched reproduce moldable --theorems`"
     rows: list[Row] = []
     tests = {1: "-k 'per_job_ratio or proof_allocations'", 5: "-k power_per_job_ratio"}
     for th, model in LPA_THEOREMS:
-        per = {P: by["runs", model, P] for P in RUN_PS}
+        per = {P: by["runs", model, P] for P in run_ps}
         runs = sum(r["runs"] for r in per.values())
         if model == "power":
             over = [P for P, r in per.items() if r["max_ratio"] > theorem_ratio("power", P)]
-            worst = max(per[P]["max_ratio"] / theorem_ratio("power", P) for P in RUN_PS)
+            worst = max(per[P]["max_ratio"] / theorem_ratio("power", P) for P in run_ps)
             pair = by["power-pair", None, None]["pairs"]
             growth = ", ".join(f"P {x['P']}: {max(x['one'], x['many']):.3f}" for x in pair)
             exact = all(math.isclose(max(x["one"], x["many"]), x["P"] ** 0.25, rel_tol=1e-9)
@@ -182,7 +225,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
             verdict = ("reproduced (no run above 2 P^1/4; the pair grows as P^1/4, a lower "
                        "bound of our own: the paper gives none)" if not over and exact else
                        "differs")
-            rows.append((f"Thm 5: LPA-LIST on power is Theta(P^1/4)", "Theta(P^1/4) "
+            rows.append(("Thm 5: LPA-LIST on power is Theta(P^1/4)", "Theta(P^1/4) "
                          "(upper bound proven)", ours, verdict,
                          f"{rm}; `pytest tests/moldable/test_lpa_list.py {tests[5]}`"))
             continue
@@ -209,7 +252,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                      for r in t7), "reproduced (every allocation at or above sqrt P / 2)"
                  if ok7 else "differs",
                  f"{rm}; `pytest tests/moldable/test_adversarial_exact.py -k theorem7`"))
-    per = {P: by["runs", "batch", P] for P in RUN_PS}
+    per = {P: by["runs", "batch", P] for P in run_ps}
     c8 = 2 * (1 + EPS) * (1 + EPS2)
     worst = max(r["max_batch"] for r in per.values())
     rows.append(("Thm 8: BATCH-LIST <= 2 (1 + eps) ceil(log2(f_max + 2)) OPT", "2 (1 + eps) "
@@ -230,7 +273,8 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                  f"{rm}; `pytest tests/moldable/test_batch.py -k theorem9`"))
     t10 = by["thm10", None, None]["rows"]
     first = next((r for r in t10 if r["Q"] >= 0.5), None)
-    grows = all(b["bound"] > a["bound"] for a, b in zip(t10, t10[1:]) if a["Q"] > 0)
+    live = [r for r in t10 if r["Q"] > 0]
+    grows = all(b["bound"] > a["bound"] for a, b in zip(live, live[1:], strict=False))
     rows.append(("Thm 10: BATCH-LIST's expected ratio is omega(1) (q_j <= rho < 1)",
                  "E[ratio] > (K - 1)/8 once Q(f) >= 1/2",
                  f"rho = {THM10_RHO}: Q(f) >= 1/2 from K = {first['K'] if first else '-'}; "
@@ -240,7 +284,21 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                  "reproduced by the proof's arithmetic only (the bound grows without limit; "
                  "the instance is too large to simulate)" if first and grows else "differs",
                  f"{rm}; `pytest tests/moldable/test_adversarial_exact.py -k lemma6`"))
+    rows.append(_calibration_row(by["calibration", None, None], rm))
     return rows
+
+
+def _calibration_row(cal: dict[str, Any], rm: str) -> Row:
+    """§5.1: "lambda = 1e-7 ... corresponds to a failure probability between 0.0005 and 0.33"."""
+    at = next(r for r in cal["rows"] if math.isclose(r["lambda"], 1e-7))
+    lo, hi = PAPER_Q_RANGE
+    ok = round(at["q_lo"], 4) == lo and round(at["q_hi"], 2) == hi
+    grid = ", ".join(f"{r['lambda']:g}: {r['q_hi']:.3g}" for r in cal["rows"])
+    return ("§5.1 calibration: lambda = 1e-7 gives q_j between 0.0005 and 0.33",
+            f"{lo} - {hi}", f"{at['q_lo']:.5f} - {at['q_hi']:.4f} from w in [5000, 4e6]; "
+            f"drawn {at['drawn_lo']:.5f} - {at['drawn_hi']:.4f}, mean {at['mean']:.4f} over "
+            f"{cal['jobs']} jobs (Table 1's sets); largest q_j per lambda of Fig. 9: {grid}",
+            "reproduced" if ok else "differs", rm)
 
 
 def theorems_markdown(rows: Sequence[Row]) -> list[str]:
