@@ -68,14 +68,18 @@ class RShelf:
     queue : the priority queue Q (all jobs at the start).
     backfill : b = 1 ("B", scan the whole queue) or b = 0 ("NB", stop at the first misfit).
     fill : None (R-SHELF), or R-SHELFFILL's refill rule: ``"own"`` (the failed job itself, on
-        its processors, A17) or ``"any-queued"`` (any queued job that ends by T_i, R32).
+        its processors, A17) or ``"any-queued"`` (any queued job that ends by T_i, R32); the
+        former boolean form is still accepted (False: R-SHELF, True: ``"own"``; the online
+        family's shelf policies call it so).
     exact : time arithmetic (see `run_engine`).
 
     After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
     """
 
     def __init__(self, p: Sequence[int], t: Sequence[Any], P: int, queue: PriorityQueue, *,
-                 backfill: bool, fill: str | None, exact: bool | None = None):
+                 backfill: bool, fill: str | bool | None, exact: bool | None = None):
+        if isinstance(fill, bool):
+            fill = "own" if fill else None
         if fill not in FILL_CODES:
             raise ValueError(f"fill={fill!r} is not a refill rule ({', '.join(FILL_RULES)})")
         self.p = p

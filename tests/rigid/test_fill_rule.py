@@ -110,3 +110,15 @@ def test_unknown_rule_is_refused():
             fn(inst, None, "LPT", fill="all")
         with pytest.raises(InvalidInstance, match="fill"):
             many.makespans(fn, inst, np.zeros((1, 2), dtype=np.int64), "LPT", fill="all")
+
+
+def test_rshelf_accepts_the_former_boolean_fill():
+    """The online family's shelf policies pass fill=True/False: True is A17's "own"."""
+    from resilsched.heuristics.rigid.priorities import PriorityQueue
+    from resilsched.heuristics.rigid.rshelf import RShelf
+
+    p, t = [4, 2, 3], [1, 3, 1]
+    for flag, rule in ((True, "own"), (False, None)):
+        shelf = RShelf(p, t, 4, PriorityQueue([(0,), (1,), (2,)]), backfill=True, fill=flag,
+                       exact=True)
+        assert shelf.fill == rule
