@@ -45,7 +45,8 @@ from resilsched.numeric import time_eq
 from resilsched.reproduce.arguments import count, seed
 from resilsched.solution import Status
 
-PROG = "resilsched reproduce coschedule"
+#: program name in the help and error lines of the script (the CLI passes its own)
+PROG = "reproduce_coschedule.py"
 CAMPAIGN = "coschedule-claims"
 #: instances per task (the unit of resumption)
 CHUNK = 50
