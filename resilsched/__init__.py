@@ -34,6 +34,7 @@ __all__ = [
     "Solution",
     "Status",
     "__version__",
+    "show_versions",
 ]
 
 
@@ -56,4 +57,8 @@ def __getattr__(name: str) -> _Any:
         from resilsched import api
 
         return getattr(api, name)
+    if name == "show_versions":  # resilsched.versions.show_versions, imported on first use
+        from resilsched.versions import show_versions
+
+        return show_versions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

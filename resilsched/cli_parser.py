@@ -24,9 +24,8 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
 from resilsched.commands import export as export_commands
 from resilsched.commands import library as library_commands
@@ -36,7 +35,24 @@ MAX_SEED = 2**63 - 1
 MAX_INDEX = 10**9
 
 
-class OneLineParser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose description and epilog follow the rule of its help strings:
+    ``%%`` is a percent sign and ``%(prog)s`` the program's name.
+
+    argparse expands ``%`` in help strings only; a description is printed as written unless it
+    holds ``%(prog)``, so a ``5%%`` written as in a help string showed as ``5%%``. Expanding both
+    here, once, gives every text of the command line one rule.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("description", "epilog"):
+            text = getattr(self, name)
+            if text:
+                setattr(self, name, text % {"prog": self.prog})
+
+
+class OneLineParser(Parser):
     """An argument parser whose errors are one line on standard error, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
@@ -45,12 +61,30 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-class ReproductionParser(argparse.ArgumentParser):
+class ReproductionParser(Parser):
     """The parser of a reproduction's own options: a bad option is one line
     ``prog: error: message`` on standard error, exit status 2 (no usage dump)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print `resilsched.versions.show_versions` (resilsched, Python, the solver
+    stack, the compiled modules) and exit with status 0."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "print the versions of resilsched, Python, the solver "
+                         "stack and the compiled modules, then exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from resilsched.versions import show_versions
+
+        show_versions()
+        parser.exit()
 
 
 def integer(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
@@ -183,7 +217,7 @@ resilsched trace log.swf             # the days of a Parallel Workloads Archive 
 resilsched reproduce rigid --help    # paper figures and tables
 """),
     )
-    parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=OneLineParser)
 

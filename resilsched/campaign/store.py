@@ -28,15 +28,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from resilsched.solution import to_jsonable
+from resilsched.versions import versions as package_versions
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
@@ -92,13 +91,7 @@ def task_key(fields: Mapping[str, Any]) -> str:
 
 def versions() -> dict[str, str | None]:
     """Versions of Python and of the packages that compute results (None: not installed)."""
-    out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in RECORDED_PACKAGES:
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:
-            out[name] = None
-    return out
+    return package_versions(("python", *RECORDED_PACKAGES))
 
 
 def now() -> str:
