@@ -27,12 +27,15 @@ from resilsched.instances.desktop import DesktopInstance
 DEMAND_MARGIN = 1e-9
 
 
+#: rows of t_ij read at once for the demand (keeps the float temporary small)
+DEMAND_BLOCK = 64
+
+
 def _intervals(instance: DesktopInstance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(machine index, q, a) of every interval (i, k), k = 1..K_i."""
-    mi = np.repeat(np.arange(instance.m), [mach.K for mach in instance.machines])
-    q = np.concatenate([np.asarray(mach.q, dtype=np.int64) for mach in instance.machines])
-    a = np.concatenate([np.asarray(mach.a, dtype=np.int64) for mach in instance.machines])
-    return mi, q, a
+    flat = instance.flat
+    mi = np.repeat(np.arange(instance.m), np.diff(flat["off"]))
+    return mi, flat["q"], flat["a"]
 
 
 def lb_big(instance: DesktopInstance, scenario: Any = None,
@@ -40,10 +43,35 @@ def lb_big(instance: DesktopInstance, scenario: Any = None,
     """LB_big (spec 7.2): the longest job in its earliest-ending admissible interval."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     mi, q, a = _intervals(instance)
-    t = instance.durations[:, instance.longest_job][mi]
+    t = instance.longest_durations[mi]
     need = 2 * t if rule else t
     ok = need <= a
     return int((q[ok] + need[ok]).min())
+
+
+def demand(instance: DesktopInstance) -> float:
+    """D = sum_j min_i t_ij / b_i, in reference units (spec 7.2), lowered by `DEMAND_MARGIN`.
+
+    Reads whichever t_ij matrix the instance holds (`sorted_durations`, the one the bin policies
+    and the models use, when none is built); the minima are summed in job order either way."""
+    built = instance.__dict__
+    b = np.asarray([float(x) for x in instance.b])
+    if "durations_by_position" in built and "sorted_durations" not in built:
+        T = instance.durations_by_position  # (n, m): one row per sorted position
+        least = np.concatenate([(T[lo:lo + DEMAND_BLOCK] / b).min(axis=1)
+                                for lo in range(0, instance.n, DEMAND_BLOCK)])
+    else:
+        by_job = "durations" in built and "sorted_durations" not in built
+        T = instance.durations if by_job else instance.sorted_durations
+        least = np.full(instance.n, np.inf)
+        for lo in range(0, instance.m, DEMAND_BLOCK):
+            block = T[lo:lo + DEMAND_BLOCK] / b[lo:lo + DEMAND_BLOCK, None]
+            np.minimum(least, block.min(axis=0), out=least)
+        if by_job:
+            return float(least.sum()) * (1 - DEMAND_MARGIN)
+    in_job_order = np.empty_like(least)
+    in_job_order[np.asarray(instance.order)] = least
+    return float(in_job_order.sum()) * (1 - DEMAND_MARGIN)
 
 
 def lb_cap(instance: DesktopInstance, scenario: Any = None,
@@ -51,10 +79,9 @@ def lb_cap(instance: DesktopInstance, scenario: Any = None,
     """LB_cap (spec 7.2): the smallest horizon whose usable capacity covers the demand."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     mi, q, a = _intervals(instance)
-    T = instance.durations
+    need = demand(instance)
     b = np.asarray([float(x) for x in instance.b])
-    demand = float((T / b[:, None]).min(axis=0).sum()) * (1 - DEMAND_MARGIN)
-    tmin = T.min(axis=1)[mi]
+    tmin = instance.shortest_durations[mi]
     inv_b = 1.0 / b[mi]
 
     def capacity(lam: int) -> float:
@@ -66,11 +93,11 @@ def lb_cap(instance: DesktopInstance, scenario: Any = None,
         return float((c * inv_b).sum())
 
     lo, hi = 0, int((q + a).max())
-    if capacity(hi) < demand:
+    if capacity(hi) < need:
         return hi
     while hi - lo > 1:  # capacity(lo) < demand <= capacity(hi)
         mid = (lo + hi) // 2
-        if capacity(mid) >= demand:
+        if capacity(mid) >= need:
             hi = mid
         else:
             lo = mid

@@ -126,6 +126,12 @@ def _show(x: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def show(x: object) -> str:
+    """A value as an error message prints it: cut to 40 characters, and safe for integers
+    beyond the 4300-digit conversion limit (for the families' own checks)."""
+    return _show(x)
+
+
 def positive_number(x: object, field: str):
     """A finite number > 0: JSON number or exact fraction string (`numeric.parse_number`)."""
     v = parse_number(x, field)

@@ -18,7 +18,7 @@ import importlib as _importlib
 import types as _types
 from typing import Any as _Any
 
-from resilsched.errors import InvalidInstance, InvalidSchedule
+from resilsched.errors import HeuristicRefusal, InvalidInstance, InvalidSchedule
 from resilsched.solution import HeuristicResult, Solution, Status
 
 __version__ = "0.1.0"
@@ -28,6 +28,7 @@ FRONT_DOOR = ("load", "scenario", "simulate", "solve", "bounds", "gap")
 
 __all__ = [
     *FRONT_DOOR,
+    "HeuristicRefusal",
     "InvalidInstance",
     "InvalidSchedule",
     "HeuristicResult",

@@ -36,5 +36,18 @@ def _separator(rule: str) -> str:
     return ": "
 
 
+class HeuristicRefusal(InvalidInstance):
+    """A heuristic refuses a valid instance: it cannot place every job, or its work would pass
+    a documented limit. `field` names the heuristic (variant), `rule` what happened.
+
+    The instance itself is valid (an exact model or another heuristic may solve it), so a
+    campaign stores the refusal as a row with its reason instead of failing; on the command line
+    it is a one-line error like every `InvalidInstance` (exit status 2).
+
+    >>> str(HeuristicRefusal("GS-FFD", "cannot place job 3"))
+    'GS-FFD: cannot place job 3'
+    """
+
+
 class InvalidSchedule(AssertionError):
     """A schedule broke a rule of its model (raised by `resilsched.validation`)."""

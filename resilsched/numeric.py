@@ -8,6 +8,7 @@ the experiments).
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from numbers import Real
 
@@ -35,6 +36,10 @@ def time_lt(a: Real, b: Real) -> bool:
     return a < b and not time_eq(a, b)
 
 
+#: a decimal exponent of four digits or more (``"1e9999"``)
+_HUGE_EXPONENT = re.compile(r"[eE]\s*[+-]?0*[1-9][0-9]{3}")
+
+
 def parse_number(x: object, field: str):
     """Parse a JSON number or an exact fraction string such as ``"1/3"``.
 
@@ -51,12 +56,16 @@ def parse_number(x: object, field: str):
             raise InvalidInstance(field, f"{x!r} is not a finite number")
         return x
     if isinstance(x, str):
+        if _HUGE_EXPONENT.search(x):  # Fraction("1e999999999") would compute 10**999999999
+            raise InvalidInstance(field, f"{x[:40]!r} has an exponent beyond 1000")
         try:
             v = Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
-            raise InvalidInstance(field, f"{x!r} is not a number") from None
+            raise InvalidInstance(field, f"{x[:40]!r} is not a number") from None
         return int(v) if v.denominator == 1 else v
-    raise InvalidInstance(field, f"{x!r} is not a number")
+    text = repr(x)  # a list or object: cut it to one short line
+    raise InvalidInstance(field, f"{text if len(text) <= 40 else text[:37] + '...'} is not a "
+                                 "number")
 
 
 def integer_scale(values, max_scale: int = 10**6) -> tuple[int, bool]:

@@ -94,6 +94,8 @@ class ProgressBar:
     every : seconds between two plain lines at most (besides every ~5 % of the steps).
     tty : force the bar (True) or plain lines (False); default: ``stream.isatty()``.
     unit : what a step is, printed after the count (``"tasks"``: ``12/40 tasks (30 %)``).
+    after : print nothing before this many seconds (work that is usually quick, such as
+        planning a campaign, shows progress only when it is not).
 
     ``tick(n, note)`` counts steps; calling the bar with a message is ``tick(1, message)``, so it
     is also a ``progress(message)`` callback (`resilsched.gap.run_family`). ``say`` prints a line
@@ -106,8 +108,9 @@ class ProgressBar:
 
     def __init__(self, label: str, total: int = 0, done: int = 0, enabled: bool = True,
                  stream: TextIO | None = None, every: float = 10.0, tty: bool | None = None,
-                 unit: str = ""):
+                 unit: str = "", after: float = 0.0):
         self.label = label
+        self.after = after
         self.unit = unit
         self.total = max(0, int(total))
         self.done = int(done)
@@ -140,6 +143,8 @@ class ProgressBar:
         if not self.enabled or self._finished:
             return
         now = time.perf_counter()
+        if now - self.start < self.after:
+            return
         complete = self.total > 0 and self.done >= self.total
         if self.tty:
             if complete:
@@ -148,7 +153,8 @@ class ProgressBar:
                 self._draw(now)
             return
         new = self.done - self.skipped
-        if complete or new % self._step == 0 or now - self.last >= self.every:
+        late = self.after > 0 and self._printed == self.skipped  # the first line after `after`
+        if complete or late or new % self._step == 0 or now - self.last >= self.every:
             self.last = now
             self._printed = self.done
             self._print(self.status(now))
@@ -222,6 +228,9 @@ class ProgressBar:
             self._finished = True
             return
         self._finished = True
+        if time.perf_counter() - self.start < self.after and not self._drawn \
+                and self._printed == self.skipped:
+            return
         if self.tty:
             if self._drawn or self.done > self.skipped:
                 self.stream.write("\r\x1b[K" + self.bar() + "\n")
@@ -245,11 +254,11 @@ def _rate(rate: float) -> str:
 
 def progress_bar(label: str, total: int = 0, done: int = 0, enabled: bool = True,
                  stream: TextIO | None = None, every: float = 10.0,
-                 unit: str = "") -> ProgressBar:
+                 unit: str = "", after: float = 0.0) -> ProgressBar:
     """A `ProgressBar` (a bar on a terminal, plain lines elsewhere, nothing when not enabled).
 
     Its arguments are those of the campaign runner's progress lines, so
     ``bar = progress_bar(label or name, len(todo) + len(stored), len(stored), progress)``
     replaces them; the object has the same ``say(message)`` and ``tick()``.
     """
-    return ProgressBar(label, total, done, enabled, stream, every, unit=unit)
+    return ProgressBar(label, total, done, enabled, stream, every, unit=unit, after=after)

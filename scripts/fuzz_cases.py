@@ -370,25 +370,70 @@ def _list_case(rng, names) -> Case:
     return Case(f"list {value}", ["list", "--family", value, "--json"], {}, expect)
 
 
+def _cli_case(rng: random.Random, examples: dict[str, dict], names: dict) -> Case:
+    """One case of the command-line area: a mutated instance, trace, option or file."""
+    makers = [(_field_case, 40), (_file_case, 14), (_path_case, 5), (_option_case, 22)]
+    roll = rng.random()
+    if roll < 0.06:
+        return _swf_case(rng)
+    if roll < 0.10:
+        return _generate_case(rng, names)
+    if roll < 0.13:
+        return _thresholds_case(rng, names)
+    if roll < 0.14:
+        return _list_case(rng, names)
+    family = rng.choice(sorted(examples))
+    maker = rng.choices([m for m, _ in makers], [w for _, w in makers])[0]
+    return maker(rng, family, examples[family], names)
+
+
 def make_cases(count: int, seed: int) -> list[Case]:
-    """`count` cases, a pure function of `seed`."""
+    """`count` cases of the command-line area, a pure function of `seed`."""
     rng = random.Random(seed)
     examples = _examples()
     names = _family_names(examples)
-    makers = [(_field_case, 40), (_file_case, 14), (_path_case, 5), (_option_case, 22)]
+    return [_cli_case(rng, examples, names) for _ in range(count)]
+
+
+#: the fuzzed surfaces beyond the command line's instances and options: area -> (module in
+#: scripts/, its one-case maker, weight in a mixed run)
+AREAS: dict[str, tuple[str, str, float]] = {
+    "library": ("fuzz_library", "make_library_case", 0.10),    # tampered libraries (verify, gap)
+    "campaign": ("fuzz_campaign", "make_campaign_case", 0.10),  # specs, stores, outputs
+    "export": ("fuzz_export", "make_export_case", 0.05),        # Batsim export
+    "plugins": ("fuzz_plugins", "make_plugins_case", 0.05),     # MODULE:FUNCTION references
+    "desktop": ("fuzz_desktop", "make_desktop_case", 0.05),     # desktop instances and traces
+    "malleable": ("fuzz_malleable", "make_malleable_case", 0.05),  # malleable instances
+}
+
+
+def area_maker(area: str):
+    """The one-case maker of `area` (imported on first use: each area module imports this one)."""
+    import importlib
+
+    module, function = AREAS[area][:2]
+    return getattr(importlib.import_module(module), function)
+
+
+def make_mixed_cases(count: int, seed: int, areas: list[str] | None = None) -> list[Case]:
+    """`count` cases drawn over the command-line area ("cli") and every area of `AREAS` (or
+    those named), each case's area drawn by weight; a pure function of `seed` and `areas`."""
+    rng = random.Random(seed)
+    chosen = [a for a in ("cli", *AREAS) if areas is None or a in areas]
+    chosen = [a for a in chosen if a == "cli" or _importable(AREAS[a][0])]
+    weights = [1.0 - sum(AREAS[a][2] for a in chosen if a != "cli") if a == "cli"
+               else AREAS[a][2] for a in chosen]
+    examples = _examples()
+    names = _family_names(examples)
+    makers = {a: area_maker(a) for a in chosen if a != "cli"}
     out = []
     for _ in range(count):
-        roll = rng.random()
-        if roll < 0.06:
-            out.append(_swf_case(rng))
-        elif roll < 0.10:
-            out.append(_generate_case(rng, names))
-        elif roll < 0.13:
-            out.append(_thresholds_case(rng, names))
-        elif roll < 0.14:
-            out.append(_list_case(rng, names))
-        else:
-            family = rng.choice(sorted(examples))
-            maker = rng.choices([m for m, _ in makers], [w for _, w in makers])[0]
-            out.append(maker(rng, family, examples[family], names))
+        area = rng.choices(chosen, [max(w, 0.05) for w in weights])[0]
+        out.append(_cli_case(rng, examples, names) if area == "cli" else makers[area](rng))
     return out
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None

@@ -8,7 +8,11 @@ infinities, numbers that overflow, huge sizes, bytes that are not UTF-8, JSON ne
 deep, a directory where a file is expected, an option out of its range. The cases are a pure
 function of ``--seed``.
 
-The cases are built by scripts/fuzz_cases.py. Each case runs in-process through
+The other surfaces are areas of their own, mixed in by weight (`fuzz_cases.AREAS`): tampered
+and malformed libraries (``library verify``, ``gap --library``), campaign specs, stores and
+output paths, the Batsim export, ``MODULE:FUNCTION`` plug-in references, and the desktop and
+malleable instance readers (scripts/fuzz_<area>.py). The cases are built by
+scripts/fuzz_cases.py. Each case runs in-process through
 `resilsched.cli.main` in a forked child (so that a hang inside
 C code can be killed), with a per-case timeout and a memory cap, and is classified:
 
@@ -24,6 +28,7 @@ C code can be killed), with a per-case timeout and a memory cap, and is classifi
 Usage::
 
     python3 scripts/fuzz_cli.py --cases 2400 --seed 0          # the full run (about 20 minutes)
+    python3 scripts/fuzz_cli.py --cases 300 --area library     # one surface (see fuzz_cases.AREAS)
     python3 scripts/fuzz_cli.py --cases 200 --show traceback   # print the failing commands
 """
 
@@ -49,7 +54,8 @@ BAD = ("traceback", "hang", "accepted", "bad-refusal", "bad-output")
 MEMORY_CAP = 4 * 2**30
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fuzz_cases import Case, make_cases  # noqa: E402  (the script's own folder)
+# the script's own folder; make_cases (the command-line area alone) is the suite's slice
+from fuzz_cases import AREAS, Case, make_cases, make_mixed_cases  # noqa: E402, F401
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -248,8 +254,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the command lines of this outcome kind (repeatable; "
                         "'bad' = every bad kind)")
     parser.add_argument("--json", metavar="FILE", help="also write every outcome to FILE")
+    parser.add_argument("--area", action="append", choices=["cli", *AREAS], default=None,
+                        help="fuzz only this surface (repeatable; default: every one)")
     args = parser.parse_args(argv)
-    cases = make_cases(args.cases, args.seed)
+    cases = make_mixed_cases(args.cases, args.seed, args.area)
     t0 = time.perf_counter()
     outcomes = run_all(cases, args.timeout, progress=True)
     counts = summary(outcomes)

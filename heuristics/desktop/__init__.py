@@ -3,9 +3,11 @@ policies LPT, SPT, FFD, FFI and DPslack, with or without the slack rule (the 20 
 §3.4), and the runtime executor of §1.5.
 
 The two registered heuristics take the local policy as their priority rule and the rule from the
-instance (``"slack_rule"``), which ``slack="on"|"off"`` overrides; the run is then executed on the
-trace disturbed by `scenario` (a `Disturbance`; None: the predicted trace) and the result carries
-the disturbed makespan and the stability sigma = makespan / lambda beside the horizon.
+instance (``"slack_rule"``), which ``slack="on"|"off"`` overrides, and ``fill="interval"|"job"``
+chooses how FFD and FFI fill (Algorithm 3 bin by bin, or the prose's job by job, D-24); the run
+is then executed on the trace disturbed by `scenario` (a `Disturbance`; None: the predicted
+trace) and the result carries the disturbed makespan and the stability sigma = makespan / lambda
+beside the horizon.
 """
 
 from __future__ import annotations
@@ -15,7 +17,13 @@ from dataclasses import replace
 from typing import Literal
 
 from resilsched.heuristics.desktop import executor
-from resilsched.heuristics.desktop.policies import GLOBAL, LOCAL, da_slack, greedy_slack
+from resilsched.heuristics.desktop.policies import (
+    GLOBAL,
+    LOCAL,
+    da_slack,
+    greedy_slack,
+    local_policy,
+)
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance, Disturbance
 from resilsched.solution import HeuristicResult
@@ -23,24 +31,29 @@ from resilsched.solution import HeuristicResult
 LOCAL_POLICIES = tuple(LOCAL)
 
 Slack = Literal["instance", "on", "off"]
+Fill = Literal["interval", "job"]
 
 
 def rule_of(instance: DesktopInstance, slack: str) -> bool:
     return instance.slack_rule if slack == "instance" else slack == "on"
 
 
-def build(instance: DesktopInstance, global_policy: str, local: str,
-          slack: bool) -> tuple[DesktopSchedule, float]:
-    """One of the 20 variants: (allocation, build time in seconds, spec 4.4)."""
+def build(instance: DesktopInstance, global_policy: str, local: str, slack: bool,
+          fill: str = "interval") -> tuple[DesktopSchedule, float]:
+    """One of the 20 variants: (allocation, build time in seconds, spec 4.4); `fill` is the
+    reading of FFD and FFI (``interval``: Algorithm 3; ``job``: the prose, decision D-24)."""
+    policy = local_policy(local, fill)
     t0 = time.perf_counter()
-    sched = GLOBAL[global_policy](instance, LOCAL[local], slack)
+    sched = GLOBAL[global_policy](instance, policy, slack)
+    if fill != "interval":
+        sched = replace(sched, info={**sched.info, "fill": fill})
     return sched, time.perf_counter() - t0
 
 
 def _result(instance: DesktopInstance, global_policy: str, scenario: Disturbance | None,
-            priority: str | None, slack: str) -> HeuristicResult:
+            priority: str | None, slack: str, fill: str) -> HeuristicResult:
     local = priority or "LPT"
-    sched, seconds = build(instance, global_policy, local, rule_of(instance, slack))
+    sched, seconds = build(instance, global_policy, local, rule_of(instance, slack), fill)
     run = executor.run(instance, sched, scenario)
     which = "disturbed" if scenario is not None else "nominal"
     sched = replace(sched, info={**sched.info, f"{which}_makespan": run.makespan,
@@ -58,16 +71,18 @@ def _result(instance: DesktopInstance, global_policy: str, scenario: Disturbance
 
 def greedy_slack_heuristic(instance: DesktopInstance, scenario: Disturbance | None = None,
                            priority: str | None = None, *, seed: int = 0,
-                           slack: Slack = "instance") -> HeuristicResult:
-    """GreedySlack (Algorithm 5) with the local policy `priority` (default LPT)."""
-    return _result(instance, "GreedySlack", scenario, priority, slack)
+                           slack: Slack = "instance", fill: Fill = "interval") -> HeuristicResult:
+    """GreedySlack (Algorithm 5) with the local policy `priority` (default LPT); `fill` reads
+    FFD/FFI bin by bin (``interval``, Algorithm 3) or job by job (``job``, the prose, D-24)."""
+    return _result(instance, "GreedySlack", scenario, priority, slack, fill)
 
 
 def da_slack_heuristic(instance: DesktopInstance, scenario: Disturbance | None = None,
                        priority: str | None = None, *, seed: int = 0,
-                       slack: Slack = "instance") -> HeuristicResult:
-    """DAslack (Algorithm 6, branch fixed) with the local policy `priority` (default LPT)."""
-    return _result(instance, "DAslack", scenario, priority, slack)
+                       slack: Slack = "instance", fill: Fill = "interval") -> HeuristicResult:
+    """DAslack (Algorithm 6, branch fixed) with the local policy `priority` (default LPT);
+    `fill` as for `greedy_slack_heuristic`."""
+    return _result(instance, "DAslack", scenario, priority, slack, fill)
 
 
 __all__ = ["LOCAL_POLICIES", "DesktopSchedule", "build", "da_slack", "da_slack_heuristic",

@@ -29,8 +29,24 @@ from bisect import bisect_left
 import numpy as np
 
 import resilsched.heuristics.desktop._ckernel as _ckernel
+from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop.binpack import bin_policy_c
 from resilsched.heuristics.desktop.state import State, View
+
+#: most bits the knapsack rows of one DPslack bin may hold in all (512 MiB, decision D-8): a
+#: bin of 10^12 s would otherwise ask for rows of 10^12 bits
+MAX_DP_BITS = 1 << 32
+
+
+def _room(used: int, width: int, c: list[int], A: int) -> int:
+    """`used` + the bits of one more row of `width` + 1 bits, or a `HeuristicRefusal` when that
+    passes `MAX_DP_BITS`."""
+    used += width + 1
+    if used > MAX_DP_BITS:
+        raise HeuristicRefusal("DPslack", f"a bin of {A} s with {len(c)} candidate jobs needs "
+                                          f"knapsack rows of more than {MAX_DP_BITS} bits (D-8);"
+                                          " use another local policy")
+    return used
 
 
 def select_reference(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
@@ -83,6 +99,7 @@ def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
         return []
     if sum(c) + max(c[-1], m1, m2) <= A:  # everything fits: r = N, then all (same set)
         return list(range(N - 1, -1, -1))
+    used = _room(0, width, c, A)
     mask = (2 << width) - 1
     rows = [1]
     best, rstar = 0, 0
@@ -99,6 +116,7 @@ def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
         if r >= 2 and prev is rows[r - 2] and cr == c[r - 2]:
             rows.append(prev)  # unchanged by this duration already: closed under + cr
             continue
+        used = _room(used, width, c, A)
         nxt = prev | (prev << cr)
         if nxt.bit_length() > width + 1:
             nxt &= mask
@@ -118,6 +136,7 @@ def _subset_sum(c: list[int], A: int) -> list[int]:
     """
     if sum(c) <= A:
         return list(range(len(c) - 1, -1, -1))
+    used = _room(0, A, c, A)
     mask = (2 << A) - 1
     rows = [1]
     for j, cj in enumerate(c):
@@ -125,6 +144,7 @@ def _subset_sum(c: list[int], A: int) -> list[int]:
         if j >= 1 and len(rows) >= 2 and prev is rows[-2] and cj == c[j - 1]:
             rows.append(prev)  # unchanged by this duration already: closed under + cj
             continue
+        used = _room(used, A, c, A)
         nxt = prev | (prev << cj)
         if nxt.bit_length() > A + 1:
             nxt &= mask

@@ -77,10 +77,9 @@ def execute(e0: np.ndarray, queues: Sequence[Sequence[int]], starts: np.ndarray,
 
 def machine_queues(instance: DesktopInstance, schedule: DesktopSchedule) -> list[list[int]]:
     """Durations t_ij of each machine's FIFO queue (spec 1.5)."""
-    T = instance.durations
     queues: list[list[int]] = [[] for _ in range(instance.m)]
     for (i, _k), jobs in sorted(schedule.intervals.items()):
-        queues[i].extend(int(T[i, j]) for j in jobs)
+        queues[i].extend(instance.t(i, j) for j in jobs)
     return queues
 
 

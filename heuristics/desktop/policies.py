@@ -4,7 +4,7 @@
 - `greedy_slack` (Algorithm 5): one call of the local policy on `greedy_view`; the horizon is
   lambda_GS = H(pi), "the end date of the last allocated job plus the associated slack" (A-10).
 - `da_slack` (Algorithm 6 with the branch fixed, A-5): u = max_i e_i(K_i) must be valid (else
-  `InvalidInstance`: the trace is too short, A-26), l = 0; while u - l > 1, probe
+  `HeuristicRefusal`, A-26), l = 0; while u - l > 1, probe
   lambda = floor((u + l) / 2) on a fresh `cut_view`: INVALID -> l = lambda, valid -> u = lambda
   and keep pi. Returns the last valid pi with lambda_DA = u (H(pi) <= u is reported too).
 
@@ -22,6 +22,12 @@ Two shortcuts keep DAslack's output identical while skipping work:
 
 `LOCAL` maps the local policy named by a registered heuristic's priority to its function; the
 "without slack rule" variants (§3.4) are the same calls with ``slack=False``.
+
+A variant that cannot place every job raises `resilsched.errors.HeuristicRefusal` (an
+`InvalidInstance`: one line on the command line, a refusal row in a campaign) whose message says
+what happened (`refusal`): which intervals the global policy kept, whether the longest job fits
+one of them alone under the rule, and where it would fit otherwise (GreedySlack drops the last
+availability of every machine, A-8: a machine with a single availability keeps none).
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from resilsched.errors import InvalidInstance
+from resilsched.bounds.desktop import demand
+from resilsched.errors import HeuristicRefusal, InvalidInstance
 from resilsched.heuristics.desktop.binpack import ffd, ffi
 from resilsched.heuristics.desktop.dpslack import dpslack
+from resilsched.heuristics.desktop.firstfit import ffd_by_job, ffi_by_job
 from resilsched.heuristics.desktop.lpt import lpt, spt
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.heuristics.desktop.state import (
@@ -59,10 +67,13 @@ class LocalPolicy:
     by_job: bool
     ordered: bool
 
+    def durations(self, instance: DesktopInstance) -> np.ndarray:
+        """The t_ij matrix this policy reads (built on first use)."""
+        return instance.durations_by_position if self.by_job else instance.sorted_durations
+
     def __call__(self, instance: DesktopInstance, view: View, slack: bool,
                  **kw) -> State | None:
-        data = instance.durations_by_position if self.by_job else instance.sorted_durations
-        return self.fn(view, data, slack, **kw)
+        return self.fn(view, self.durations(instance), slack, **kw)
 
 
 LOCAL: dict[str, LocalPolicy] = {
@@ -72,6 +83,27 @@ LOCAL: dict[str, LocalPolicy] = {
     "FFI": LocalPolicy("FFI", ffi, False, True),
     "DPslack": LocalPolicy("DPslack", dpslack, False, True),
 }
+
+#: the ways a bin policy may fill (decision D-24): ``interval``, bin after bin (Algorithm 3, the
+#: default), or ``job``, each job in the first bin where it fits (the prose; FFD and FFI only)
+FILLS = ("interval", "job")
+BY_JOB: dict[str, LocalPolicy] = {
+    "FFD": LocalPolicy("FFD", ffd_by_job, False, True),
+    "FFI": LocalPolicy("FFI", ffi_by_job, False, True),
+}
+
+
+def local_policy(name: str, fill: str = "interval") -> LocalPolicy:
+    """The local policy `name` read the `fill` way (`FILLS`); ``fill="job"`` exists for FFD and
+    FFI only (LPT and SPT place job by job already, DPslack fills a bin at once)."""
+    if fill == "interval":
+        return LOCAL[name]
+    if fill not in FILLS:
+        raise InvalidInstance("--param fill", f"{fill!r} is not one of {', '.join(FILLS)}")
+    if name not in BY_JOB:
+        raise InvalidInstance("--param fill", f"fill=job applies to FFD and FFI, not {name} "
+                                              "(decision D-24)")
+    return BY_JOB[name]
 
 
 def variant_name(global_policy: str, local: str, slack: bool) -> str:
@@ -94,11 +126,12 @@ def parse_variant(name: str) -> tuple[str, str, bool]:
 
 def greedy_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool) -> DesktopSchedule:
     """Algorithm 5: shift, sort by e_i(k), one local call; lambda = H(pi)."""
-    state = local(instance, greedy_view(instance), slack)
+    view = greedy_view(instance)
+    state = local(instance, view, slack)
     name = variant_name("GreedySlack", local.name, slack)
     if state is None:
-        raise InvalidInstance("machines", f"{name} cannot place every job: the trace is too "
-                                          "short (generate or read a longer one)")
+        raise refusal(instance, view, local.name, slack, name,
+                      capacity=_Capacity(instance, slack).ok(view))
     h = state.horizon()
     return state.schedule(instance, h, name, {"global": "GreedySlack", "local": local.name})
 
@@ -107,10 +140,9 @@ class _Capacity:
     """The necessary condition of LB_cap (spec 7.2) for a cut view: cheap INVALID probes."""
 
     def __init__(self, instance: DesktopInstance, slack: bool):
-        T = instance.durations
         b = np.asarray([float(x) for x in instance.b])
-        self.demand = float((T / b[:, None]).min(axis=0).sum()) * (1 - 1e-9)
-        self.tmin = T.min(axis=1).astype(np.int64)
+        self.demand = demand(instance)
+        self.tmin = instance.shortest_durations
         self.inv_b = 1.0 / b
         self.slack = slack
 
@@ -132,6 +164,7 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     """Algorithm 6 (branch fixed, A-5): binary search on lambda from (lower, max e_i(K_i));
     ``shortcuts=False`` runs the local policy at every probe (the reference)."""
     name = variant_name("DAslack", local.name, slack)
+    local.durations(instance)  # first, so that the capacity test reads the same matrix
     data = cached(instance, "cut_data", CutData)
     cap = cached(instance, f"capacity_{slack}", lambda inst: _Capacity(inst, slack))
     u, lo = instance.horizon_end, lower
@@ -154,8 +187,8 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
 
     best = probe(u)
     if best is None:
-        raise InvalidInstance("machines", f"{name} cannot place every job even at the end of "
-                                          f"the trace ({u} s): the trace is too short (A-26)")
+        raise refusal(instance, cut_view(data, u), local.name, slack, name,
+                      capacity=cap.ok(cut_view(data, u)))
     best_h = best.horizon()
     while u - lo > 1:
         lam = (u + lo) // 2
@@ -171,6 +204,72 @@ def da_slack(instance: DesktopInstance, local: LocalPolicy, slack: bool,
     info = {"global": "DAslack", "local": local.name, "runs": runs, "reused": skipped,
             "refuted_by_capacity": refuted, "replayed_steps": replayed}
     return best.schedule(instance, u, name, info)
+
+
+def _fits_alone(view: View, t: np.ndarray, slack: bool) -> np.ndarray:
+    """Per interval of the view: a job of duration t[i] (machine i) placed alone keeps the rule
+    (2 t <= a(k), t <= a(k-1), a(k-2) on the same machine; t <= a(k) without the rule)."""
+    off, _, avail, _ = view.flat()
+    owner = np.repeat(np.arange(len(off) - 1), np.diff(off))
+    tt = t[owner]
+    if not slack:
+        return avail >= tt
+    ok = avail >= 2 * tt
+    pos = np.arange(len(avail)) - off[owner]  # k - 1 within the machine
+    for back in (1, 2):
+        prev = np.roll(avail, back)
+        ok &= (pos < back) | (prev >= tt)
+    return ok
+
+
+def _keep_none(items: list[int]) -> str:
+    """``machine 3 keeps none`` / ``machines 0, 3 and 7 more keep none``."""
+    shown = ", ".join(map(str, items[:5])) + (f" and {len(items) - 5} more"
+                                               if len(items) > 5 else "")
+    return f"machine {shown} keeps none" if len(items) == 1 else f"machines {shown} keep none"
+
+
+def refusal(instance: DesktopInstance, view: View, local: str, slack: bool, name: str,
+            capacity: bool = True) -> HeuristicRefusal:
+    """Why `local` left jobs over on `view` (GreedySlack's kept intervals, or DAslack's whole
+    trace), as a `HeuristicRefusal` naming the variant (module docstring)."""
+    off = view.flat()[0]
+    j = instance.longest_job
+    t = instance.longest_durations
+    rule = "2 t <= a(k), t <= a(k-1), a(k-2)" if slack else "t <= a(k)"
+    alone = _fits_alone(view, t, slack)
+    if view.kind == "GreedySlack":
+        kept = int(off[-1])
+        bare = [i for i in range(instance.m) if off[i + 1] == off[i]]
+        what = (f"cannot place every job in the {kept} of {instance.K} intervals GreedySlack "
+                "keeps (it drops each machine's last availability, A-8"
+                + (f"; {_keep_none(bare)}" if bare else "") + ")")
+        last = [(i, mach.K, mach.a[-1]) for i, mach in enumerate(instance.machines)
+                if (2 * t[i] if slack else t[i]) <= mach.a[-1]]
+        if not alone.any():
+            i = last[0][0] if last else int(t.argmin())
+            where = ", ".join(f"machine {i} interval {k} (a = {a} s)" for i, k, a in last[:3])
+            why = (f"job {j}, the longest (t = {int(t[i])} s on machine {i}), fits none of them "
+                   f"under the rule {rule}" + (f", only a dropped last interval: {where}"
+                                                if last else ""))
+        elif not capacity:
+            why = "they cannot hold the demand (the capacity test of LB_cap)"
+        else:
+            why = (f"each job fits one of them alone, but {local} leaves some over once the "
+                   "others are placed (longestJob, Algorithm 1)")
+        return HeuristicRefusal(name, f"{what}: {why}; DAslack and the exact models use every "
+                                      "interval")
+    what = f"cannot place every job even with every interval of the trace (up to {view.lam} s)"
+    if not capacity:
+        why = ("the intervals cannot hold the demand (the capacity test of LB_cap): the trace "
+               "is too short for these jobs (A-26)")
+    elif not alone.any():
+        why = f"job {j} fits no interval alone under the rule {rule} (A-26)"
+    else:
+        why = (f"each job fits an interval alone and the capacity suffices, but {local} leaves "
+               "some over once the others are placed (longestJob, Algorithm 1; A-26); an exact "
+               "model may place them")
+    return HeuristicRefusal(name, f"{what}: {why}")
 
 
 GLOBAL: dict[str, Callable[[DesktopInstance, LocalPolicy, bool], DesktopSchedule]] = {

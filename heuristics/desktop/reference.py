@@ -92,6 +92,23 @@ def binpack_literal(view: View, T: np.ndarray, slack: bool, decreasing: bool,
     return lit.state if not J else None
 
 
+def binpack_by_job_literal(view: View, T: np.ndarray, slack: bool, decreasing: bool,
+                           deadline: float | None = None) -> State | None:
+    """FFD (FFI with ``decreasing=False``) job by job, the prose of §3.2.3 (D-24): each job in
+    the first bin of the view's order where it fits."""
+    lit = _Literal(view, slack, deadline)
+    n = T.shape[1]
+    for pos in (range(n - 1, -1, -1) if decreasing else range(n)):
+        for i, k in view.order:
+            t = int(T[i, pos])
+            if lit.fits(i, k, t):
+                lit.state.place(i, k, pos, t)
+                break
+        else:
+            return None
+    return lit.state
+
+
 def dpslack_literal(view: View, T: np.ndarray, slack: bool,
                     deadline: float | None = None) -> State | None:
     """Algorithm 4 with the fixes of A-9 and the explicit tables of `select_reference`."""
@@ -121,4 +138,10 @@ LITERAL = {
     "FFD": lambda v, T, s, dl=None: binpack_literal(v, T, s, True, dl),
     "FFI": lambda v, T, s, dl=None: binpack_literal(v, T, s, False, dl),
     "DPslack": dpslack_literal,
+}
+
+#: the job-by-job reading of FFD and FFI (``fill=job``, D-24)
+LITERAL_BY_JOB = {
+    "FFD": lambda v, T, s, dl=None: binpack_by_job_literal(v, T, s, True, dl),
+    "FFI": lambda v, T, s, dl=None: binpack_by_job_literal(v, T, s, False, dl),
 }

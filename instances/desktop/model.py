@@ -9,8 +9,12 @@ availability of length a_i(k) followed by an unavailability of length u_i(k)::
 
 q_i(k) is the worst-case start of availability k (unavailability k advanced by a_i(k), spec F2).
 n independent jobs of processing amounts p_j; job j lasts t_ij = max(1, round(b_i p_j)) integer
-seconds on machine i (A-19, rounded half up). Every time is an integer number of seconds; time 0
-is the common origin (A-20).
+seconds on machine i (A-19), the product of the values the file writes (an integer, a fraction
+string, or the decimal a JSON number writes: 1.15 x 50 = 57.5) rounded half up exactly (D-3,
+`resilsched.instances.desktop.durations`). Every time is an integer number of seconds; time 0 is
+the common origin (A-20). Limits (D-22): at most 10^4 jobs, 10^5 machines, 10^6 intervals in
+all, m n <= 5·10^7; times in [1, 10^12] (e0 from 0), traces ending by 10^12; p in (0, 10^12];
+b in [10^-6, 10^6].
 
 The JSON contract (docs/architecture.md, issue 12)::
 
@@ -29,51 +33,81 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.instances.fields import FORMAT_VERSION, check_header, check_metadata, positive_int
-from resilsched.numeric import parse_number
+from resilsched.instances.desktop.durations import duration_matrix as _durations
+from resilsched.instances.desktop.durations import exact_duration, exact_value
+from resilsched.instances.fields import (
+    FORMAT_VERSION,
+    MAX_JOBS,
+    check_header,
+    check_metadata,
+    job_count,
+    positive_int,
+    positive_number,
+    show,
+    time_value,
+)
 from resilsched.solution import to_jsonable
 
 FAMILY = "desktop"
 
-#: Largest time accepted anywhere (about 31,700 years in seconds): sums stay exact in int64.
+#: Largest time accepted anywhere (about 31,700 years in seconds): sums stay exact in int64
+#: (decision T8; the same bound as `resilsched.instances.fields.MAX_TIME`).
 MAX_TIME = 10**12
+#: Most machines of an instance (decision D-22): 10x the 5,000 hosts where m * n reaches
+#: `MAX_CELLS` at `MAX_JOBS` jobs, 200x the paper's 500; each machine is a Python object.
+MAX_MACHINES = 10**5
 #: Largest m * n (the duration matrix t_ij is held in memory as int64).
 MAX_CELLS = 5 * 10**7
-#: Largest total number of intervals.
-MAX_INTERVALS = 10**7
+#: Most intervals in all, hence on one machine too (D-22): 2.4x the 417,000 of 5,000 hosts over
+#: the 30 days of the synthetic traces.
+MAX_INTERVALS = 10**6
+#: Range of the cycle times b (D-22): speeds differ by at most 10^12, so that t_ij / b_i and
+#: every other derived quantity stays below 10^18.
+B_RANGE = (1e-6, 1e6)
 
 
 def _time(x: object, field_name: str, low: int) -> int:
     """An integer number of seconds in [low, MAX_TIME] (4.0 is accepted, 4.5 is not)."""
-    ok = (
-        not isinstance(x, bool)
-        and isinstance(x, Real)
-        and math.isfinite(x)
-        and (isinstance(x, Integral) or float(x).is_integer())
-    )
+    ok = not isinstance(x, bool) and (  # an int of any size, or an integral finite float
+        isinstance(x, Integral) or (isinstance(x, Real) and math.isfinite(x)
+                                    and float(x).is_integer()))
     if not ok:
-        raise InvalidInstance(field_name, f"{x!r} must be an integer number of seconds")
-    v = int(x)
-    if v < low:
-        raise InvalidInstance(field_name, f"{v} must be >= {low}")
-    if v > MAX_TIME:
-        raise InvalidInstance(field_name, f"{v} exceeds the largest time {MAX_TIME}")
-    return v
+        raise InvalidInstance(field_name, f"{show(x)} must be an integer number of seconds")
+    if x < low:
+        raise InvalidInstance(field_name, f"{show(x)} must be >= {low}")
+    if x > MAX_TIME:
+        raise InvalidInstance(field_name, f"{show(x)} exceeds the largest time {MAX_TIME}")
+    return int(x)
 
 
-def _number(x: object, field_name: str) -> Any:
-    v = parse_number(x, field_name)
-    if not v > 0:
-        raise InvalidInstance(field_name, f"{v} must be > 0")
-    if v > MAX_TIME:
-        raise InvalidInstance(field_name, f"{v} exceeds {MAX_TIME}")
+def _seconds(values: tuple, where: str, low: int) -> tuple[int, ...]:
+    """Every entry an integer number of seconds in [low, MAX_TIME]: checked at once when all are
+    Python ints (JSON integers), else entry by entry; the first bad entry is named."""
+    if len(values) > MAX_INTERVALS:
+        raise InvalidInstance(where, f"has {len(values)} lengths (at most {MAX_INTERVALS} "
+                                     "intervals, decision D-22)")
+    if set(map(type, values)) <= {int} and (not values or (min(values) >= low
+                                                           and max(values) <= MAX_TIME)):
+        return values
+    return tuple(_time(x, f"{where}[{k}]", low) for k, x in enumerate(values))
+
+
+def _cycle_time(x: object, field_name: str) -> Any:
+    """A cycle time b in `B_RANGE` (number or exact fraction string)."""
+    v = positive_number(x, field_name)
+    low, high = B_RANGE
+    if not low <= v <= high:
+        raise InvalidInstance(field_name, f"{show(v)} must be in [{low:g}, {high:g}] "
+                                          "(decision D-22)")
     return v
 
 
@@ -90,18 +124,30 @@ class Machine:
     def __post_init__(self) -> None:
         self._check("machine")
 
+    @classmethod
+    def checked(cls, b: Any, e0: Any, a: Sequence[Any], u: Sequence[Any],
+                where: str) -> Machine:
+        """A machine whose refusals name `where` (``machines[3]``, a trace's host)."""
+        mach = cls.__new__(cls)
+        for name, value in (("b", b), ("e0", e0), ("a", tuple(a)), ("u", tuple(u))):
+            object.__setattr__(mach, name, value)
+        mach._check(where)
+        return mach
+
     def _check(self, where: str) -> None:
-        object.__setattr__(self, "b", _number(self.b, f"{where}.b"))
+        object.__setattr__(self, "b", _cycle_time(self.b, f"{where}.b"))
         object.__setattr__(self, "e0", _time(self.e0, f"{where}.e0", 0))
         a, u = tuple(self.a), tuple(self.u)
         if not a:
             raise InvalidInstance(f"{where}.a", "must hold at least one availability length")
         if len(u) != len(a):
             raise InvalidInstance(f"{where}.u", f"has {len(u)} lengths but a has {len(a)}")
-        a = tuple(_time(x, f"{where}.a[{k}]", 1) for k, x in enumerate(a))
-        u = tuple(_time(x, f"{where}.u[{k}]", 1) for k, x in enumerate(u))
-        if self.e0 + sum(a) + sum(u) > MAX_TIME:
-            raise InvalidInstance(f"{where}", f"the trace ends after the largest time {MAX_TIME}")
+        a = _seconds(a, f"{where}.a", 1)
+        u = _seconds(u, f"{where}.u", 1)
+        end = self.e0 + sum(a) + sum(u)
+        if end > MAX_TIME:
+            raise InvalidInstance(f"{where}", f"the trace ends at {end} s, after the largest "
+                                              f"time {MAX_TIME}")
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "u", u)
 
@@ -133,17 +179,15 @@ class Machine:
 
 
 def duration_matrix(b: Sequence[Any], p: Sequence[Any]) -> np.ndarray:
-    """t_ij = max(1, floor(b_i p_j + 1/2)) as an (m, n) int64 array (A-19, rounded half up in
-    float64)."""
-    bb = np.asarray([float(x) for x in b], dtype=np.float64)
-    pp = np.asarray([float(x) for x in p], dtype=np.float64)
-    t = np.floor(np.multiply.outer(bb, pp) + 0.5)
-    if t.size and t.max() > MAX_TIME:
-        i, j = np.unravel_index(int(t.argmax()), t.shape)
-        raise InvalidInstance(f"jobs[{j}].p", f"{p[j]} lasts {t[i, j]:.0f} s on machine {i}, "
-                                              f"more than the largest time {MAX_TIME}")
-    out = np.maximum(t, 1).astype(np.int64)
-    out.flags.writeable = False
+    """t_ij = max(1, round(b_i p_j)) as a read-only (m, n) int64 array: the exact values of b
+    and p, halves rounded up (A-19, D-3; `resilsched.instances.desktop.durations`). A duration
+    above `MAX_TIME` is refused, naming the job and the machine."""
+    out = _durations(b, p)
+    if out.size and out.max() > MAX_TIME:
+        i, j = np.unravel_index(int(out.argmax()), out.shape)
+        raise InvalidInstance(f"jobs[{j}].p", f"{show(p[j])} lasts {int(out[i, j])} s on "
+                                              f"machine {i}, more than the largest time "
+                                              f"{MAX_TIME}")
     return out
 
 
@@ -177,34 +221,48 @@ class DesktopInstance:
         machines = tuple(self.machines)
         if not machines:
             raise InvalidInstance("machines", "must hold at least one machine")
+        if len(machines) > MAX_MACHINES:
+            raise InvalidInstance("machines", f"has {len(machines)} entries (at most "
+                                              f"{MAX_MACHINES}, decision D-22)")
         for i, mach in enumerate(machines):
             if not isinstance(mach, Machine):
                 raise InvalidInstance(f"machines[{i}]", "must be a Machine")
-        p = tuple(_number(x, f"jobs[{j}].p") for j, x in enumerate(self.p))
-        if not p:
+        if not self.p:
             raise InvalidInstance("jobs", "must hold at least one job")
+        if len(self.p) > MAX_JOBS:
+            raise InvalidInstance("jobs", f"has {len(self.p)} entries (at most {MAX_JOBS})")
+        p = tuple(time_value(x, f"jobs[{j}].p") for j, x in enumerate(self.p))
         if not isinstance(self.slack_rule, bool):
             raise InvalidInstance("slack_rule", f"{self.slack_rule!r} must be true or false")
         if len(machines) * len(p) > MAX_CELLS:
             raise InvalidInstance("instance", f"m * n = {len(machines)} * {len(p)} exceeds "
                                               f"{MAX_CELLS} (t_ij is kept in memory)")
-        if sum(mach.K for mach in machines) > MAX_INTERVALS:
-            raise InvalidInstance("machines", f"more than {MAX_INTERVALS} intervals in total")
+        total = sum(mach.K for mach in machines)
+        if total > MAX_INTERVALS:
+            raise InvalidInstance("machines", f"hold {total} intervals in all (at most "
+                                              f"{MAX_INTERVALS}, decision D-22)")
         object.__setattr__(self, "machines", machines)
         object.__setattr__(self, "p", p)
         self._check_fits()
 
     def _check_fits(self) -> None:
-        """The longest job fits some availability under the instance's rule (spec 1.2)."""
+        """No duration exceeds `MAX_TIME` (the longest job on the slowest machine is the longest
+        t_ij: rounding is monotone) and the longest job fits some availability under the
+        instance's rule (spec 1.2). Reads one column of t_ij, not the matrix."""
         j = self.longest_job
-        t = self.durations[:, j]
+        t = self.longest_durations
+        if t.max() > MAX_TIME:
+            i = int(t.argmax())
+            raise InvalidInstance(f"jobs[{j}].p", f"{show(self.p[j])} lasts {int(t[i])} s on "
+                                                  f"machine {i}, more than the largest time "
+                                                  f"{MAX_TIME}")
         need = 2 * t if self.slack_rule else t
-        for i, mach in enumerate(self.machines):
-            if max(mach.a) >= need[i]:
-                return
-        rule = "2 t_ij <= a_i(k) (slack rule)" if self.slack_rule else "t_ij <= a_i(k)"
-        raise InvalidInstance(f"jobs[{j}].p", f"{self.p[j]} fits no availability: no interval "
-                                              f"has {rule}")
+        longest = np.fromiter((max(mach.a) for mach in self.machines), dtype=np.int64,
+                              count=self.m)
+        if not (longest >= need).any():
+            rule = "2 t_ij <= a_i(k) (slack rule)" if self.slack_rule else "t_ij <= a_i(k)"
+            raise InvalidInstance(f"jobs[{j}].p", f"{show(self.p[j])} fits no availability: no "
+                                                  f"interval has {rule}")
 
     # -- sizes and derived data --------------------------------------------------------------
     @property
@@ -226,34 +284,64 @@ class DesktopInstance:
 
     @cached_property
     def durations(self) -> np.ndarray:
-        """t_ij as a read-only (m, n) int64 array (A-19)."""
+        """t_ij as a read-only (m, n) int64 array (A-19), computed on first use."""
         return duration_matrix(self.b, self.p)
 
+    @cached_property
+    def longest_durations(self) -> np.ndarray:
+        """Column `longest_job` of t_ij: the longest job on every machine (m,), read-only."""
+        return _durations(self.b, [self.p[self.longest_job]])[:, 0]
+
+    @cached_property
+    def shortest_durations(self) -> np.ndarray:
+        """min_j t_ij per machine: the shortest job (the first of `order`) on every machine."""
+        return _durations(self.b, [self.p[int(self.order[0])]])[:, 0]
+
     def t(self, i: int, j: int) -> int:
-        return int(self.durations[i, j])
+        """t_ij: read from whichever matrix is built (`durations`, `sorted_durations`), else
+        computed exactly for this pair alone (the same value, without building a matrix)."""
+        if "durations" in self.__dict__:
+            return int(self.durations[i, j])
+        if "sorted_durations" in self.__dict__:
+            return int(self.sorted_durations[i, self.position[j]])
+        return exact_duration(self.machines[i].b, self.p[j])
+
+    @cached_property
+    def position(self) -> np.ndarray:
+        """The inverse of `order`: ``position[j]`` is job j's place in the sorted order."""
+        out = np.empty(self.n, dtype=np.int64)
+        out[self.order] = np.arange(self.n)
+        out.flags.writeable = False
+        return out
 
     @cached_property
     def order(self) -> np.ndarray:
         """Job indices by non-decreasing p_j, ties by index (A-24); t_ij follows this order on
-        every machine since rounding is monotone."""
-        out = np.argsort(np.asarray([float(x) for x in self.p]), kind="stable")
+        every machine since rounding is monotone. Exact fractions are compared exactly (two of
+        them may share a float)."""
+        if any(isinstance(x, Fraction) for x in self.p):
+            exact = [exact_value(x) for x in self.p]
+            out = np.asarray(sorted(range(self.n), key=lambda j: (exact[j], j)), dtype=np.int64)
+        else:
+            out = np.argsort(np.asarray([float(x) for x in self.p]), kind="stable")
         out.flags.writeable = False
         return out
 
     @cached_property
     def sorted_durations(self) -> np.ndarray:
-        """t_ij with the jobs in `order`: row i is non-decreasing (m, n), read-only."""
-        out = np.ascontiguousarray(self.durations[:, self.order])
-        out.flags.writeable = False
-        return out
+        """t_ij with the jobs in `order`: row i is non-decreasing (m, n), read-only (computed
+        from b and the sorted p, the same values as ``durations[:, order]``)."""
+        return _durations(self.b, self._sorted_p)
 
     @cached_property
     def durations_by_position(self) -> np.ndarray:
         """The transpose of `sorted_durations`, contiguous (n, m): row r holds the durations of
-        the job at sorted position r on every machine."""
-        out = np.ascontiguousarray(self.sorted_durations.T)
-        out.flags.writeable = False
-        return out
+        the job at sorted position r on every machine (the product is symmetric)."""
+        return _durations(self._sorted_p, self.b)
+
+    @property
+    def _sorted_p(self) -> list[Any]:
+        return [self.p[j] for j in self.order.tolist()]
 
     @cached_property
     def flat(self) -> dict[str, np.ndarray]:
@@ -261,18 +349,24 @@ class DesktopInstance:
         at ``off[i]:off[i+1]``: ``a``, ``u``, ``s`` (s(k)), ``e`` (e(k)), ``e_prev``
         (e(k-1)), ``q`` (q(k)); ``off`` has m + 1 entries (for the vectorised heuristics,
         disturbances and executor)."""
-        K = [mach.K for mach in self.machines]
+        K = np.fromiter((mach.K for mach in self.machines), dtype=np.int64, count=self.m)
         off = np.zeros(self.m + 1, dtype=np.int64)
         np.cumsum(K, out=off[1:])
         n = int(off[-1])
 
         def flat(get) -> np.ndarray:
-            return np.fromiter((x for mach in self.machines for x in get(mach)), dtype=np.int64,
-                               count=n)
+            return np.fromiter(chain.from_iterable(get(mach) for mach in self.machines),
+                               dtype=np.int64, count=n)
 
-        out = {"off": off, "a": flat(lambda m: m.a), "u": flat(lambda m: m.u),
-               "s": flat(lambda m: m.s), "e": flat(lambda m: m.e[1:]),
-               "e_prev": flat(lambda m: m.e[:m.K]), "q": flat(lambda m: m.q)}
+        a, u = flat(lambda mach: mach.a), flat(lambda mach: mach.u)
+        e0 = np.fromiter((mach.e0 for mach in self.machines), dtype=np.int64, count=self.m)
+        run = np.cumsum(a + u)  # e(k) - e(0) over all machines in turn, then made per machine
+        before = np.zeros(self.m, dtype=np.int64)
+        before[1:] = run[off[1:-1] - 1]
+        e = run - np.repeat(before - e0, K)
+        e_prev = e - a - u
+        out = {"off": off, "a": a, "u": u, "s": e_prev + a, "e": e, "e_prev": e_prev,
+               "q": e_prev + u}
         for arr in out.values():
             arr.flags.writeable = False
         return out
@@ -285,7 +379,7 @@ class DesktopInstance:
     @property
     def p_max(self) -> int:
         """max over i, j of t_ij (spec 1.1, A-21: global)."""
-        return int(self.durations[:, self.longest_job].max())
+        return int(self.longest_durations.max())
 
     @property
     def a_min(self) -> int:
@@ -302,7 +396,7 @@ class DesktopInstance:
 
     def assumption_h1_per_machine(self) -> tuple[bool, ...]:
         """The per-processor relaxation of H1 (spec 1.7, A-21): 2 max_j t_ij <= min_k a_i(k)."""
-        tmax = self.durations[:, self.longest_job]
+        tmax = self.longest_durations
         return tuple(bool(2 * tmax[i] <= min(m.a)) for i, m in enumerate(self.machines))
 
     @property
@@ -334,7 +428,12 @@ class DesktopInstance:
         raw = d.get("machines")
         if not isinstance(raw, list) or not raw:
             raise InvalidInstance("machines", 'must be a non-empty list of {"b", "e0", "a", "u"}')
-        machines = []
+        job_count(raw, "machines", MAX_MACHINES)
+        jobs = d.get("jobs")
+        if not isinstance(jobs, list) or not jobs:
+            raise InvalidInstance("jobs", 'must be a non-empty list of {"p": number}')
+        job_count(jobs, "jobs", MAX_JOBS)
+        machines, intervals = [], 0
         for i, mach in enumerate(raw):
             where = f"machines[{i}]"
             if not isinstance(mach, dict):
@@ -345,16 +444,12 @@ class DesktopInstance:
             for key in ("a", "u"):
                 if not isinstance(mach[key], list):
                     raise InvalidInstance(f"{where}.{key}", "must be a list of integer lengths")
-            m = Machine.__new__(Machine)
-            object.__setattr__(m, "b", mach["b"])
-            object.__setattr__(m, "e0", mach.get("e0", 0))
-            object.__setattr__(m, "a", tuple(mach["a"]))
-            object.__setattr__(m, "u", tuple(mach["u"]))
-            m._check(where)
-            machines.append(m)
-        jobs = d.get("jobs")
-        if not isinstance(jobs, list) or not jobs:
-            raise InvalidInstance("jobs", 'must be a non-empty list of {"p": number}')
+            intervals += len(mach["a"])
+            if intervals > MAX_INTERVALS:
+                raise InvalidInstance(f"{where}.a", f"brings the intervals to {intervals}, more "
+                                                    f"than {MAX_INTERVALS} (decision D-22)")
+            machines.append(Machine.checked(mach["b"], mach.get("e0", 0), mach["a"], mach["u"],
+                                            where))
         p = []
         for j, job in enumerate(jobs):
             if not isinstance(job, dict):

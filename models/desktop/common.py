@@ -29,12 +29,22 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
-from resilsched.bounds.desktop import lower_bound
-from resilsched.errors import InvalidInstance
+import numpy as np
+
+from resilsched.bounds.desktop import lb_big, lb_cap
+from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop import build
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance
+from resilsched.models.desktop.budget import (
+    DA_RUNS,
+    build_cost,
+    lb_cap_cost,
+    matrix_cost,
+    variant_cost,
+)
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 from resilsched.validation.desktop import allocation_horizon, validate_desktop_schedule
@@ -67,55 +77,108 @@ class HorizonData:
 
     @classmethod
     def of(cls, instance: DesktopInstance, slack: bool) -> HorizonData:
+        """The model's data: `pairs` in (machine, job, k) order, every admissible (j, i, k)
+        listed once, in O(m n + pairs) (the intervals of a machine sorted by length once)."""
         data = cls(instance, slack, [list(m.a) for m in instance.machines],
                    [list(m.q) for m in instance.machines])
-        T = instance.durations
+        factor = 2 if slack else 1
+        order = instance.order
         for i, a in enumerate(data.a):
-            for j in range(instance.n):
-                need = (2 if slack else 1) * int(T[i, j])
-                data.pairs.extend((j, i, k) for k, ak in enumerate(a) if need <= ak)
+            arr = np.asarray(a, dtype=np.int64)
+            by_length = np.argsort(arr, kind="stable")
+            lengths = arr[by_length]
+            first = np.empty(instance.n, dtype=np.int64)  # by job: the first long enough
+            first[order] = np.searchsorted(lengths, factor * instance.sorted_durations[i],
+                                           side="left")
+            for j in np.nonzero(first < len(a))[0].tolist():
+                data.pairs.extend((j, i, k) for k in np.sort(by_length[first[j]:]).tolist())
         return data
 
     def t(self, i: int, j: int) -> int:
-        return int(self.instance.durations[i, j])
+        return self.instance.t(i, j)
 
 
-def count_pairs(instance: DesktopInstance, slack: bool) -> int:
-    """The number of admissible (j, i, k), without building them."""
-    import numpy as np
-
+def model_size(instance: DesktopInstance, slack: bool, max_vars: int,
+               budget: float) -> tuple[int, bool] | None:
+    """(number of admissible x_jik, exact?) without building them: first a lower bound from the
+    longest job (every job fits where it fits), returned when it already exceeds `max_vars`;
+    else the exact count from the sorted durations, or None when building them would not fit
+    in `budget` seconds."""
+    factor = 2 if slack else 1
+    flat = instance.flat
+    owner = np.repeat(np.arange(instance.m), np.diff(flat["off"]))
+    longest = int((factor * instance.longest_durations[owner] <= flat["a"]).sum())
+    if longest * instance.n > max_vars:
+        return longest * instance.n, False
+    if matrix_cost(instance, "sorted_durations") > budget:
+        return None
     total = 0
+    rows = instance.sorted_durations
     for i, mach in enumerate(instance.machines):
-        a = np.sort(np.asarray(mach.a, dtype=np.int64))
-        need = (2 if slack else 1) * instance.durations[i]
-        total += int((len(a) - np.searchsorted(a, need, side="left")).sum())
-    return total
+        total += int(np.searchsorted(factor * rows[i], np.asarray(mach.a), side="right").sum())
+    return total, True
 
 
 def incumbent(instance: DesktopInstance, slack: bool, opts: HorizonOptions,
               share: float = 0.25) -> DesktopSchedule | None:
-    """The best heuristic allocation found within `share` of the time left (cheapest first:
-    the next variant runs only if the last one's time, times 20 for DAslack, still fits)."""
+    """The best heuristic allocation found within `share` of the time left, cheapest first: the
+    next variant runs only if its estimate (`budget.variant_cost`), and the last one's time
+    (times 20 for DAslack), still fit."""
     budget = opts.deadline.share(share)
     start = time.perf_counter()
     best, last = None, 0.0
     for global_policy, local in INCUMBENTS:
         spent = time.perf_counter() - start
-        guess = last * (20 if global_policy == "DAslack" else 1)
+        guess = max(last * (DA_RUNS if global_policy == "DAslack" else 1),
+                    variant_cost(instance, global_policy, local))
         if spent + guess > budget:
             break
         try:
             sched, last = build(instance, global_policy, local, slack)
-        except InvalidInstance:
-            continue  # the trace is too short for this variant
+        except HeuristicRefusal:
+            continue  # this variant cannot place every job (or its DP is too large)
         if best is None or sched.horizon < best.horizon:
             best = sched
     return best
 
 
-def bound_of(instance: DesktopInstance, slack: bool) -> int:
-    """max(LB_big, LB_cap) under `slack` (spec 7.2)."""
-    return lower_bound(instance, None, slack)
+def lower_bound_within(instance: DesktopInstance, slack: bool, budget: float,
+                       info: dict) -> int:
+    """max(LB_big, LB_cap) under `slack` (spec 7.2); LB_big alone (and a note in `info`) when
+    LB_cap's estimate does not fit in `budget` seconds."""
+    lb = lb_big(instance, None, slack)
+    if lb_cap_cost(instance) <= budget:
+        return max(lb, lb_cap(instance, None, slack))
+    info["lower_bound_note"] = "LB_cap skipped: its estimate exceeds the time left"
+    return lb
+
+
+def prepare(instance: DesktopInstance,
+            opts: HorizonOptions) -> tuple[int, DesktopSchedule | None, dict[str, Any], bool]:
+    """The phases before a model (spec 7.1), each sized by the deadline (D-12, D-25): the lower
+    bound, the incumbent (a quarter of the time), the model size and the build guard. Returns
+    (bound, incumbent, info, build?); when build? is False, ``info["model"]`` says why and the
+    incumbent (or nothing) is the answer."""
+    slack = instance.slack_rule
+    opts.say("lower bounds LB_big, LB_cap")
+    info: dict[str, Any] = {}
+    lb = lower_bound_within(instance, slack, opts.deadline.share(0.25), info)
+    opts.say("incumbent: heuristics")
+    best = incumbent(instance, slack, opts)
+    info.update({"lower_bound": lb, "slack_rule": slack,
+                 "assumption_h1": instance.assumption_h1,
+                 "incumbent": best.horizon if best else None,
+                 "incumbent_policy": best.policy if best else None})
+    size = model_size(instance, slack, opts.max_vars, opts.deadline.share(0.5))
+    if size is None:
+        info["model"] = "not built: no time left to size it (the incumbent is the answer)"
+        return lb, best, info, False
+    pairs, exact = size
+    info["x_variables" if exact else "x_variables_at_least"] = pairs
+    if pairs > opts.max_vars or build_cost(pairs, instance) > 0.5 * opts.deadline.remaining():
+        info["model"] = "not built: too large for the limits (the incumbent is the answer)"
+        return lb, best, info, False
+    return lb, best, info, True
 
 
 def finish(data: HorizonData, method: str, solver: str, status: Status,

@@ -19,16 +19,12 @@ from ortools.sat.python import cp_model
 from resilsched.models.desktop.common import (
     HorizonData,
     HorizonOptions,
-    bound_of,
-    count_pairs,
     finish,
-    incumbent,
+    prepare,
 )
 from resilsched.solution import Solution, Status
 
 METHOD = "cpsat"
-#: seconds per admissible x_jik to build the model (measured ~10 us; kept pessimistic)
-BUILD_COST = 5e-5
 
 
 def add_assignment(m: cp_model.CpModel, data: HorizonData) -> dict:
@@ -81,22 +77,12 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     opts = HorizonOptions.of(time_limit, options)
     started = time.perf_counter()
     slack = instance.slack_rule
-    opts.say("lower bounds LB_big, LB_cap")
-    lb = bound_of(instance, slack)
-    opts.say("incumbent: heuristics")
-    best = incumbent(instance, slack, opts)
-    info: dict[str, Any] = {"lower_bound": lb, "slack_rule": slack,
-                            "assumption_h1": instance.assumption_h1,
-                            "incumbent": best.horizon if best else None,
-                            "incumbent_policy": best.policy if best else None}
-    size = count_pairs(instance, slack)
-    info["x_variables"] = size
-    remaining = opts.deadline.remaining()
-    if size > opts.max_vars or size * BUILD_COST > 0.5 * remaining:
-        info["model"] = "not built: too large for the limits (the incumbent is the answer)"
+    lb, best, info, go = prepare(instance, opts)
+    if not go:
         status = Status.FEASIBLE if best else Status.NO_SOLUTION
         return finish(HorizonData(instance, slack), METHOD, "heuristics", status, None, None,
                       lb, best, started, info)
+    size = info["x_variables"]
     opts.say(f"building the model ({size} x variables)")
     data = HorizonData.of(instance, slack)
     m = cp_model.CpModel()

@@ -13,6 +13,11 @@ docs/campaigns.md, "Reports". Per family:
   then an over-estimate); gap = (h - ref) / ref when minimising, (ref - h) / ref when
   maximising, reported in percent.
 
+Rows whose heuristic or model refused the instance (``status`` ``"refused"``, with its
+``reason``) are counted per setting (`FamilyResults.refused`), not measured. Rows that are not
+rows of a spec campaign as `resilsched.campaign.tasks` writes them (a family that is not
+registered, a field or a value of the wrong type) are left out and named.
+
 `Setting` is one algorithm setting (algorithm, priority, parameter values): one box, one line.
 
 >>> s = Setting("R-LIST-0", "heuristic", "LPT", '{"eps":0.3}')
@@ -35,7 +40,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from resilsched.plugin import Family
-from resilsched.registry import find_heuristic, get_family
+from resilsched.registry import UnknownName, find_heuristic, get_family
+
+#: the status of a row whose heuristic or model refused its instance (`resilsched.campaign.tasks`)
+REFUSED = "refused"
 
 
 class Setting(NamedTuple):
@@ -90,6 +98,7 @@ class FamilyResults:
     optimal_references: int = 0
     reference_model: str | None = None
     descriptions: dict[str, str] = field(default_factory=dict)
+    refused: dict[Setting, list[str]] = field(default_factory=dict)
 
     @property
     def objective(self) -> str:
@@ -170,13 +179,61 @@ def _gap(value: float, reference: float, sense: str) -> float:
     return 100.0 * diff / reference
 
 
-def collect(rows: Iterable[tuple[dict[str, Any], Any]]) -> dict[str, FamilyResults]:
-    """Family name -> its metrics, from (fields, result) rows of a spec campaign."""
+def _number(x: Any) -> bool:
+    return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
+
+
+def _scalar(x: Any) -> bool:
+    return x is None or isinstance(x, (bool, int, float, str))
+
+
+def row_problem(fields: dict[str, Any], result: Any) -> str | None:
+    """Why (fields, result) is not a row of a spec campaign as `resilsched.campaign.tasks`
+    writes it, or None when it is one (values of other JSON types in known places, a family
+    that is not registered)."""
+    family = fields.get("family")
+    if not isinstance(family, str):
+        return "fields.family is not a string"
+    try:
+        get_family(family)
+    except UnknownName:
+        return f"fields.family={family!r} is not a registered family"
+    if not isinstance(fields.get("algorithm"), str):
+        return "fields.algorithm is not a string"
+    if fields.get("kind", "heuristic") not in ("heuristic", "exact"):
+        return "fields.kind is not heuristic or exact"
+    params = fields.get("params") or {}
+    if not isinstance(params, dict) or not all(_scalar(v) for v in params.values()):
+        return "fields.params is not a table of numbers, strings and booleans"
+    for name in ("priority", "instance", "instance_sha"):
+        if not (fields.get(name) is None or isinstance(fields[name], str)):
+            return f"fields.{name} is not a string"
+    for name in ("qbar", "scenario", "scenario_seed"):
+        if not _number(fields.get(name)):
+            return f"fields.{name} is not a number"
+    for name in ("objective", "ratio", "solver_bound", "reference_bound"):
+        if not _number(result.get(name)):
+            return f"result.{name} is not a number"
+    if not (result.get("status") is None or isinstance(result["status"], str)):
+        return "result.status is not a string"
+    return None
+
+
+def collect(rows: Iterable[tuple[str, dict[str, Any], Any]]
+            ) -> tuple[dict[str, FamilyResults], list[tuple[str, str]]]:
+    """Family name -> its metrics, from (key, fields, result) rows of a spec campaign, and the
+    (key, problem) of the rows left out (`row_problem`). Rows of other campaigns (a result that
+    is not an object, fields without an algorithm) are skipped silently."""
     out: dict[str, FamilyResults] = {}
+    left: list[tuple[str, str]] = []
     cases: dict[tuple, list[tuple[Setting, dict]]] = defaultdict(list)
-    for fields, result in rows:
+    for key, fields, result in rows:
         if not isinstance(result, dict) or "algorithm" not in fields:
             continue  # not a spec campaign's row
+        problem = row_problem(fields, result)
+        if problem is not None:
+            left.append((key, problem))
+            continue
         name = fields["family"]
         if name not in out:
             out[name] = FamilyResults(get_family(name))
@@ -188,6 +245,9 @@ def collect(rows: Iterable[tuple[dict[str, Any], Any]]) -> dict[str, FamilyResul
             entry = table.get(setting.algorithm) or (
                 None if setting.kind == "exact" else find_heuristic(fr.family, setting.algorithm))
             fr.descriptions[setting.algorithm] = entry.description if entry else ""
+        if result.get("status") == REFUSED:
+            fr.refused.setdefault(setting, []).append(str(result.get("reason", "")))
+            continue
         if result.get("ratio") is not None:
             fr.ratio.append(Point(setting, fields.get("qbar"), float(result["ratio"])))
         case = (name, fields.get("instance_sha"), fields.get("qbar"), fields.get("scenario"),
@@ -214,4 +274,4 @@ def collect(rows: Iterable[tuple[dict[str, Any], Any]]) -> dict[str, FamilyResul
                 continue
             fr.gap.append(Point(setting, qbar, _gap(float(result["objective"]), float(value),
                                                     fr.family.sense)))
-    return out
+    return out, left

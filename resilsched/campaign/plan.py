@@ -12,34 +12,30 @@ Common random numbers: scenario k of an instance is drawn from a seed derived fr
 (``[scenarios].seed``, the instance's digest, k) only, so every algorithm and every q-bar value
 sees the same random stream for it; the heuristic's own seed (random priorities) comes from the
 same triple through a separate stream. Reordering the instances or the algorithms of a spec
-changes no draw.
+changes no draw. The seeds are derived in the worker (`resilsched.campaign.tasks.Work.stream`),
+so planning a million tasks takes seconds; `plan` reports its progress per instance.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from resilsched.campaign.engine import Task
 from resilsched.campaign.spec import CampaignSpec, InstanceSource, SpecError, library_files
 from resilsched.campaign.store import canonical_json
-from resilsched.campaign.tasks import Work
+from resilsched.campaign.tasks import Work, attempt, draw_seeds
 from resilsched.errors import InvalidInstance
-from resilsched.registry import get_family
+from resilsched.registry import get_family, heuristic
+
+__all__ = ["check_parameters", "count_tasks", "draw_seeds", "instance_digest", "load_instances",
+           "parameterised", "plan"]
 
 
 def instance_digest(instance: Any) -> str:
     """First 16 hex digits of the sha256 of the instance's canonical JSON."""
     return hashlib.sha256(canonical_json(instance.to_dict()).encode()).hexdigest()[:16]
-
-
-def draw_seeds(seed: int, digest: str, index: int) -> tuple[int, int]:
-    """(scenario seed, heuristic seed) of scenario `index` of the instance with `digest`."""
-    state = np.random.SeedSequence([seed, int(digest, 16), index]).generate_state(2)
-    return int(state[0]), int(state[1])
 
 
 def load_instances(source: InstanceSource) -> list[tuple[str, Any]]:
@@ -64,41 +60,101 @@ def load_instances(source: InstanceSource) -> list[tuple[str, Any]]:
     return out
 
 
-def _scenarios(spec: CampaignSpec, has_scenarios: bool, digest: str
-               ) -> Iterator[tuple[float | None, int, int | None, int]]:
-    """(qbar, index, scenario seed or None, heuristic seed) for one instance."""
-    seed = 0 if spec.scenarios is None else spec.scenarios.seed
+def _scenarios(spec: CampaignSpec, has_scenarios: bool
+               ) -> list[tuple[float | None, int, bool]]:
+    """(qbar, scenario index, drawn) of the tasks of one instance and setting."""
     if spec.scenarios is None or not has_scenarios:
-        yield None, 0, None, draw_seeds(seed, digest, 0)[1]
-        return
-    seeds = [draw_seeds(seed, digest, k) for k in range(spec.scenarios.count)]
-    for q in spec.scenarios.qbar:
-        for k, (s_seed, h_seed) in enumerate(seeds):
-            yield q, k, s_seed, h_seed
+        return [(None, 0, False)]
+    return [(q, k, True) for q in spec.scenarios.qbar for k in range(spec.scenarios.count)]
 
 
-def plan(spec: CampaignSpec) -> list[Task]:
-    """Every task of the campaign, instances outermost (see the module doc)."""
+def count_tasks(spec: CampaignSpec, per_instance: bool = False) -> int:
+    """How many tasks `plan` lists (preset counts known, one instance per library source
+    otherwise: a lower bound), or per instance of each family when `per_instance`."""
+    total = 0
+    for source in spec.instances:
+        fam = get_family(source.family)
+        settings = sum(len(a.priorities) * len(a.grid) for a in spec.algorithms
+                       if a.family == fam.name)
+        instances = 1 if per_instance else (
+            len(library_files(source.library)) if source.library else source.count or 1)
+        total += settings * len(_scenarios(spec, fam.sample_scenario is not None)) * instances
+    return total
+
+
+#: tasks between two calls of `plan`'s progress callback (and one after each instance)
+PROGRESS_EVERY = 10_000
+
+
+def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> list[Task]:
+    """Every task of the campaign, instances outermost (see the module doc); `progress` is
+    called with the number of tasks listed so far every `PROGRESS_EVERY` tasks and after each
+    instance."""
     tasks = []
+    seed = 0 if spec.scenarios is None else spec.scenarios.seed
     for source in spec.instances:
         fam = get_family(source.family)
         algorithms = [a for a in spec.algorithms if a.family == fam.name]
+        draws = _scenarios(spec, fam.sample_scenario is not None)
         for name, inst in load_instances(source):
             digest = instance_digest(inst)
-            draws = list(_scenarios(spec, fam.sample_scenario is not None, digest))
             base = {"family": fam.name, "instance": name, "instance_sha": digest}
             for alg in algorithms:
                 extra = ({} if alg.kind == "heuristic"
                          else {"time_limit": alg.time_limit, "workers": alg.workers})
                 for prio in alg.priorities:
                     for params in alg.grid:
-                        for q, k, s_seed, h_seed in draws:
-                            fields = {**base, "algorithm": alg.name, "kind": alg.kind,
-                                      "priority": prio, "params": params, "qbar": q,
-                                      "scenario": k, "scenario_seed":
-                                      None if s_seed is None else spec.scenarios.seed,
-                                      **extra}
+                        head = {**base, "algorithm": alg.name, "kind": alg.kind,
+                                "priority": prio, "params": params}
+                        for q, k, drawn in draws:
+                            fields = {**head, "qbar": q, "scenario": k,
+                                      "scenario_seed": seed if drawn else None, **extra}
                             work = Work(fam.name, inst, alg.kind, alg.name, prio, params, q,
-                                        s_seed, h_seed, alg.time_limit, alg.workers)
+                                        (seed, digest, k), drawn, alg.time_limit, alg.workers)
                             tasks.append(Task(fields, work))
+                            if progress is not None and len(tasks) % PROGRESS_EVERY == 0:
+                                progress(len(tasks))
+            if progress is not None:
+                progress(len(tasks))
     return tasks
+
+
+def parameterised(tasks: list[Task]) -> list[Task]:
+    """The first task of each heuristic setting whose parameters differ from the defaults."""
+    seen, out = set(), []
+    for task in tasks:
+        f = task.fields
+        if not f["params"] or f["kind"] != "heuristic":
+            continue  # no parameter set: the defaults
+        setting = (f["family"], f["algorithm"], f["priority"], tuple(sorted(f["params"].items())))
+        if setting in seen:
+            continue
+        seen.add(setting)
+        entry = heuristic(get_family(f["family"]), f["algorithm"])  # names and references
+        defaults = {p.name: p.default for p in entry.params}
+        if any(defaults.get(k) != v for k, v in f["params"].items()):
+            out.append(task)
+    return out
+
+
+def check_parameters(spec: CampaignSpec, tasks: list[Task]) -> list[tuple[Task, dict[str, Any]]]:
+    """Try the parameters of the spec on its instances before the campaign runs.
+
+    Some rules of a heuristic's parameters depend on the instance (worksharing's ``n``: at
+    most 2 x 10^7 chunk entries for W and the workers), so they can be checked only with one.
+    `tasks` (the `parameterised` ones not stored yet) are run now; a refusal naming one of
+    their parameters (``--param NAME``, the rules of the command line) is a `SpecError` naming
+    the spec entry and the instance. Returns the (task, row) of the tasks run, to be stored.
+    """
+    algorithms = {(a.family, a.name): a for a in spec.algorithms if a.kind == "heuristic"}
+    out = []
+    for task in tasks:
+        f = task.fields
+        row, refusal = attempt(task.payload)
+        if refusal is not None and getattr(refusal, "field", "").startswith("--param "):
+            where = algorithms[f["family"], f["algorithm"]].where
+            name = refusal.field.removeprefix("--param ").strip()
+            raise SpecError(f"{spec.source}: " + str(InvalidInstance(
+                f"{where}.params.{name}", f"{refusal.rule} (on instance {f['instance']})")))
+        out.append((task, row))
+    return out

@@ -11,6 +11,10 @@ writes into the output folder:
   statistics per family, metric, setting and q-bar, ``all`` pooling every q-bar);
 - ``<family>-<metric>-boxplot.png`` and ``<family>-<metric>-vs-<parameter>.png``
   (`resilsched.campaign.plots`; skipped with ``plots=False``).
+
+The store is opened read-only. Tasks whose heuristic or model refused the instance are counted
+per setting with their reasons; rows that are not valid JSON, hold NaN or infinities, or are not
+rows of a spec campaign are left out of every table and named in the report.
 """
 
 from __future__ import annotations
@@ -22,7 +26,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from resilsched.campaign.export import flat_rows, open_store, pick_campaign, write_csv
+from resilsched.campaign.errors import PathError
+from resilsched.campaign.export import (
+    LeftOut,
+    checked_rows,
+    flat_rows,
+    left_out_line,
+    open_store,
+    output,
+    pick_campaign,
+    write_csv,
+)
 from resilsched.campaign.metrics import (
     FamilyResults,
     Point,
@@ -46,30 +60,51 @@ def require_matplotlib() -> None:
                             "(or use --no-plots)") from None
 
 
+def output_folder(out: str | Path) -> Path:
+    """The report's folder (`PathError` now, before any work, if `out` is a file)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise PathError(f"--out {out}", "is a file, not a folder")
+    return out
+
+
 def write_report(store_path: str | Path, out: str | Path, campaign: str | None = None,
                  plots: bool = True) -> dict[str, Any]:
     """Write the report of `campaign` (default: the store's only one) into `out`; returns
-    {"campaign", "rows", "files"}."""
+    {"campaign", "rows", "refused", "left_out", "files"} (`left_out`: one line per row left
+    out)."""
     if plots:
         require_matplotlib()
-    out = Path(out)
+    out = output_folder(out)
     with open_store(store_path) as store:
         name = pick_campaign(store, campaign)
-        stored = list(store.rows(name))
-        raw = [(f, r) for _, f, r, _, _ in stored]
-        families = collect(raw)
+        stored, left = checked_rows(store, name)
+        families, bad = collect((k, f, r) for k, f, r, _, _ in stored)
+        if bad:
+            dropped = {k for k, _ in bad}
+            stored = [row for row in stored if row[0] not in dropped]
+            left += [LeftOut(k, problem) for k, problem in bad]
         if not families:
             raise CampaignError(f"campaign {name!r} holds no rows of a spec campaign "
-                                "(`resilsched campaign run`)")
-        out.mkdir(parents=True, exist_ok=True)
+                                "(`resilsched campaign run`)" +
+                                (f"; {left_out_line(left)}" if left else ""))
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PathError(f"--out {out}", f"cannot be created ({exc.strerror or exc})") \
+                from None
         files = [out / "rows.csv", out / "summary.csv"]
-        write_csv(flat_rows(store, name, stored), files[0])
+        write_csv(flat_rows(name, stored), files[0])
         _write_summary(families, files[1])
         figures = {fam: _figures(fr, out) if plots else [] for fam, fr in families.items()}
         files += [p for paths in figures.values() for _, p in paths]
         files.append(out / "report.md")
-        files[-1].write_text(_markdown(store, name, len(raw), families, figures))
-    return {"campaign": name, "rows": len(raw), "files": [str(p) for p in files]}
+        text = _markdown(store, name, len(stored), families, figures, left)
+        with output(files[-1], str(files[-1])) as f:
+            f.write(text)
+    refused = sum(len(v) for fr in families.values() for v in fr.refused.values())
+    return {"campaign": name, "rows": len(stored), "refused": refused,
+            "left_out": [x.describe() for x in left], "files": [str(p) for p in files]}
 
 
 # -- grouping ---------------------------------------------------------------------------------
@@ -121,7 +156,7 @@ def _sweeps(fr: FamilyResults, metric: str) -> dict[str, dict[str, dict[Any, lis
 def _write_summary(families: dict[str, FamilyResults], path: Path) -> None:
     head = ["family", "metric", "algorithm", "kind", "priority", "params", "qbar", *STATS,
             "std", "min"]
-    with open(path, "w", newline="") as f:
+    with output(path, str(path)) as f:
         w = csv.writer(f)
         w.writerow(head)
         for name, fr in families.items():
@@ -143,7 +178,15 @@ def _num(x: float) -> str:
 
 
 def _figures(fr: FamilyResults, out: Path) -> list[tuple[str, Path]]:
-    """(caption, path) of every figure of one family."""
+    """(caption, path) of every figure of one family (`PathError` if one cannot be written)."""
+    try:
+        return _draw(fr, out)
+    except OSError as exc:
+        where = exc.filename or out
+        raise PathError(str(where), f"cannot be written ({exc.strerror or exc})") from None
+
+
+def _draw(fr: FamilyResults, out: Path) -> list[tuple[str, Path]]:
     from resilsched.campaign import plots
 
     fam = fr.family.name
@@ -193,20 +236,46 @@ def _fmt(metric: str) -> Callable[[float], str]:
 
 def _markdown(store: ResultStore, name: str, n_rows: int,
               families: dict[str, FamilyResults],
-              figures: dict[str, list[tuple[str, Path]]]) -> str:
+              figures: dict[str, list[tuple[str, Path]]], left: list[LeftOut]) -> str:
     lines = [f"# Campaign {name}", "",
              f"Store `{store.path}`: {n_rows} rows (one per task). Tables and plots below are "
              "computed from the stored rows only; `rows.csv` holds every row and `summary.csv` "
-             "every statistic.", "", "## Runs and versions", ""]
+             "every statistic.", ""]
+    if left:
+        lines += [f"**{len(left)} stored rows are left out** (not valid JSON, holding NaN or "
+                  "infinities, or not rows of a spec campaign): they are in no table, plot or "
+                  "CSV file.", "", *(f"- {x.describe()}" for x in left[:20])]
+        lines += [f"- and {len(left) - 20} more"] if len(left) > 20 else []
+        lines += [""]
+    lines += ["## Runs and versions", ""]
     runs = store.runs(name)
     lines += _table(["started (UTC)", "executor", "tasks", "versions"],
-                    [(r["started"], r["executor"], r["tasks"],
-                      ", ".join(f"{k} {v}" for k, v in r["versions"].items())) for r in runs])
+                    [(r["started"], r["executor"], r["tasks"], _versions(r["versions"]))
+                     for r in runs])
     if len({json.dumps(r["versions"], sort_keys=True) for r in runs}) > 1:
         lines += ["", "**Warning**: the runs used different package versions."]
     for fam_name, fr in families.items():
         lines += ["", *_family_section(fr, figures.get(fam_name, []))]
     return "\n".join(lines) + "\n"
+
+
+def _versions(v: Any) -> str:
+    if not isinstance(v, dict):
+        return "(not recorded)"
+    return ", ".join(f"{k} {x}" for k, x in v.items())
+
+
+def _refused_section(fr: FamilyResults) -> list[str]:
+    """The tasks refused per setting, with the first reason."""
+    if not fr.refused:
+        return []
+    total = sum(len(v) for v in fr.refused.values())
+    lines = ["", f"### Refused tasks: {total}", "",
+             "The heuristic or model refused these instances (they are stored results, not "
+             "failures, and are in no statistic above):", ""]
+    rows = [[s.label, len(reasons), reasons[0].replace("|", "/")[:200]]
+            for s, reasons in sorted(fr.refused.items(), key=lambda kv: kv[0].label)]
+    return lines + _table(["algorithm", "refused", "reason (first)"], rows)
 
 
 def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[str]:
@@ -244,6 +313,7 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
                                        f"({fmt(summary(pts[x])['max'])})" if x in pts else ""
                                        for x in xs)]
                              for label, pts in sorted(sweep_lines.items())])
+    lines += _refused_section(fr)
     for caption, path in figures:
         lines += ["", f"![{fam.name}: {caption}]({path.name})"]
     lines += ["", "Algorithms:", ""]

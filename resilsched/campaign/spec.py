@@ -5,6 +5,12 @@ name and value against the registry before anything runs: an unknown family, pre
 algorithm, priority or parameter, a parameter value of the wrong type, an unknown key or a
 malformed value raises `SpecError` with one line naming the file and the field, e.g.
 ``spec.toml: algorithms[1].priority: 'XYZ' is unknown for R-SHELF-B (choose from LPT, ...)``.
+The file itself is checked first: at most `MAX_SPEC_BYTES`, UTF-8, valid TOML, not nested
+deeper than Python can parse, no integer beyond Python's 4300-digit conversion limit. Counts and
+seeds have the command line's ranges (`MAX_COUNT` instances per source, seeds in [0, 2^63 - 1],
+at most `MAX_SCENARIOS` scenarios per q-bar value), parameters the rules of ``--param``
+(`resilsched.options.Param.check`; exact models' options are built as the model builds them),
+and a cross product is refused before it is built when it declares more than `MAX_TASKS` tasks.
 
 >>> spec = parse_spec('''
 ... [campaign]
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,14 +45,22 @@ from typing import Any
 from resilsched import registry
 from resilsched.campaign.store import CampaignError
 from resilsched.errors import InvalidInstance
+from resilsched.instances.fields import MAX_COUNT
 from resilsched.plugin import Family
 from resilsched.references import is_reference
 from resilsched.registry import UnknownName, available_families, get_family
 
 #: default time limit (seconds) of an exact model in a campaign
 DEFAULT_EXACT_TIME_LIMIT = 10.0
-#: most tasks a spec may declare (a larger cross product is almost surely a typo)
-MAX_TASKS = 50_000_000
+#: most tasks a spec may declare (a larger cross product is almost surely a typo; each task
+#: takes about 1 KB of memory while the campaign is planned)
+MAX_TASKS = 10_000_000
+#: largest seed (the command line's --seed range)
+MAX_SEED = 2**63 - 1
+#: most scenarios per q-bar value and instance
+MAX_SCENARIOS = 10**6
+#: largest spec file read
+MAX_SPEC_BYTES = 16 * 2**20
 
 _TOP = {"campaign", "instances", "algorithms", "scenarios"}
 _CAMPAIGN = {"name", "description"}
@@ -88,6 +103,7 @@ class AlgorithmSpec:
     grid: tuple[dict[str, Any], ...]
     time_limit: float | None = None
     workers: int = 1
+    where: str = "algorithms"  # the spec entry, for errors (``algorithms[2]``)
 
     @property
     def swept(self) -> tuple[str, ...]:
@@ -138,9 +154,19 @@ def load_spec(path: str | Path) -> CampaignSpec:
     """Read and check a spec file (`SpecError` naming the file on any problem)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        if path.is_dir():
+            raise SpecError(f"{path}: is a directory, not a spec file")
+        with open(path, "rb") as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
     except OSError as exc:
         raise SpecError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise SpecError(f"{path}: holds more than {MAX_SPEC_BYTES} bytes (a spec is a few lines)")
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+                        f"{exc.start})") from None
     return parse_spec(text, source=str(path), base=path.parent)
 
 
@@ -151,6 +177,14 @@ def parse_spec(text: str, source: str = "<spec>", base: Path | None = None) -> C
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{source}: is not valid TOML ({exc})") from None
+    except RecursionError:
+        raise SpecError(f"{source}: is nested too deeply") from None
+    except ValueError as exc:  # Python's limit on integer conversion (4300 digits)
+        if "digits" in str(exc):
+            raise SpecError(f"{source}: holds an integer of more than "
+                            f"{sys.get_int_max_str_digits()} digits") from None
+        raise SpecError(f"{source}: is not valid TOML ({' '.join(str(exc).split())[:120]})"
+                        ) from None
     try:
         return _check(data, source, base or Path("."))
     except (InvalidInstance, UnknownName) as exc:
@@ -171,17 +205,26 @@ def _keys(table: Any, allowed: set[str], where: str, required: tuple[str, ...] =
     return table
 
 
-def _int(value: Any, where: str, low: int = 0) -> int:
+def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInstance(where, f"{value!r} must be an integer")
+        raise InvalidInstance(where, f"{_shown(value)} must be an integer")
     if value < low:
-        raise InvalidInstance(where, f"{value!r} must be >= {low}")
+        raise InvalidInstance(where, f"{_shown(value)} must be >= {low}")
+    if high is not None and value > high:
+        raise InvalidInstance(where, f"{_shown(value)} exceeds the maximum {high}")
     return value
+
+
+def _shown(value: Any, width: int = 40) -> str:
+    """`value`'s repr, cut to `width` characters (a 4000-digit integer stays readable)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else \
+        f"{str(value)[:12]}...({len(str(abs(value)))} digits)"
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _str(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInstance(where, f"{value!r} must be a non-empty string")
+        raise InvalidInstance(where, f"{_shown(value)} must be a non-empty string")
     return value.strip()
 
 
@@ -202,7 +245,7 @@ def _check(data: dict, source: str, base: Path) -> CampaignSpec:
     name = _str(camp["name"], "campaign.name")
     description = camp.get("description", "")
     if not isinstance(description, str):
-        raise InvalidInstance("campaign.description", f"{description!r} must be a string")
+        raise InvalidInstance("campaign.description", f"{_shown(description)} must be a string")
     instances = tuple(_instances(t, f"instances[{i}]", base)
                       for i, t in enumerate(_array(data, "instances")))
     families = {s.family: get_family(s.family) for s in instances}
@@ -230,7 +273,7 @@ def _instances(table: Any, where: str, base: Path) -> InstanceSource:
         folder = _library_folder(_str(t["library"], f"{where}.library"), base)
         family = _library_family(folder, f"{where}.library")
         if "family" in t and _family(t["family"], f"{where}.family").name != family:
-            raise InvalidInstance(f"{where}.family", f"{t['family']!r} differs from the "
+            raise InvalidInstance(f"{where}.family", f"{_shown(t['family'])} differs from the "
                                   f"library's instances ({family})")
         return InstanceSource(family, library=folder.resolve())
     if "family" not in t:
@@ -238,10 +281,11 @@ def _instances(table: Any, where: str, base: Path) -> InstanceSource:
     fam = _family(t["family"], f"{where}.family")
     preset = _str(t["preset"], f"{where}.preset")
     if preset not in fam.generators:
-        raise InvalidInstance(f"{where}.preset", f"{preset!r} is unknown for {fam.name} "
+        raise InvalidInstance(f"{where}.preset", f"{_shown(preset)} is unknown for {fam.name} "
                               f"(choose from {', '.join(fam.generators)})")
-    count = None if "count" not in t else _int(t["count"], f"{where}.count", 1)
-    return InstanceSource(fam.name, preset, count, _int(t.get("seed", 0), f"{where}.seed"))
+    count = None if "count" not in t else _int(t["count"], f"{where}.count", 1, MAX_COUNT)
+    return InstanceSource(fam.name, preset, count,
+                          _int(t.get("seed", 0), f"{where}.seed", 0, MAX_SEED))
 
 
 def _family(name: Any, where: str) -> Family:
@@ -250,7 +294,7 @@ def _family(name: Any, where: str) -> Family:
     try:
         return get_family(name)
     except UnknownName:
-        raise InvalidInstance(where, f"{name!r} is unknown (choose from "
+        raise InvalidInstance(where, f"{_shown(name)} is unknown (choose from "
                               f"{', '.join(available_families())})") from None
 
 
@@ -299,7 +343,7 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
     name = _str(t["name"], f"{where}.name")
     kind = t.get("kind")
     if kind not in (None, "heuristic", "exact"):
-        raise InvalidInstance(f"{where}.kind", f"{kind!r} must be 'heuristic' or 'exact'")
+        raise InvalidInstance(f"{where}.kind", f"{_shown(kind)} must be 'heuristic' or 'exact'")
     if "family" in t:
         fam_name = _family(t["family"], f"{where}.family").name
         if fam_name not in families:
@@ -322,7 +366,7 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
                                   *(fam.exact if kind != "heuristic" else ())]})
         what = {"heuristic": "a heuristic", "exact": "an exact model"}.get(
             kind, "a heuristic or exact model")
-        raise InvalidInstance(f"{where}.name", f"{name!r} is not {what} of "
+        raise InvalidInstance(f"{where}.name", f"{_shown(name)} is not {what} of "
                               f"{', '.join(scope)} (choose from {', '.join(known)})")
     return out
 
@@ -377,8 +421,27 @@ def _algorithm(t: dict, where: str, fam: Family, kind: str, entry: Any) -> Algor
             axes.append([(pname, known[pname].check(v, owner)) for v in values])
         except InvalidInstance as exc:
             raise InvalidInstance(f"{where}.params.{pname}", exc.rule) from None
+    if math.prod(len(a) for a in axes) * len(priorities) > MAX_TASKS:
+        raise InvalidInstance(f"{where}.params", f"crosses into more than {MAX_TASKS} "
+                              "parameter combinations")
     grid = tuple(dict(combo) for combo in itertools.product(*axes))
-    return AlgorithmSpec(fam.name, owner, kind, priorities, grid, time_limit, workers)
+    if kind == "exact":
+        fixed = {k: v for k, v in (("deterministic", True), ("workers", workers)) if k in known}
+        for combo in grid:
+            _param_error(where, lambda combo=combo: entry.options.of(
+                time_limit, {**combo, **fixed}, owner))
+    return AlgorithmSpec(fam.name, owner, kind, priorities, grid, time_limit, workers, where)
+
+
+def _param_error(where: str, build: Any) -> Any:
+    """`build()`, an `InvalidInstance` naming ``--param NAME`` renamed to the spec entry
+    ``<where>.params.NAME``."""
+    try:
+        return build()
+    except InvalidInstance as exc:
+        name = exc.field.removeprefix("--param ").strip()
+        field = f"{where}.params.{name}" if exc.field.startswith("--param") else where
+        raise InvalidInstance(field, exc.rule) from None
 
 
 def _priorities(value: Any, heuristic: Any, where: str) -> tuple[str | None, ...]:
@@ -393,7 +456,7 @@ def _priorities(value: Any, heuristic: Any, where: str) -> tuple[str | None, ...
             out.append(registry.priority(heuristic, p, where)[1])
             continue
         if not isinstance(p, str) or p.lower() not in folded:
-            raise InvalidInstance(where, f"{p!r} is unknown for {heuristic.name} "
+            raise InvalidInstance(where, f"{_shown(p)} is unknown for {heuristic.name} "
                                   f"(choose from {', '.join(heuristic.priorities)})")
         out.append(folded[p.lower()])
     if not out:
@@ -404,7 +467,8 @@ def _priorities(value: Any, heuristic: Any, where: str) -> tuple[str | None, ...
 def _time_limit(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
             math.isfinite(value) and 0.01 <= value <= 7 * 24 * 3600):
-        raise InvalidInstance(where, f"{value!r} must be a number of seconds in [0.01, 604800]")
+        raise InvalidInstance(where, f"{_shown(value)} must be a number of seconds in "
+                                     "[0.01, 604800]")
     return float(value)
 
 
@@ -413,12 +477,13 @@ def _scenarios(table: Any) -> ScenarioSpec:
     qbar = []
     for q in _list(t["qbar"]):
         if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q < 1:
-            raise InvalidInstance("scenarios.qbar", f"{q!r} must be a number in [0, 1)")
+            raise InvalidInstance("scenarios.qbar", f"{_shown(q)} must be a number in [0, 1)")
         qbar.append(float(q))
     if not qbar:
         raise InvalidInstance("scenarios.qbar", "is an empty list")
-    return ScenarioSpec(tuple(dict.fromkeys(qbar)), _int(t.get("count", 1), "scenarios.count", 1),
-                        _int(t.get("seed", 0), "scenarios.seed"))
+    return ScenarioSpec(tuple(dict.fromkeys(qbar)),
+                        _int(t.get("count", 1), "scenarios.count", 1, MAX_SCENARIOS),
+                        _int(t.get("seed", 0), "scenarios.seed", 0, MAX_SEED))
 
 
 def _check_size(spec: CampaignSpec) -> None:

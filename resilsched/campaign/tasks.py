@@ -15,6 +15,16 @@ family's reference bound on it, runs the heuristic or the exact model and return
   run through `resilsched.checked.run_checked`: its objective is recomputed from its schedule
   (None when it raised or its schedule is invalid) and ``violations`` lists what was found.
 
+A task whose heuristic or model refuses its instance (or whose scenario cannot be drawn) raises
+one of `REFUSALS` (the toolkit's refusal type, `InvalidInstance`): its row then says so,
+``{"status": "refused", "reason": "<the one-line message>", "objective": null, ...}``. A refusal
+is a result, stored once like any other: the campaign goes on and a resumed run does not retry
+it. Any other exception is a failure of the task (the run stops, exit status 1).
+
+The seeds of a task (its scenario's and its heuristic's) are derived in the worker from its
+`Work.stream` (`draw_seeds`), so listing a million tasks does not wait for a million seed
+derivations.
+
 Nothing in a row depends on the executor, the order of completion or the wall time (kept in the
 store's ``seconds`` column), so the same campaign gives the same rows everywhere. Exact models
 run with ``deterministic=True`` and a fixed worker count when they accept those options.
@@ -29,20 +39,36 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from resilsched import registry
 from resilsched.checked import run_checked
+from resilsched.errors import InvalidInstance
 from resilsched.plugin import Case, Family
 from resilsched.references import is_reference
 from resilsched.registry import get_family
 from resilsched.solution import number_fields
+
+#: exceptions that mean "this algorithm refuses this input", stored as a refused row (a family's
+#: own refusal type joins by subclassing InvalidInstance, or by being added here)
+REFUSALS: tuple[type[Exception], ...] = (InvalidInstance,)
+#: the longest reason stored in a refused row
+MAX_REASON = 500
+
+
+def draw_seeds(seed: int, digest: str, index: int) -> tuple[int, int]:
+    """(scenario seed, heuristic seed) of scenario `index` of the instance with `digest`."""
+    state = np.random.SeedSequence([seed, int(digest, 16), index]).generate_state(2)
+    return int(state[0]), int(state[1])
 
 
 @dataclass(frozen=True)
 class Work:
     """The payload of a campaign task (what the worker needs; the task's fields identify it).
 
-    `scenario_seed` None means the instance's own scenario (its stored one, else none);
-    `seed` is the heuristic's seed (random priorities, random choices).
+    `stream` is (``[scenarios].seed``, instance digest, scenario index), the source of the
+    task's seeds (`draw_seeds`); `drawn` says whether a scenario is drawn at `qbar` from it
+    (else the instance's own scenario: its stored one, or none).
     """
 
     family: str
@@ -52,10 +78,24 @@ class Work:
     priority: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     qbar: float | None = None
-    scenario_seed: int | None = None
-    seed: int = 0
+    stream: tuple[int, str, int] = (0, "0", 0)
+    drawn: bool = False
     time_limit: float | None = None
     workers: int = 1
+
+    @functools.cached_property
+    def _seeds(self) -> tuple[int, int]:
+        return draw_seeds(*self.stream)
+
+    @property
+    def scenario_seed(self) -> int | None:
+        """The seed the scenario is drawn from (None: the instance's own scenario)."""
+        return self._seeds[0] if self.drawn else None
+
+    @property
+    def seed(self) -> int:
+        """The heuristic's seed (random priorities, random choices)."""
+        return self._seeds[1]
 
 
 @functools.cache
@@ -100,7 +140,21 @@ def ratio(objective: Any, bound: Any) -> float | None:
 
 def run_task(work: Work) -> dict[str, Any]:
     """Run one campaign task; returns its row (see the module doc)."""
+    return attempt(work)[0]
+
+
+def attempt(work: Work) -> tuple[dict[str, Any], Exception | None]:
+    """The row of one campaign task, and the refusal (one of `REFUSALS`) it records, if any."""
     fam = _family(work.family)
+    try:
+        return _row(fam, work), None
+    except REFUSALS as exc:
+        reason = " ".join(str(exc).split())
+        return {"status": "refused", "reason": reason[:MAX_REASON], "objective": None,
+                "reference_bound": None, "ratio": None, "failures": None}, exc
+
+
+def _row(fam: Family, work: Work) -> dict[str, Any]:
     scenario = scenario_of(fam, work)
     bound = reference_bound(fam, work.instance, scenario)
     row: dict[str, Any] = {}

@@ -1,15 +1,20 @@
 """``resilsched campaign run|export`` and ``resilsched report`` (docs/campaigns.md).
 
-`add_parsers` adds the subcommands to the CLI's subparsers. Every error the user can fix (a bad
-spec, a store of another configuration, a missing optional package, bad options) is one line
-``error: ...`` on standard error with exit status 2; Ctrl-C exits with 130 after one line saying
-how to resume; a failing task exits with 1. ``--json`` prints one JSON object on standard output.
+`add_parsers` adds the subcommands to the CLI's subparsers. Errors are told apart at the
+boundary, before any task runs: every problem the user can fix (a bad spec, a store that is a
+directory or a foreign, corrupt or read-only file, a full disk, an output path that is a
+directory, a store of another configuration, a missing optional package, bad options) is one
+line ``error: ...`` naming the path or field, with exit status 2 (rows stored so far are kept).
+Only an exception raised inside a task is blamed on a task: one line ``error: task ... failed``
+naming it, exit status 1. Ctrl-C exits with 130 after one line saying how to resume.
+``--json`` prints one JSON object on standard output.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -21,6 +26,10 @@ from resilsched.campaign.store import CampaignError
 EXIT_USAGE = 2
 EXIT_TASK_FAILED = 1
 EXIT_INTERRUPTED = 130
+#: most worker processes (or local Dask workers) a run starts
+MAX_JOBS = 1024
+#: longest --chunk-seconds (an hour of work per message)
+MAX_CHUNK_SECONDS = 3600.0
 
 
 def _examples(text: str) -> str:
@@ -30,36 +39,51 @@ def _examples(text: str) -> str:
 def _guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
              text: Callable[[dict[str, Any]], str]) -> Callable[[argparse.Namespace], int]:
     """A command: run `body`, print its result (JSON or `text`), turn errors into statuses."""
+    from resilsched.campaign.engine import failed_task
     from resilsched.errors import InvalidInstance
     from resilsched.registry import UnknownName
 
     def command(args: argparse.Namespace) -> int:
         try:
             result = body(args)
-        except (CampaignError, InvalidInstance, UnknownName) as exc:
-            msg = exc.args[0] if isinstance(exc, UnknownName) and exc.args else str(exc)
-            print(f"error: {msg}", file=sys.stderr)
-            return EXIT_USAGE
         except KeyboardInterrupt:  # the engine printed how many tasks are stored
             return EXIT_INTERRUPTED
-        except Exception as exc:  # a task raised: the rows stored so far stay
-            print(f"error: a task failed: {exc!r}; the results stored so far are kept",
-                  file=sys.stderr)
-            return EXIT_TASK_FAILED
+        except Exception as exc:
+            failure = failed_task(exc)
+            if failure is not None:  # raised inside a task: the rows stored so far stay
+                print(f"error: {failure.describe()} failed: {_one_line(exc)}; "
+                      f"{failure.stored}/{failure.total} tasks are stored and kept (rerun the "
+                      "same command to resume once the cause is fixed)", file=sys.stderr)
+                return EXIT_TASK_FAILED
+            if isinstance(exc, (CampaignError, InvalidInstance, UnknownName)):
+                msg = exc.args[0] if isinstance(exc, UnknownName) and exc.args else str(exc)
+                print(f"error: {' '.join(msg.split())}", file=sys.stderr)
+                return EXIT_USAGE
+            if isinstance(exc, OSError):  # a file met at the boundary, by name
+                print(f"error: {exc.filename or 'a file'}: cannot be used "
+                      f"({exc.strerror or exc})", file=sys.stderr)
+                return EXIT_USAGE
+            raise  # a bug, not the input: a traceback (MemoryError: one line from the CLI)
         print(json.dumps(result) if args.json else text(result))
         return 0
 
     return command
 
 
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
 # -- campaign run -----------------------------------------------------------------------------
 
 def _executor(args: argparse.Namespace) -> tuple[int, str | None]:
     """(jobs, dask) of run_campaign for --executor, --dask and --jobs."""
-    if args.jobs is not None and args.jobs < 1:
-        raise CampaignError(f"--jobs={args.jobs} must be >= 1")
-    if args.chunk_seconds <= 0:
-        raise CampaignError(f"--chunk-seconds={args.chunk_seconds} must be > 0")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise CampaignError(f"--jobs={args.jobs} must be in [1, {MAX_JOBS}]")
+    if not (math.isfinite(args.chunk_seconds) and 0 < args.chunk_seconds <= MAX_CHUNK_SECONDS):
+        raise CampaignError(f"--chunk-seconds={args.chunk_seconds} must be a number of seconds "
+                            f"in (0, {MAX_CHUNK_SECONDS:g}]")
     executor = args.executor or ("dask" if args.dask else "pool")
     if args.dask and executor != "dask":
         raise CampaignError(f"--dask needs --executor dask (not {executor})")
@@ -71,62 +95,103 @@ def _executor(args: argparse.Namespace) -> tuple[int, str | None]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Check the spec and options, list the tasks, run the missing ones into the store."""
-    from resilsched.campaign.engine import require_dask, run_campaign
-    from resilsched.campaign.plan import plan
+    """Check the options, the spec and the store, list the tasks, try the spec's parameters,
+    run the missing tasks into the store."""
+    from resilsched.campaign.claims import live_runs
+    from resilsched.campaign.engine import bulk, execute, require_dask
+    from resilsched.campaign.plan import check_parameters, count_tasks, parameterised, plan
     from resilsched.campaign.spec import load_spec
     from resilsched.campaign.store import ResultStore
+    from resilsched.campaign.storefile import inspect
     from resilsched.campaign.tasks import run_task
+    from resilsched.progress import progress_bar
 
     t0 = time.perf_counter()
     jobs, dask = _executor(args)
     if dask is not None:
         require_dask()
     spec = load_spec(args.spec)
-    tasks = plan(spec)
+    found = inspect(args.store, must_exist=False)  # a bad file is refused before planning
+    bar = progress_bar(f"{spec.name}: planning", count_tasks(spec), 0, not args.quiet,
+                       unit="tasks", after=2.0)
+    with bulk():
+        tasks = plan(spec, progress=lambda n: bar.tick(n - bar.done))
+    bar.close()
+    probes = parameterised(tasks)
+    if probes and found.exists and not args.fresh:  # a resumed run tried them already
+        with ResultStore(args.store, readonly=True) as store:
+            stored = store.stored_among(spec.name, [t.key for t in probes])
+        probes = [t for t in probes if t.key not in stored]
+    probed = check_parameters(spec, probes)  # a SpecError leaves no file behind
     with ResultStore(args.store) as store:
         if args.fresh:
+            others = live_runs(store, spec.name)
+            if others:
+                raise CampaignError(f"--fresh: campaign {spec.name!r} in {args.store} is being "
+                                    f"run by {', '.join(others.values())}; stop it first")
             store.forget(spec.name)
-        before = store.count(spec.name)
-        run_campaign(spec.name, tasks, run_task, store, config=spec.config(), jobs=jobs,
-                     dask=dask, progress=not args.quiet, chunk_seconds=args.chunk_seconds,
-                     collect=False)
-        stored = store.count(spec.name)
+        store.register(spec.name, spec.config())
+        checked = 0  # rows of the parameter check stored now
+        if probed:
+            store.add_run(spec.name, "inline (parameter check)", len(probed))
+            checked = sum(store.add(spec.name, task.key, row, fields=task.fields)
+                          for task, row in probed)
+        outcome = execute(spec.name, tasks, run_task, store, config=spec.config(), jobs=jobs,
+                          dask=dask, progress=not args.quiet, chunk_seconds=args.chunk_seconds,
+                          collect=False)
+        stored_now = store.count(spec.name)
+        refused = store.count_with(spec.name, "status", "refused")
     return {"campaign": spec.name, "store": str(args.store), "tasks": len(tasks),
-            "ran": stored - before, "already_stored": before, "stored": stored,
+            "ran": outcome.computed + checked, "by_others": outcome.by_others,
+            "already_stored": outcome.already - checked, "stored": stored_now,
+            "refused": refused,
             "wall_time": round(time.perf_counter() - t0, 3)}
 
 
 def _run_text(r: dict[str, Any]) -> str:
-    return (f"campaign {r['campaign']}: {r['stored']} rows in {r['store']} ({r['ran']} run now, "
-            f"{r['already_stored']} already stored), {r['wall_time']:.1f} s; next: "
-            f"resilsched report {r['store']} --out DIR")
+    others = f", {r['by_others']} by another run" if r["by_others"] else ""
+    refused = (f"; {r['refused']} refused by their algorithm (counted in the report)"
+               if r["refused"] else "")
+    return (f"campaign {r['campaign']}: {r['stored']} rows in {r['store']} ({r['ran']} run now"
+            f"{others}, {r['already_stored']} already stored){refused}, {r['wall_time']:.1f} s; "
+            f"next: resilsched report {r['store']} --out DIR")
 
 
 # -- campaign export --------------------------------------------------------------------------
 
 def export(args: argparse.Namespace) -> dict[str, Any]:
     from resilsched.campaign.export import (
+        check_output,
+        checked_rows,
         flat_rows,
+        left_out_line,
         open_store,
         pick_campaign,
+        require_pyarrow,
         write_csv,
         write_parquet,
     )
 
     if not args.csv and not args.parquet:
         raise CampaignError("export needs --csv FILE and/or --parquet FILE")
+    outputs = [(option, path) for option, path in (("--csv", args.csv),
+                                                   ("--parquet", args.parquet)) if path]
+    for option, path in outputs:  # before reading anything
+        check_output(path, f"{option} {path}")
+    if args.parquet:  # a missing pyarrow fails before any file is written
+        require_pyarrow()
     with open_store(args.store) as store:
         name = pick_campaign(store, args.campaign)
-        rows = flat_rows(store, name)
-    files = []
-    if args.parquet:  # first: a missing pyarrow fails before any file is written
-        write_parquet(rows, args.parquet)
-        files.append(str(args.parquet))
+        stored, left = checked_rows(store, name)
+    rows = flat_rows(name, stored)
+    if args.parquet:
+        write_parquet(rows, args.parquet, f"--parquet {args.parquet}")
     if args.csv:
-        write_csv(rows, args.csv)
-        files.insert(0, str(args.csv))
-    return {"campaign": name, "rows": len(rows), "files": files}
+        write_csv(rows, args.csv, f"--csv {args.csv}")
+    if left:
+        print(f"warning: {left_out_line(left)}", file=sys.stderr)
+    return {"campaign": name, "rows": len(rows), "left_out": [x.describe() for x in left],
+            "files": [str(path) for _, path in outputs]}
 
 
 # -- report -----------------------------------------------------------------------------------
@@ -134,12 +199,24 @@ def export(args: argparse.Namespace) -> dict[str, Any]:
 def report(args: argparse.Namespace) -> dict[str, Any]:
     from resilsched.campaign.report import write_report
 
-    return write_report(args.store, args.out, args.campaign, plots=not args.no_plots)
+    result = write_report(args.store, args.out, args.campaign, plots=not args.no_plots)
+    left = result["left_out"]
+    if left:
+        print(f"warning: {len(left)} stored row(s) left out of the report, not valid JSON, "
+              f"holding NaN/infinities or not rows of a spec campaign ({'; '.join(left[:3])}"
+              f"{'; ...' if len(left) > 3 else ''}); report.md names them", file=sys.stderr)
+    return result
 
 
 def _files_text(what: str) -> Callable[[dict[str, Any]], str]:
     def text(r: dict[str, Any]) -> str:
-        return f"{what} {r['rows']} rows of campaign {r['campaign']}:\n" + \
+        extra = []
+        if r.get("refused"):
+            extra.append(f"{r['refused']} refused")
+        if r.get("left_out"):
+            extra.append(f"{len(r['left_out'])} left out")
+        note = f" ({', '.join(extra)})" if extra else ""
+        return f"{what} {r['rows']} rows of campaign {r['campaign']}{note}:\n" + \
             "\n".join(f"  {f}" for f in r["files"])
     return text
 

@@ -1,7 +1,7 @@
 """Allocations of jobs to predicted availabilities (desktop family, spec 004 §1.4, §1.6, F2).
 
 Shares no code with the heuristics or the models it checks: it reads the instance (machines
-with ``b``, ``e0``, ``a``, ``u``; jobs ``p``; ``durations[i, j]`` = t_ij) and the allocation
+with ``b``, ``e0``, ``a``, ``u``; jobs ``p``; ``t(i, j)`` = t_ij) and the allocation
 (``intervals``: {(machine, k from 1): jobs}, ``horizon``, ``H``) by attribute only.
 """
 
@@ -12,6 +12,15 @@ from typing import Any
 from resilsched.errors import InvalidSchedule
 
 
+def _ends(instance: Any, i: int) -> list[int]:
+    """e_i(0), ..., e_i(K_i) of machine i from its e0, a and u (running sums, computed here)."""
+    mach = instance.machines[i]
+    out = [mach.e0]
+    for a, u in zip(mach.a, mach.u, strict=True):
+        out.append(out[-1] + a + u)
+    return out
+
+
 def allocation_horizon(instance: Any, intervals: dict, slack_rule: bool) -> int:
     """H(pi) recomputed from the original trace: max over used (i, k) of
     e_i(k-1) + u_i(k) + S_i(k) + max(M_i(k), M_i(k+1), M_i(k+2)) (the max term only under the
@@ -19,16 +28,17 @@ def allocation_horizon(instance: Any, intervals: dict, slack_rule: bool) -> int:
     S: dict = {}
     M: dict = {}
     for (i, k), jobs in intervals.items():
-        ts = [int(instance.durations[i, j]) for j in jobs]
+        ts = [instance.t(i, j) for j in jobs]
         S[(i, k)] = sum(ts)
         M[(i, k)] = max(ts, default=0)
     best = 0
+    ends: dict[int, list[int]] = {}
     for (i, k), s in S.items():
         if not intervals[(i, k)]:
             continue
-        mach = instance.machines[i]
-        e_prev = mach.e0 + sum(mach.a[:k - 1]) + sum(mach.u[:k - 1])
-        h = e_prev + mach.u[k - 1] + s
+        if i not in ends:
+            ends[i] = _ends(instance, i)
+        h = ends[i][k - 1] + instance.machines[i].u[k - 1] + s
         if slack_rule:
             h += max(M.get((i, k + x), 0) for x in range(3))
         best = max(best, h)
@@ -66,7 +76,7 @@ def validate_desktop_schedule(instance: Any, schedule: Any, slack_rule: bool | N
             if j in seen:
                 raise InvalidSchedule(f"job {j} is in intervals {seen[j]} and {(i, k)}")
             seen[j] = (i, k)
-        ts = [int(instance.durations[i, j]) for j in jobs]
+        ts = [instance.t(i, j) for j in jobs]
         S[(i, k)], M[(i, k)] = sum(ts), max(ts, default=0)
         a = instance.machines[i].a[k - 1]
         if S[(i, k)] > a:
@@ -74,14 +84,16 @@ def validate_desktop_schedule(instance: Any, schedule: Any, slack_rule: bool | N
     if len(seen) != n:
         missing = next(j for j in range(n) if j not in seen)
         raise InvalidSchedule(f"job {missing} is not allocated ({n - len(seen)} missing)")
-    if rule:
-        for i, mach in enumerate(instance.machines):
-            for k in range(1, len(mach.a) + 1):
-                need = max(M.get((i, k + x), 0) for x in range(3))
-                d = mach.a[k - 1] - S.get((i, k), 0)
-                if need and d < need:
-                    raise InvalidSchedule(f"slack rule broken at machine {i} interval {k}: "
-                                          f"d={d} < max(M(k), M(k+1), M(k+2))={need}")
+    if rule:  # max(M(k), M(k+1), M(k+2)) > 0 only within two intervals before a used one
+        near = sorted({(i, k - x) for (i, k), jobs in schedule.intervals.items() if jobs
+                       for x in range(3) if k - x >= 1})
+        for i, k in near:
+            mach = instance.machines[i]
+            need = max(M.get((i, k + x), 0) for x in range(3))
+            d = mach.a[k - 1] - S.get((i, k), 0)
+            if need and d < need:
+                raise InvalidSchedule(f"slack rule broken at machine {i} interval {k}: "
+                                      f"d={d} < max(M(k), M(k+1), M(k+2))={need}")
     h = allocation_horizon(instance, schedule.intervals, rule)
     if schedule.H != h:
         raise InvalidSchedule(f"H(pi) is {h}, the allocation says {schedule.H}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 #: the example of issue 13, as written
@@ -73,3 +75,14 @@ def spec(tmp_path):
         return str(path)
 
     return write
+
+
+def stored_campaign(folder: Path, text: str, name: str = "results.sqlite") -> Path:
+    """The store of the spec `text` run inline into `folder` (a module fixture's data)."""
+    from resilsched.cli import main
+
+    (folder / "spec.toml").write_text(text)
+    path = folder / name
+    assert main(["campaign", "run", str(folder / "spec.toml"), "--store", str(path),
+                 "--executor", "inline", "-q"]) == 0
+    return path

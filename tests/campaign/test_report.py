@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.campaign.conftest import SMALL_EXACT
+from tests.campaign.conftest import SMALL_EXACT, stored_campaign
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -18,14 +18,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     """A small campaign with exact references, a swept parameter and two families."""
-    from resilsched.cli import main
-
-    folder = tmp_path_factory.mktemp("report")
-    (folder / "spec.toml").write_text(SMALL_EXACT)
-    path = folder / "results.sqlite"
-    assert main(["campaign", "run", str(folder / "spec.toml"), "--store", str(path),
-                 "--executor", "inline", "-q"]) == 0
-    return path
+    return stored_campaign(tmp_path_factory.mktemp("report"), SMALL_EXACT)
 
 
 def test_report_writes_tables_csv_and_plots(store, run, tmp_path):

@@ -11,7 +11,8 @@ from concurrent.futures import Future
 import pytest
 
 from resilsched.campaign import ResultStore, Task, run_campaign
-from resilsched.campaign.engine import _dispatch
+from resilsched.campaign.claims import Claims
+from resilsched.campaign.engine import _claimed_chunks, _dispatch
 from resilsched.campaign.workers import ChunkSizer, run_chunk
 from tests.campaign.conftest import ISSUE_EXAMPLE, RIGID_EXACT
 
@@ -40,7 +41,7 @@ def test_the_issue_example_runs_as_written_and_resumes(spec, run, tmp_path, monk
     assert code == 0 and err == ""
     assert json.loads(out) | {"wall_time": 0} == {
         "campaign": "rigid-qbar", "store": "results.sqlite", "tasks": 120, "ran": 0,
-        "already_stored": 120, "stored": 120, "wall_time": 0}
+        "by_others": 0, "already_stored": 120, "stored": 120, "refused": 0, "wall_time": 0}
     # another spec under the same name is refused in one line; --fresh starts over
     spec(ISSUE_EXAMPLE.replace("count = 5", "count = 6"), "rigid-qbar")
     code, _, err = run("campaign", "run", path, "--store", "results.sqlite", "-q")
@@ -65,8 +66,9 @@ def test_every_executor_gives_the_same_rows(spec, run, tmp_path):
         assert code == 0, err
         found[executor] = rows_of(store)
         with ResultStore(store) as s:
-            (r,) = s.runs("small-exact")
-        assert r["tasks"] == 40 and set(r["versions"]) == {
+            check, r = s.runs("small-exact")  # the non-default parameters are tried first
+        assert check["executor"] == "inline (parameter check)" and check["tasks"] == 2
+        assert r["tasks"] == 38 and set(r["versions"]) == {
             "python", "resilsched", "numpy", "ortools", "highspy"}
         assert r["executor"] == {"inline": "inline", "pool": "2 processes",
                                  "dask": "Dask (local)"}[executor]
@@ -93,8 +95,12 @@ def test_chunks_grow_to_the_target_and_keep_one_row_per_task():
         return fut
 
     todo = {f"k{i}": ("{}", Task({"i": i}, i)) for i in range(400)}
-    _dispatch(todo, submit, lambda fs: {next(iter(fs))}, lambda keys, rows: stored.extend(
-        zip(keys, rows, strict=True)), workers=2, chunk_seconds=0.05)
+    sizer = ChunkSizer(0.05, 2)
+    chunks = _claimed_chunks(list(todo), todo, sizer, Claims(ResultStore(":memory:"), "c"), [],
+                             lambda keys: None)
+    _dispatch(chunks, sizer, todo, submit, lambda fs: {next(iter(fs))},
+              lambda keys, rows: stored.extend(zip(keys, rows, strict=True)), lambda: None,
+              workers=2)
     assert sizes[:2] == [1, 1]  # probes
     assert max(sizes) >= 20 and len(sizes) < 40  # ~0.05 s / ~1 ms per message
     assert sorted(k for k, _ in stored) == sorted(todo)

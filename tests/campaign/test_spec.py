@@ -131,9 +131,13 @@ def test_a_bad_spec_fails_before_anything_runs(spec, run, tmp_path, old, new, ex
 
 def test_bad_options_are_one_line(spec, run, tmp_path):
     path = spec(ISSUE_EXAMPLE)
-    for args, expected in [(["--jobs", "0"], "--jobs=0 must be >= 1"),
+    for args, expected in [(["--jobs", "0"], "--jobs=0 must be in [1, 1024]"),
+                           (["--jobs", "100000"], "--jobs=100000 must be in [1, 1024]"),
                            (["--executor", "pool", "--dask", "local"], "--dask needs"),
-                           (["--chunk-seconds", "0"], "--chunk-seconds=0")]:
+                           (["--chunk-seconds", "0"], "--chunk-seconds=0"),
+                           (["--chunk-seconds", "nan"], "--chunk-seconds=nan must be a number"),
+                           (["--chunk-seconds", "inf"], "--chunk-seconds=inf must be a number"),
+                           (["--chunk-seconds=-inf"], "--chunk-seconds=-inf must be")]:
         code, _, err = run("campaign", "run", path, "--store", tmp_path / "s.sqlite", *args)
         assert code == 2 and err.count("\n") == 1 and expected in err, err
     code, _, err = run("campaign", "run", tmp_path / "missing.toml")

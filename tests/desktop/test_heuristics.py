@@ -169,7 +169,8 @@ def test_registered_heuristics_report_stability():
 
 def test_too_short_a_trace_is_a_one_line_error():
     inst = DesktopInstance((Machine(1, 0, (10, 2), (1, 1)),), (4, 4), True)
-    with pytest.raises(InvalidInstance, match="too short"):
+    with pytest.raises(InvalidInstance, match="cannot place every job in the 1 of 2 "
+                                              "intervals GreedySlack keeps"):
         build(inst, "GreedySlack", "LPT", True)
 
 

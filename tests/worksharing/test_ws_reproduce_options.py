@@ -60,8 +60,9 @@ def test_unusable_paths_are_one_line_errors(run, tmp_path):
     code, _, err = run("reproduce", "worksharing", "e4", "--trials", "2", "--jobs", "1",
                        "--out", tmp_path / "o", "--store", not_sqlite)
     assert code == 2 and "Traceback" not in err
-    assert err.splitlines()[-1].startswith(
-        f"resilsched reproduce worksharing: error: --store {not_sqlite}: ")
+    assert err.splitlines()[-1] == (f"resilsched reproduce worksharing: error: {not_sqlite}: "
+                                    "is not a result store: it is a text file, not an SQLite "
+                                    "database")
 
 
 def test_the_script_and_the_module_share_the_program(capsys):
