@@ -179,6 +179,8 @@ BAD_SPECS = [
     SPEC + 'colour = "blue"\n',
     SPEC.replace('preset = "smoke"', 'preset = "smoke"\nlibrary = "rigid-small"'),
     SPEC.replace("count = 2", "count = 0"),
+    SPEC.replace("count = 2", "count = 10001"),
+    SPEC + "[scenarios]\nqbar = 0.1\nseed = 9223372036854775808\n",
     SPEC + "[scenarios]\nqbar = 1.0\n",
     SPEC + "[scenarios]\ncount = 2\n",
     SPEC.replace('name = "demo"', 'name = "  "'),
