@@ -25,7 +25,7 @@ from resilsched import __version__, schemas
 from resilsched.library.catalog import shipped
 from resilsched.versions import EXTENSIONS
 
-from .venvs import ROOT, make_venv, repair, run
+ROOT = Path(__file__).resolve().parents[2]
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 TEST_COMMANDS = PYPROJECT["tool"]["cibuildwheel"]["test-command"]
@@ -55,8 +55,8 @@ def test_the_wheel_holds_the_compiled_modules_and_the_data(dist):
     assert dist["wheel"].name.startswith(f"resilsched-{__version__}-cp3")
 
 
-def test_auditwheel_finds_a_manylinux_policy(dist):
-    shown = run([str(Path(sys.executable).parent / "auditwheel"), "show",
+def test_auditwheel_finds_a_manylinux_policy(dist, tools):
+    shown = tools.run([str(Path(sys.executable).parent / "auditwheel"), "show",
                  str(dist["wheel"])]).stdout
     assert re.search(r'consistent with the\s+following platform tag: "manylinux_\d+_\d+_',
                      shown), shown
@@ -64,14 +64,15 @@ def test_auditwheel_finds_a_manylinux_policy(dist):
                         dist["manylinux"].name)
 
 
-def _install_and_smoke(wheel: Path, venv_path: Path, no_compiler: Path, borrow: bool) -> str:
+def _install_and_smoke(tools, wheel: Path, venv_path: Path, no_compiler: Path,
+                       borrow: bool) -> str:
     """Install `wheel` in a fresh venv without a compiler, then run cibuildwheel's test
     commands from a folder outside the checkout; their output."""
-    venv = make_venv(venv_path, borrow)
+    venv = tools.make_venv(venv_path, borrow)
     env = venv.env(no_compiler)
     flags = ["--ignore-installed", "--no-deps"] if borrow else []
-    run([venv.python, "-m", "pip", "install", "--quiet", *flags, str(wheel)], env=env)
-    where = run([venv.python, "-c", "import resilsched; print(resilsched.__file__)"],
+    tools.run([venv.python, "-m", "pip", "install", "--quiet", *flags, str(wheel)], env=env)
+    where = tools.run([venv.python, "-c", "import resilsched; print(resilsched.__file__)"],
                 env=env, cwd=venv.path).stdout
     assert where.startswith(str(venv.path)), where
     output = []
@@ -84,23 +85,23 @@ def _install_and_smoke(wheel: Path, venv_path: Path, no_compiler: Path, borrow: 
     return "\n".join(output)
 
 
-def test_the_compiler_stand_ins_fail(no_compiler):
-    assert run([str(no_compiler / "gcc"), "--version"], check=False).returncode != 0
+def test_the_compiler_stand_ins_fail(no_compiler, tools):
+    assert tools.run([str(no_compiler / "gcc"), "--version"], check=False).returncode != 0
 
 
-def test_the_wheel_installs_and_runs_without_a_compiler(dist, tmp_path, no_compiler):
-    out = _install_and_smoke(dist["manylinux"], tmp_path / "venv", no_compiler, borrow=True)
+def test_the_wheel_installs_and_runs_without_a_compiler(dist, tmp_path, no_compiler, tools):
+    out = _install_and_smoke(tools, dist["manylinux"], tmp_path / "venv", no_compiler, borrow=True)
     assert all(f"resilsched.{name}" in out and "loaded" in out for name in EXTENSIONS)
     assert "total violations: 0" in out
 
 
 @pytest.mark.slow
-def test_a_user_s_build_and_install(tmp_path, no_compiler):
+def test_a_user_s_build_and_install(tmp_path, no_compiler, tools):
     """`python -m build` with isolation, auditwheel, then `pip install WHEEL` in a fresh
     environment resolving every dependency from the index, without a compiler."""
     out = tmp_path / "dist"
-    run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=1800)
+    tools.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=1800)
     (wheel,) = out.glob("*.whl")
-    smoke = _install_and_smoke(repair(wheel, out / "wheelhouse"), tmp_path / "venv",
-                               no_compiler, borrow=False)
+    smoke = _install_and_smoke(tools, tools.repair(wheel, out / "wheelhouse"),
+                               tmp_path / "venv", no_compiler, borrow=False)
     assert "total violations: 0" in smoke
