@@ -7,6 +7,9 @@ through the registry and returning a typed result (``objective``, ``bound``, ``s
 `resilsched.models`, `resilsched.bounds`; shared types here (`InvalidInstance`, `Solution`,
 `Status`, `HeuristicResult`).
 
+``resilsched.show_versions()`` prints the versions of Python, resilsched and the solver stack and
+whether the compiled modules are loaded (`resilsched.versions`).
+
 ``resilsched.gap`` and ``resilsched.bounds`` are also modules (the gap harness, the role package
 of bounds): each is a module that can be called, ``resilsched.gap(...)`` being
 `resilsched.api.gap` and ``resilsched.bounds(...)`` `resilsched.api.bounds`.
