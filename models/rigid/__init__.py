@@ -3,6 +3,8 @@
 - `scaling`: the scenario in integer time units (`ScaledScenario`, `scale_scenario`);
 - `root_bounds` and `config_lp`: lower bounds computed before the search;
 - `greedy`: the greedy list schedules that give the horizon and the hint;
+- `improve`: better schedules before CP-SAT (knapsack list schedules, ruin and recreate,
+  forward-backward passes; decision R30);
 - `reductions`: the isolated-job reduction (decision R6);
 - `constraints`: the CP-SAT attempt model, one builder per constraint, and `build_model`;
 - `crefute`: the ctypes loader of the refutation search compiled in C (decision R25);

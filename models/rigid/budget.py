@@ -4,16 +4,18 @@
 Every phase of `resilsched.models.rigid.solve` takes its time from the call's deadline:
 
 * the greedy schedules after the first get `GREEDY_SHARE` of the time left, the costly root
-  bounds `ROOT_SHARE`, the optional model clauses `BUILD_SHARE`;
+  bounds `ROOT_SHARE`, the schedule improvement `IMPROVE_SHARE`, the optional model clauses
+  `BUILD_SHARE`;
 * the parts that cannot be interrupted are sized before they start: the CP-SAT model is built
   only when `model_fits` (its cost is linear in the attempts), a knapsack of the configuration
   LP only when `resilsched.models.rigid.config_lp.affordable`, and the time the output takes
   afterwards (`OUTPUT_SECONDS_PER_ATTEMPT`) is kept aside from the start.
 
 With ``deterministic=True`` the phases are limited by work instead (`Phase`: greedy
-schedules, dual-feasible cells, knapsacks, clauses, enumeration steps, search nodes), at rates
-set below what a loaded 2-core machine does (docs/performance.md), so that the same call gives
-the same result; the wall clock then only acts as a safety net (`safety_net`).
+schedules, improvement rounds, dual-feasible cells, knapsacks, clauses, enumeration steps,
+search nodes), at rates set below what a loaded 2-core machine does (docs/performance.md),
+so that the same call gives the same result; the wall clock then only acts as a safety net
+(`safety_net`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ from resilsched.options import Deadline, SolveOptions
 GREEDY_SHARE = 0.3
 ROOT_SHARE = 0.15
 BUILD_SHARE = 0.1
+#: Share of the time left after the root bounds for the schedule improvement
+#: (`resilsched.models.rigid.improve`, decision R30); it stops earlier when it stalls. On
+#: rounded times, where CP-SAT can prove nothing, or from `LARGE_ATTEMPTS` attempts on, where
+#: its 60 s found no better schedule than the improvement's, `IMPROVE_SHARE_LARGE`.
+IMPROVE_SHARE = 0.5
+IMPROVE_SHARE_LARGE = 0.9
+LARGE_ATTEMPTS = 80
 #: Share of the refutation search's time for building its cut pool.
 POOL_SHARE = 0.25
 #: Seconds per attempt to build the CP-SAT model and for CP-SAT to load and presolve it, the
@@ -51,6 +60,10 @@ NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
 #: ... in C (`resilsched.models.rigid.crefute`; 3-6e5 nodes per second measured at load 5-7)
 C_NODES_PER_SECOND = 1e5
 CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
+#: Improvement rounds x attempts^2 per second (one round, a knapsack list schedule and its
+#: forward-backward passes, is quadratic in the attempts: 20-30 rounds per second measured at
+#: 100 attempts on the loaded 2-core machine, 2-3e5; set below)
+IMPROVE_WORK_PER_SECOND = 1.5e5
 #: Most forbidden-set clauses in any case.
 MAX_CLAUSES = 20_000
 
@@ -84,6 +97,11 @@ class Phase:
         if not self.capped:
             return MAX_ROUNDS
         return max(0, min(MAX_ROUNDS, int(0.5 * self.seconds / knapsack_seconds(n, P)) - 1))
+
+    def improve_rounds(self, attempts: int) -> int | None:
+        """Rounds of the schedule improvement (`IMPROVE_WORK_PER_SECOND`)."""
+        return int(self.seconds * IMPROVE_WORK_PER_SECOND / max(1, attempts) ** 2) \
+            if self.capped else None
 
     def max_clauses(self) -> int:
         return min(MAX_CLAUSES, int(self.seconds * CLAUSES_PER_SECOND)) if self.capped \

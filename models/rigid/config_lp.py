@@ -59,21 +59,22 @@ def knapsack_max(weights: Sequence[int], values: Sequence[Any], capacity: int
     >>> knapsack_max([2, 3, 4], [3, 4, 6], 5)
     (7, [0, 1])
     """
-    n = len(weights)
     is_int = all(isinstance(v, (int, np.integer)) for v in values)
     best = np.zeros(capacity + 1, dtype=np.int64 if is_int else float)
-    take = np.zeros((n, capacity + 1), dtype=bool)
-    for j in range(n):
-        w, v = int(weights[j]), values[j]
+    # one row per item over the capacities c >= w it can take: row[c - w] = taken at c
+    takes: list[np.ndarray | None] = []
+    for w, v in zip(weights, values, strict=True):
+        w = int(w)
         if v <= 0 or w > capacity:
+            takes.append(None)
             continue
         cand = best[: capacity + 1 - w] + v
-        better = cand > best[w:]
-        take[j, w:] = better
-        best[w:] = np.where(better, cand, best[w:])
+        takes.append(cand > best[w:])
+        np.maximum(best[w:], cand, out=best[w:])
     chosen, c = [], capacity
-    for j in range(n - 1, -1, -1):
-        if take[j, c]:
+    for j in range(len(takes) - 1, -1, -1):
+        row = takes[j]
+        if row is not None and c >= int(weights[j]) and row[c - int(weights[j])]:
             chosen.append(j)
             c -= int(weights[j])
     value = best[capacity]

@@ -16,9 +16,10 @@ output will take; the shares and rates are in `resilsched.models.rigid.budget`):
    build the greedy schedules (`greedy`, O(A log n) each): the incumbent if nothing better
    comes;
 2. root bounds (`root_bounds`): the cheap ones, then the dual-feasible functions and the
-   configuration LP within `ROOT_SHARE` of the remaining time. When they meet the greedy
-   schedule, or the CP-SAT model cannot be built in time (`model_fits`), the greedy schedule
-   is the answer;
+   configuration LP within `ROOT_SHARE` of the remaining time; then, within `IMPROVE_SHARE`,
+   knapsack list schedules and forward-backward passes (`improve`, decision R30) improve the
+   incumbent until it meets the root bound or stalls. When the bound meets the incumbent, or
+   the CP-SAT model cannot be built in time (`model_fits`), the incumbent is the answer;
 3. the CP-SAT model (`constraints`), its optional cliques and clauses within `BUILD_SHARE`;
 4. CP-SAT for (1 - ``refute_share``) of what remains;
 5. when CP-SAT stops without a proof, the refutation search (`refute`, decision R7) with the
@@ -50,12 +51,15 @@ from resilsched.bounds.rigid import lower_bound, scenario_of
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-from resilsched.models.rigid import crefute
+from resilsched.models.rigid import crefute, improve
 from resilsched.models.rigid.budget import (
     BUILD_SHARE,
     C_NODES_PER_SECOND,
     CP_SAT_UNITS_PER_SECOND,
     GREEDY_SHARE,
+    IMPROVE_SHARE,
+    IMPROVE_SHARE_LARGE,
+    LARGE_ATTEMPTS,
     NODES_PER_SECOND,
     OUTPUT_SECONDS_PER_ATTEMPT,
     POOL_SHARE,
@@ -223,6 +227,19 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     max_k, rounds = roots.max_k(len(set(rest.p))), roots.rounds(rest.n, rest.P)
     root = root_bound(rest, strengthen, roots.deadline, max_k=max_k, max_rounds=rounds)
     lap("root_bounds")
+    if strengthen and root.value < upper[0] \
+            and improve.MIN_ATTEMPTS <= sum(rest.m) <= improve.MAX_ATTEMPTS:
+        large = not data.exact or sum(rest.m) >= LARGE_ATTEMPTS
+        # a share of the time limit under deterministic=True, where the phases add up
+        better = phase(opts, IMPROVE_SHARE_LARGE if large and not opts.deterministic
+                       else IMPROVE_SHARE)
+        mk, starts, _ = improve.improve_schedule(
+            rest, upper, root.value, better.deadline, seed=opts.seed,
+            max_rounds=better.improve_rounds(sum(rest.m)),
+            stall_rounds=improve.STALL_ROUNDS if large else improve.STALL_ROUNDS_SMALL)
+        upper = (mk, starts) if mk < upper[0] else upper
+        lap("improve")
+        opts.say(f"improved schedule {upper[0] + offset}")
     if root.value >= upper[0] or wall.expired() or not model_fits(opts, sum(rest.m)):
         # the greedy schedule is optimal, or no time is left for CP-SAT: it is the answer
         lower, (horizon, starts) = min(root.value, upper[0]), upper

@@ -1,0 +1,106 @@
+"""The schedule improvement of the rigid exact models (models/rigid/improve.py, decision R30):
+every schedule passes the family's validator, the serial scheme reaches the brute-force optimum
+over all orders, a pass never lengthens a schedule, and the phase keeps the time limit."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+
+from resilsched.instances.failures import Scenario, sample_scenarios
+from resilsched.instances.rigid import RigidInstance
+from resilsched.instances.rigid.synthetic import uniform_rigid
+from resilsched.models.rigid import improve, solve_failure_free, solve_scenario
+from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
+from resilsched.models.rigid.scaling import scale_scenario
+from resilsched.options import Deadline
+from resilsched.schedule import Attempt, Schedule
+from resilsched.validation import validate_rigid_schedule
+from tests.rigid.cases import random_scenario, random_tiny
+from tests.rigid.oracle import brute_force_makespan
+
+
+def _check(inst: RigidInstance, sc: Scenario, starts: list[list[int]]) -> int:
+    """Validate integer start times (scale 1) with the family's validator; the makespan."""
+    attempts = [Attempt(j, k + 1, s, s + inst.jobs[j].t, inst.jobs[j].p, k < sc.failures[j])
+                for j, row in enumerate(starts) for k, s in enumerate(row)]
+    sched = Schedule(tuple(attempts), max(a.end for a in attempts))
+    validate_rigid_schedule(inst, sc, sched)
+    return sched.makespan
+
+
+def _orders(m: tuple[int, ...]):
+    """Every distinct order listing job j m_j times."""
+    base = [j for j, mj in enumerate(m) for _ in range(mj)]
+    return set(itertools.permutations(base))
+
+
+def test_serial_scheme_over_all_orders_reaches_the_optimum():
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        inst, sc = random_tiny(rng, max_attempts=6)
+        data = scale_scenario(inst, sc)
+        best = min(_check(inst, sc, improve.serial_schedule(data, order))
+                   for order in _orders(data.m))
+        opt, _ = brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures)
+        assert best == opt
+
+
+def test_schedules_are_valid_and_passes_never_lengthen():
+    rng = np.random.default_rng(5)
+    for i in range(40):
+        inst, sc = random_scenario(rng, (4, 40), (3, 14), 30)
+        data = scale_scenario(inst, sc)
+        noise = (1.0 + rng.random(data.n)).tolist()
+        ks = improve.knapsack_list(data, float(i % 4), noise, float(i % 3))
+        mk = _check(inst, sc, ks)
+        _check(inst, sc, improve.mirrored(data, ks))
+        assert makespan_of(data, improve.mirrored(data, ks)) == mk
+        fb_mk, fb = improve.forward_backward(data, ks)
+        assert _check(inst, sc, fb) == fb_mk <= mk
+
+
+def test_improve_schedule_is_valid_bounded_and_seeded():
+    rng = np.random.default_rng(8)
+    for _ in range(15):
+        inst, sc = random_tiny(rng, max_attempts=8)
+        data = scale_scenario(inst, sc)
+        greedy = greedy_upper_bound(data)
+        mk, starts, _ = improve.improve_schedule(data, greedy, 0, max_rounds=30, seed=3)
+        opt, _ = brute_force_makespan(inst.P, [(j.p, j.t) for j in inst.jobs], sc.failures)
+        assert opt <= _check(inst, sc, starts) == mk <= greedy[0]
+        assert improve.improve_schedule(data, greedy, 0, max_rounds=30, seed=3)[:2] == (mk, starts)
+
+
+def test_improve_stops_at_the_bound_and_at_the_deadline():
+    inst = uniform_rigid(3, n=60, p=(50, 2000), t=(100, 20000), P=10000)
+    data = scale_scenario(inst, Scenario.failure_free(inst.n))
+    greedy = greedy_upper_bound(data)
+    mk, _, rounds = improve.improve_schedule(data, greedy, greedy[0] + 1)
+    assert rounds == 0 and mk <= greedy[0]
+    start = time.perf_counter()
+    improve.improve_schedule(data, greedy, 0, Deadline(0.5))
+    assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("qbar", [0.0, 0.3])
+def test_paper_size_solve_keeps_the_limit_and_beats_the_greedy(qbar):
+    inst = uniform_rigid(7)  # the paper's distribution: n = 100, P = 10000
+    sc = sample_scenarios(inst.q(qbar), 1, 1)[0]
+    data = scale_scenario(inst, sc)
+    start = time.perf_counter()
+    sol = solve_scenario(inst, sc, time_limit=6)
+    assert time.perf_counter() - start < 6 * 1.25 + 1
+    assert sol.status.value == "feasible" and sol.bound <= sol.objective
+    assert sol.objective * data.scale <= greedy_upper_bound(data)[0]
+    assert sol.info["seconds"]["improve"] > 0
+    validate_rigid_schedule(inst, sc, sol.payload.schedule)
+
+
+def test_deterministic_improvement_repeats():
+    inst = uniform_rigid(4, n=40)
+    runs = [solve_failure_free(inst, time_limit=3, deterministic=True) for _ in range(2)]
+    assert runs[0].objective == runs[1].objective
