@@ -145,6 +145,11 @@ BAD_INSTANCES = [
                  "jobs": [{"p": 1}]}),
     ("desktop", {"family": "desktop", "machines": [{"b": 1, "a": [10], "u": [5]}],
                  "jobs": [{"p": 1}], "slack_rule": "yes"}),
+    ("online", {"family": "online", "P": 2, "jobs": [{"p": 1, "t": 1}]}),
+    ("online", {"family": "online", "P": 2, "qbar": 0.1, "jobs": [{"p": 1, "t": 1, "q": 0.1}]}),
+    ("online", {"family": "online", "P": 2, "jobs": [{"p": 1, "t": 1, "q": 1}]}),
+    ("online", {"family": "online", "P": 2, "jobs": [{"p": 1, "t": 1, "q": 0.1}],
+                "failures": [0]}),
 ]
 
 
