@@ -283,6 +283,8 @@ def _run_model(model: ExactModel, case: Case, best: Found | None, deadline: Dead
     try:
         sol = model(case.instance, case.scenario, time_limit=limit, progress=progress, **kwargs)
     except InvalidInstance as exc:
+        if exc.field in options or exc.field.lstrip("-") in options:
+            raise  # the user's option breaks a rule of the model: their error, not a refusal
         record["refused"] = str(exc)
         return None
     record.update({"status": sol.status.value, "objective": sol.objective,
