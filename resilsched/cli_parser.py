@@ -50,7 +50,11 @@ class Parser(argparse.ArgumentParser):
         for name in ("description", "epilog"):
             text = getattr(self, name)
             if text:
-                setattr(self, name, text % {"prog": self.prog})
+                try:
+                    setattr(self, name, text % {"prog": self.prog})
+                except (ValueError, TypeError, KeyError) as exc:  # a developer's slip
+                    raise ValueError(f"the {name} of {self.prog!r} breaks the % rule of help "
+                                     f"strings (write %% for a percent sign): {exc}") from None
 
 
 class OneLineParser(Parser):

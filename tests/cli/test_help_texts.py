@@ -63,6 +63,8 @@ def test_descriptions_follow_the_rule_of_help_strings():
     parser = Parser(prog="demo", description="%(prog)s: 5%% of it", epilog="100%%")
     assert (parser.description, parser.epilog) == ("demo: 5% of it", "100%")
     assert "demo: 5% of it" in parser.format_help()
+    with pytest.raises(ValueError, match="the description of 'demo' breaks the % rule"):
+        Parser(prog="demo", description="5% of it")
 
 
 def test_version_prints_the_solver_stack(capsys):
