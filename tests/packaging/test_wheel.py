@@ -11,7 +11,9 @@ index, as a user would (about 2 minutes on an idle 2-core machine, more under lo
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -62,6 +64,20 @@ def test_auditwheel_finds_a_manylinux_policy(dist, tools):
                      shown), shown
     assert re.fullmatch(rf"resilsched-{__version__}-cp3\d+-cp3\d+-manylinux_\d+_\d+_\w+\.whl",
                         dist["manylinux"].name)
+
+
+def test_cibuildwheel_reads_the_configuration(tools):
+    """cibuildwheel refuses an option it does not know; the builds it selects are the
+    supported CPythons (requires-python) on manylinux, none on musllinux or i686."""
+    cibuildwheel = shutil.which("cibuildwheel", path=str(Path(sys.executable).parent))
+    if cibuildwheel is None:
+        pytest.skip("cibuildwheel is not installed (the test extra installs it)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CIBW_")}
+    selected = tools.run([cibuildwheel, "--print-build-identifiers", "--platform", "linux",
+                          "--archs", "x86_64,i686,aarch64", str(ROOT)], env=env).stdout.split()
+    assert PYPROJECT["project"]["requires-python"] == ">=3.11"
+    assert selected == [f"cp3{minor}-manylinux_{arch}" for arch in ("x86_64", "aarch64")
+                        for minor in (11, 12, 13)]
 
 
 def _install_and_smoke(tools, wheel: Path, venv_path: Path, no_compiler: Path,
