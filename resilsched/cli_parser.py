@@ -17,6 +17,10 @@ the boundary, against a documented range (docs/decisions.md T8):
 
 A bad option is a one-line ``error: argument --seed: ...`` on standard error and exit status 2,
 like every other bad input (`OneLineParser`).
+
+Percent signs follow argparse: an argument's ``help`` is %-formatted (``5%%`` prints ``5%``),
+a ``description`` or ``epilog`` is printed as written (``5%``; decision T23). Every ``--help``
+is checked for a literal ``%%`` by tests/cli/test_help_texts.py.
 """
 
 from __future__ import annotations
@@ -37,28 +41,7 @@ MAX_SEED = 2**63 - 1
 MAX_INDEX = 10**9
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose description and epilog follow the rule of its help strings:
-    ``%%`` is a percent sign and ``%(prog)s`` the program's name.
-
-    argparse expands ``%`` in help strings only; a description is printed as written unless it
-    holds ``%(prog)``, so a ``5%%`` written as in a help string showed as ``5%%``. Expanding both
-    here, once, gives every text of the command line one rule.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name in ("description", "epilog"):
-            text = getattr(self, name)
-            if text:
-                try:
-                    setattr(self, name, text % {"prog": self.prog})
-                except (ValueError, TypeError, KeyError) as exc:  # a developer's slip
-                    raise ValueError(f"the {name} of {self.prog!r} breaks the % rule of help "
-                                     f"strings (write %% for a percent sign): {exc}") from None
-
-
-class OneLineParser(Parser):
+class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on standard error, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
@@ -67,7 +50,7 @@ class OneLineParser(Parser):
         raise SystemExit(2)
 
 
-class ReproductionParser(Parser):
+class ReproductionParser(argparse.ArgumentParser):
     """The parser of a reproduction's own options: a bad option is one line
     ``prog: error: message`` on standard error, exit status 2 (no usage dump)."""
 
@@ -314,7 +297,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         "suite, solves each case exactly, and reports per heuristic the mean and worst gap to "
         "the optimum (or to the proven bound when optimality was not proven) and every "
         "violation of a proven guarantee. The table prints gaps in percent of the reference; "
-        "--json gives them as fractions (0.05 = 5%%), an infinite gap (a reference of 0) as "
+        "--json gives them as fractions (0.05 = 5%), an infinite gap (a reference of 0) as "
         "null.",
         epilog=_examples("resilsched gap\nresilsched gap --family rigid --json\n"
                          "resilsched gap --library rigid-small --heuristic mymodule:my_list"),
@@ -326,7 +309,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         "check", formatter_class=fmt,
         help="CI form of gap: exit 1 on a violation or a gap above a threshold",
         description="Like gap, then exit status 1 when a guarantee is violated or a gap exceeds "
-        "its threshold. The thresholds file holds fractions (0.05 = 5%%), like the --json "
+        "its threshold. The thresholds file holds fractions (0.05 = 5%), like the --json "
         "gaps; the text output prints gaps and thresholds in percent. Threshold file: "
         '{"max_gap": 1.0, "rigid": {"R-LIST-0": {"max_gap": 0.5}, "R-LIST-0/LA": '
         '{"mean_gap": 0.1}}}; the most specific entry wins; unknown families, heuristics and '

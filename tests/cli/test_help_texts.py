@@ -2,8 +2,8 @@
 
 Each subcommand's ``--help`` (nested ones such as ``campaign run`` included) and each
 reproduction's ``reproduce FAMILY --help`` prints without an error and shows no argparse escape
-such as a literal ``%%``: descriptions and epilogs follow the same ``%`` rule as help strings
-(`resilsched.cli_parser.Parser`). ``--version`` prints `resilsched.versions.show_versions`.
+such as a literal ``%%`` (argparse %-formats an argument's help string, not a description or an
+epilog: decision T23). ``--version`` prints `resilsched.versions.show_versions`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import argparse
 import pytest
 
 from resilsched import __version__, cli
-from resilsched.cli_parser import Parser
 from resilsched.registry import reproductions
 
 
@@ -57,14 +56,6 @@ def test_the_three_texts_of_the_issue_print_one_percent_sign(capsys):
         cli.main([command, "--help"])
         out = " ".join(capsys.readouterr().out.split())
         assert text in out, command
-
-
-def test_descriptions_follow_the_rule_of_help_strings():
-    parser = Parser(prog="demo", description="%(prog)s: 5%% of it", epilog="100%%")
-    assert (parser.description, parser.epilog) == ("demo: 5% of it", "100%")
-    assert "demo: 5% of it" in parser.format_help()
-    with pytest.raises(ValueError, match="the description of 'demo' breaks the % rule"):
-        Parser(prog="demo", description="5% of it")
 
 
 def test_version_prints_the_solver_stack(capsys):
