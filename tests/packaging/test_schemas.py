@@ -189,12 +189,15 @@ BAD_SPECS = [
     SPEC + "[scenarios]\nqbar = 1.0\n",
     SPEC + "[scenarios]\ncount = 2\n",
     SPEC.replace('name = "demo"', 'name = "  "'),
+    SPEC + "time_limit = 0.001\n",
 ]
 
 
-def test_the_good_spec_passes_both():
-    assert _errors("campaign-spec", tomllib.loads(SPEC)) == []
-    assert parse_spec(SPEC).name == "demo"
+@pytest.mark.parametrize("text", [SPEC, SPEC + "time_limit = 2.5\n"],
+                         ids=["spec", "heuristic-time-limit"])
+def test_the_good_spec_passes_both(text):
+    assert _errors("campaign-spec", tomllib.loads(text)) == []
+    assert parse_spec(text).name == "demo"
 
 
 @pytest.mark.parametrize("text", BAD_SPECS)
