@@ -142,6 +142,12 @@ def _validate(case: Case, result: HeuristicResult) -> None:
                                   f"horizon {sched.horizon} (deltas {worst.deltas})")
 
 
+def _lb_slack(instance: DesktopInstance, scenario: Any = None) -> int:
+    from resilsched.bounds.desktop_slack import lb_slack
+
+    return lb_slack(instance, scenario)
+
+
 def _heuristics() -> list[Heuristic]:
     from resilsched.heuristics.desktop import da_slack_heuristic, greedy_slack_heuristic
 
@@ -220,6 +226,8 @@ def _build() -> Family:
                                            "(spec 7.2)"))
     fam.add(Bound("LB_cap", bounds.lb_cap, "smallest horizon whose usable capacity covers the "
                                            "demand (spec 7.2)"))
+    fam.add(Bound("LB_slack", _lb_slack, "each interval charged its own jobs' slack: an LP "
+                  "relaxation over job classes, certified by its dual weights (D-26)"))
     presets = dict(PRESETS)
     presets["smoke"] = ("the gap-report suite: X1 and 3 tiny instances every variant can "
                         "schedule, each with and without the slack rule", smoke_instances)
