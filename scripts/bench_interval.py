@@ -92,6 +92,24 @@ def coschedule_amdahl(n: int, k: int = 3, p: int = 16) -> Callable[[int, int], l
     return build
 
 
+def desktop_paper(seed: int, count: int) -> list[BenchCase]:
+    """Desktop grids, the paper preset (500 hosts, 10,000 jobs, slack rule): machine set
+    `seed`, job sets 100, 101, ... (the tests use machine sets 0-9 and small sizes)."""
+    fam = get_family("desktop")
+    return [BenchCase("desktop, paper preset (10,000 jobs, 500 hosts)", "desktop",
+                      f"machines {seed}, jobs {100 + k}", inst)
+            for k, inst in enumerate(fam.generators["paper"].generate(seed, count))]
+
+
+def malleable_paper(seed: int, count: int) -> list[BenchCase]:
+    """Malleable, the paper preset (n = 100, p = 5000, MTBF 100 years): instance k of seed
+    `seed`, its trace drawn from the mtbf with ``--seed 0`` (decision MA-3)."""
+    fam = get_family("malleable")
+    return [BenchCase("malleable, paper preset (n=100, p=5000)", "malleable", f"instance {k}",
+                      inst, fam.scenario(inst, None))
+            for k, inst in enumerate(fam.generators["paper"].generate(seed, count))]
+
+
 #: row name -> builder; families add their own rows here.
 ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "rigid-ff": rigid_failure_free,
@@ -100,6 +118,8 @@ ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "coschedule-n200": coschedule_amdahl(200),
     "coschedule-n300": coschedule_amdahl(300),
     "coschedule-pinp40": coschedule_amdahl(40, k=16),
+    "desktop-paper": desktop_paper,
+    "malleable-paper": malleable_paper,
 }
 
 

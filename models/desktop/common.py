@@ -38,6 +38,7 @@ from resilsched.bounds.desktop_slack import lb_slack
 from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop import build
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
+from resilsched.heuristics.desktop.sizefit import size_fit_search
 from resilsched.instances.desktop import DesktopInstance
 from resilsched.models.desktop.budget import (
     DA_RUNS,
@@ -52,7 +53,9 @@ from resilsched.validation.desktop import allocation_horizon, validate_desktop_s
 
 #: share of the time left that LB_slack may take: {model built?: share} (the rest is the model's;
 #: without a model the answer only waits for the output)
-SLACK_SHARE = {True: 0.2, False: 0.8}
+SLACK_SHARE = {True: 0.2, False: 0.5}
+#: share of the time left after it that SizeFit's bisection (D-27) may take
+SIZEFIT_SHARE = {True: 0.2, False: 0.8}
 
 #: heuristic variants tried for the incumbent, cheapest first (spec 3.4)
 INCUMBENTS = [("GreedySlack", "FFI"), ("GreedySlack", "FFD"), ("GreedySlack", "LPT"),
@@ -165,7 +168,8 @@ def slack_bound_within(instance: DesktopInstance, slack: bool, lb: int,
     `info`) when the t_ij matrix LB_slack reads does not fit in half of it."""
     budget = opts.deadline.share(share)
     if matrix_cost(instance, "sorted_durations") > 0.5 * budget:
-        info["lower_bound_note"] = "LB_slack skipped: its matrix exceeds the time left"
+        note = "LB_slack skipped: its matrix exceeds the time left"
+        info["lower_bound_note"] = "; ".join(filter(None, [info.get("lower_bound_note"), note]))
         return lb
     phase = Deadline(budget)
     value = lb_slack(instance, None, slack, deadline=phase, start=lb,
@@ -204,6 +208,13 @@ def prepare(instance: DesktopInstance,
         opts.say("lower bound LB_slack")
         lb = slack_bound_within(instance, slack, lb, best, opts, SLACK_SHARE[go], info)
         info["lower_bound"] = lb
+    if best is not None and lb < best.horizon:
+        opts.say("incumbent: SizeFit")
+        found = size_fit_search(instance, slack, lb - 1, best.horizon,
+                                Deadline(opts.deadline.share(SIZEFIT_SHARE[go])))
+        if found is not None and found.horizon < best.horizon:
+            best = found
+            info.update({"incumbent": best.horizon, "incumbent_policy": best.policy})
     return lb, best, info, go
 
 
