@@ -16,24 +16,17 @@ from resilsched.errors import InvalidInstance
 from resilsched.heuristics.desktop import build
 from resilsched.instances.desktop import DesktopInstance, Machine
 from resilsched.instances.desktop.generators import synthetic_instance
-from resilsched.instances.desktop.presets import tiny_instance
 from resilsched.models.desktop import cpsat
 from resilsched.options import Deadline
 from resilsched.registry import get_family
 from resilsched.solution import Status
 
-from .cases import brute_force
+from .cases import tiny_with_optimum
 
 
 def test_below_brute_force_on_tiny_instances():
     checked = raised = 0
-    for seed in range(60):
-        rule = seed % 3 != 0
-        inst = tiny_instance(seed, slack_rule=rule, max_machines=2, max_intervals=3,
-                             max_jobs=4)
-        expect = brute_force(inst)
-        if expect is None:
-            continue
+    for seed, rule, inst, expect in tiny_with_optimum(60):
         value = lb_slack(inst)
         assert lower_bound(inst, None, rule) <= value <= expect, seed
         checked += 1

@@ -13,7 +13,7 @@ from resilsched.plugin import Case
 from resilsched.registry import get_family
 from resilsched.validation.desktop import validate_desktop_schedule
 
-from .cases import brute_force, horizon, rule_ok
+from .cases import horizon, rule_ok, tiny_with_optimum
 
 
 def test_every_allocation_keeps_the_rule_and_its_horizon():
@@ -37,13 +37,7 @@ def test_every_allocation_keeps_the_rule_and_its_horizon():
 
 def test_never_below_the_brute_force_optimum():
     found = 0
-    for seed in range(40):
-        rule = seed % 3 != 0
-        inst = tiny_instance(seed, slack_rule=rule, max_machines=2, max_intervals=3,
-                             max_jobs=4)
-        expect = brute_force(inst)
-        if expect is None:
-            continue
+    for _, rule, inst, expect in tiny_with_optimum(40):
         best = size_fit_search(inst, rule, 0, int(inst.flat["e"].max()) + 1)
         if best is not None:
             validate_desktop_schedule(inst, best, rule)
@@ -73,3 +67,21 @@ def test_beats_the_variants_on_the_small_preset():
     res = size_fit_construction(inst)
     validate_desktop_schedule(inst, res.schedule, True)
     assert res.objective < variants
+
+
+def test_bench_rows_build_the_paper_presets():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_interval.py"
+    spec = importlib.util.spec_from_file_location("bench_interval", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_interval"] = bench
+    spec.loader.exec_module(bench)
+    assert bench.ROWS["desktop-paper"] is bench.desktop_paper
+    (desk,) = bench.desktop_paper(23, 1)
+    assert (desk.family, desk.instance.m, desk.instance.n) == ("desktop", 500, 10_000)
+    (mall,) = bench.malleable_paper(23, 1)
+    assert (mall.family, mall.instance.n, mall.instance.p) == ("malleable", 100, 5000)
+    assert mall.scenario is None  # the trace is drawn from the mtbf with the seed (MA-3)
