@@ -15,6 +15,7 @@ from resilsched.instances.moldable import MoldableInstance
 from resilsched.plugin import (
     Bound,
     Case,
+    Construction,
     ExactModel,
     Family,
     Generator,
@@ -86,6 +87,7 @@ def _validate(case: Case, result: HeuristicResult) -> None:
 def _build() -> Family:
     from resilsched.bounds import moldable as bounds
     from resilsched.heuristics import moldable as heuristics
+    from resilsched.heuristics.moldable.chains import chain_schedule
     from resilsched.instances.moldable.presets import PRESETS
     from resilsched.models import moldable as models
 
@@ -126,8 +128,8 @@ def _build() -> Family:
     fam.add(ExactModel(
         "cpsat-scenario", models.solve_scenario,
         "CP-SAT clairvoyant optimum T_OPT(J,f), allocation chosen per attempt (§1.5); "
-        "LPA-LIST incumbent, thinned fronts on large instances",
-        options=models.MoldableOptions))
+        "incumbent: the best of the hint, the chains and LPA-LIST; thinned fronts on large "
+        "instances", options=models.MoldableOptions, warm_start=True))
     fam.add(ExactModel(
         "cpsat-failure-free", models.solve_failure_free,
         "CP-SAT failure-free moldable optimum (ignores the scenario)",
@@ -147,6 +149,10 @@ def _build() -> Family:
         "L*", bounds.L_star,
         "L*(J,f) = min over allocations of L (Eq. 8): exact g=1 search, else HiGHS MILP "
         "(dual bound, 10 s), never below L' (§2.3)"))
+    fam.add(Construction(
+        "CHAINS", chain_schedule,
+        "clairvoyant: each job's attempts back to back on one allocation, the chains "
+        "list-scheduled for a target makespan from L' up (issue 23)"))
     for name, (description, make) in PRESETS.items():
         fam.add(Generator(name, make, description))
     return fam
