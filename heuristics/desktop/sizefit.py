@@ -22,6 +22,8 @@ allocation with its H(pi), checked by the caller's validator.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
@@ -30,6 +32,9 @@ from resilsched.options import Deadline
 from resilsched.validation.desktop import allocation_horizon
 
 NAME = "SizeFit"
+#: seconds per interval and job of one probe before the first is timed (measured 8-40 us
+#: per item at 500 hosts x 10,000 jobs on the loaded 2-core machine)
+PROBE_ITEM = 4e-5
 
 
 def size_fit(instance: DesktopInstance, lam: int, slack: bool
@@ -98,11 +103,16 @@ def size_fit(instance: DesktopInstance, lam: int, slack: bool
 def size_fit_search(instance: DesktopInstance, slack: bool, lo: int, hi: int,
                     deadline: Deadline | None = None) -> DesktopSchedule | None:
     """The best SizeFit allocation of a bisection over lambda in (lo, hi] (`lo` a lower bound,
-    `hi` a horizon to beat or reach), within `deadline`; None when no probe was valid."""
+    `hi` a horizon to beat or reach); None when no probe was valid. With a `deadline` a probe
+    starts only when the last one's time (at first `PROBE_ITEM` per interval and job) still
+    fits."""
     best: DesktopSchedule | None = None
-    while hi - lo > 1 and (deadline is None or not deadline.expired()):
+    last = PROBE_ITEM * (instance.K + instance.n)
+    while hi - lo > 1 and (deadline is None or deadline.remaining() > last):
         mid = (lo + hi) // 2
+        t0 = time.perf_counter()
         alloc = size_fit(instance, mid, slack)
+        last = time.perf_counter() - t0
         if alloc is None:
             lo = mid
             continue

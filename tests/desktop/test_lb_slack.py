@@ -146,3 +146,8 @@ def test_registered_and_used_by_the_model():
     sol = cpsat.solve(inst, time_limit=30, workers=1, max_vars=1)  # the model is not built
     assert sol.status is Status.FEASIBLE and sol.bound >= value > lb_cap(inst)
     assert sol.info["lower_bound"] == sol.bound
+
+
+def test_a_finite_deadline_runs_the_lp_in_a_child_with_the_same_bound():
+    inst = synthetic_instance(20, 300, 3, 103)
+    assert lb_slack(inst, deadline=Deadline(60.0)) == lb_slack(inst) > lb_cap(inst)
