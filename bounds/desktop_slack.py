@@ -28,6 +28,8 @@ eligibility grow), one W proves it for every smaller lambda too. The weights com
 of the LP max rho s.t. the nested constraints hold with the demand scaled by rho (HiGHS), but
 the certificate is recomputed here in float64 with a margin and never read from the solver: a
 wrong or inaccurate LP answer can only make the bound weaker.
+The LPs start on a coarse grid of classes (cheap, it climbs from LB_cap) and go on with a
+fine one when its weights stop certifying; the value is not monotone in the grid (D-26).
 
 Without the slack rule the head costs nothing and only the window limits a job
 (v_ik = w_ik / b_i, t <= w_ik): the same certificate with the nested constraints of eligibility.
@@ -45,7 +47,9 @@ from resilsched.instances.desktop.durations import duration_matrix
 from resilsched.options import Deadline
 
 #: job classes of the relaxation (consecutive sorted positions, equal counts)
-CLASSES = 48
+CLASSES = 192
+#: the first LPs use CLASSES / COARSE classes (cheaper) until their weights stop certifying
+COARSE = 3
 #: relative margin of the certificate F < G (float rounding of the sums)
 CERT_MARGIN = 1e-9
 #: LP solves at most (each moves the bound up; the last ones move it little)
@@ -53,8 +57,11 @@ MAX_ROUNDS = 12
 #: seconds per column (eligible interval and head class) of one LP, to skip an LP that cannot
 #: finish (measured 10-25 us at 500 hosts x 10,000 jobs on the loaded 2-core machine)
 LP_COLUMN = 2e-5
+#: an LP value rho up to 1 + this still gives its weights to the certificate (the interior
+#: point's rho is off by ~1e-6 near 1, where the certificate still proves rho < 1)
+RHO_TOLERANCE = 1e-4
 #: largest (interval, class) table of one LP; more intervals get fewer classes
-MAX_CELLS = 4_000_000
+MAX_CELLS = 8_000_000
 
 
 class _Relaxation:
@@ -164,7 +171,7 @@ class _Relaxation:
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None
-        if -h.getInfo().objective_function_value >= 1.0:  # rho >= 1: the LP is feasible
+        if -h.getInfo().objective_function_value >= 1.0 + RHO_TOLERANCE:  # feasible LP
             return None
         dual = np.abs(np.asarray(h.getSolution().row_dual)[nrows + L:])
         W = np.cumsum(dual)
@@ -181,7 +188,9 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
     rule = instance.slack_rule if slack_rule is None else slack_rule
     lo = start if start is not None else max(lb_big(instance, None, rule),
                                             lb_cap(instance, None, rule))
-    rel = _Relaxation(instance, rule, max(2, min(classes, MAX_CELLS // instance.K)))
+    fine = max(2, min(classes, MAX_CELLS // instance.K))
+    grids = [max(2, fine // COARSE), fine] if fine // COARSE >= 2 else [fine]
+    rel = _Relaxation(instance, rule, grids[0])
     hi = int((rel.q + rel.a).max())
     if upper is not None:
         hi = min(hi, upper)
@@ -191,7 +200,11 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
             break
         W = rel.weights(lo, left())
         if W is None or not rel.certifies(lo, W):
-            break
+            grids.pop(0)
+            if not grids:
+                break
+            rel = _Relaxation(instance, rule, grids[0])  # the coarse grid is spent: refine
+            continue
         if rel.certifies(hi, W):  # nothing up to hi is possible (hi = upper: a caller's error)
             return hi + 1
         good, bad = lo, hi  # certifies(good), not certifies(bad)
