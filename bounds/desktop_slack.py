@@ -37,6 +37,7 @@ Without the slack rule the head costs nothing and only the window limits a job
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,9 @@ from resilsched.bounds.desktop import DEMAND_MARGIN, lb_big, lb_cap, least_by_po
 from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.durations import duration_matrix
 from resilsched.options import Deadline
+
+#: runs fn() within seconds, None when it does not finish: runner(fn, seconds)
+Runner = Callable[[Callable[[], Any], float], Any]
 
 #: job classes of the relaxation (consecutive sorted positions, equal counts)
 CLASSES = 192
@@ -109,21 +113,21 @@ class _Relaxation:
         G = float(W @ self.D)
         return F < G * (1 - CERT_MARGIN)
 
-    def weights(self, lam: int, seconds: float = np.inf) -> np.ndarray | None:
+    def weights(self, lam: int, seconds: float = np.inf,
+                runner: Runner | None = None) -> np.ndarray | None:
         """The LP's weights W at lam (None when the relaxation is feasible there, or the LP
-        did not finish within `seconds`: HiGHS's interior point checks its time limit too
-        rarely, so a finite limit runs it in a forked child killed on time)."""
+        did not finish within `seconds`). HiGHS's interior point checks its time limit too
+        rarely, so with a finite limit an LP whose estimate does not fit is skipped, and
+        `runner(fn, seconds)` (the models give a forked child killed on time, returning None
+        then) runs the others."""
         if not np.isfinite(seconds):
             return self._weights(lam, seconds)
         _, v = self.values(lam)
         if LP_COLUMN * np.count_nonzero(v > 0) > seconds:
             return None  # it would not finish: skip it rather than start it
-        from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
-
-        try:
-            return run_limited(lambda: self._weights(lam, seconds), seconds)
-        except PhaseTimeout:
-            return None
+        if runner is None:
+            return self._weights(lam, seconds)
+        return runner(lambda: self._weights(lam, seconds), seconds)
 
     def _weights(self, lam: int, seconds: float) -> np.ndarray | None:
         import highspy
@@ -180,11 +184,13 @@ class _Relaxation:
 
 def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool | None = None,
              classes: int = CLASSES, deadline: Deadline | None = None,
-             start: int | None = None, upper: int | None = None) -> int:
+             start: int | None = None, upper: int | None = None,
+             runner: Runner | None = None) -> int:
     """LB_slack (module docstring): the largest lambda + 1 some LP's weights prove infeasible,
     and never below max(LB_big, LB_cap) (or `start`, a bound the caller proved); `upper` (a
     horizon some allocation reaches) stops the search there. With a `deadline` the LP solves
-    stop when it passes (the bound found so far is returned)."""
+    stop when it passes (the bound found so far is returned), each run by `runner` (see
+    `_Relaxation.weights`)."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     lo = start if start is not None else max(lb_big(instance, None, rule),
                                             lb_cap(instance, None, rule))
@@ -198,7 +204,7 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
     for _ in range(MAX_ROUNDS):
         if left() <= 0:
             break
-        W = rel.weights(lo, left())
+        W = rel.weights(lo, left(), runner)
         if W is None or not rel.certifies(lo, W):
             grids.pop(0)
             if not grids:

@@ -40,6 +40,7 @@ from resilsched.heuristics.desktop import build
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.heuristics.desktop.sizefit import size_fit_search
 from resilsched.instances.desktop import DesktopInstance
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.desktop.budget import (
     DA_RUNS,
     build_cost,
@@ -161,6 +162,14 @@ def lower_bound_within(instance: DesktopInstance, slack: bool, budget: float,
     return lb
 
 
+def _limited(fn: Any, seconds: float) -> Any:
+    """fn() in a forked child killed after `seconds` (None then): LB_slack's LPs."""
+    try:
+        return run_limited(fn, seconds)
+    except PhaseTimeout:
+        return None
+
+
 def slack_bound_within(instance: DesktopInstance, slack: bool, lb: int,
                        best: DesktopSchedule | None, opts: HorizonOptions, share: float,
                        info: dict) -> int:
@@ -173,7 +182,7 @@ def slack_bound_within(instance: DesktopInstance, slack: bool, lb: int,
         return lb
     phase = Deadline(budget)
     value = lb_slack(instance, None, slack, deadline=phase, start=lb,
-                     upper=best.horizon if best is not None else None)
+                     upper=best.horizon if best is not None else None, runner=_limited)
     info["lb_slack_seconds"] = round(phase.elapsed(), 3)
     return max(lb, value)
 

@@ -149,5 +149,9 @@ def test_registered_and_used_by_the_model():
 
 
 def test_a_finite_deadline_runs_the_lp_in_a_child_with_the_same_bound():
+    from resilsched.models.desktop.common import _limited
+
     inst = synthetic_instance(20, 300, 3, 103)
-    assert lb_slack(inst, deadline=Deadline(60.0)) == lb_slack(inst) > lb_cap(inst)
+    unlimited = lb_slack(inst)
+    assert lb_slack(inst, deadline=Deadline(60.0)) == unlimited > lb_cap(inst)
+    assert lb_slack(inst, deadline=Deadline(60.0), runner=_limited) == unlimited
