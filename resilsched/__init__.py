@@ -7,6 +7,9 @@ through the registry and returning a typed result (``objective``, ``bound``, ``s
 `resilsched.models`, `resilsched.bounds`; shared types here (`InvalidInstance`, `Solution`,
 `Status`, `HeuristicResult`).
 
+``resilsched.show_versions()`` prints the versions of Python, resilsched and the solver stack and
+whether the compiled modules are loaded (`resilsched.versions`).
+
 ``resilsched.gap`` and ``resilsched.bounds`` are also modules (the gap harness, the role package
 of bounds): each is a module that can be called, ``resilsched.gap(...)`` being
 `resilsched.api.gap` and ``resilsched.bounds(...)`` `resilsched.api.bounds`.
@@ -36,6 +39,7 @@ __all__ = [
     "Solution",
     "Status",
     "__version__",
+    "show_versions",
 ]
 
 
@@ -58,4 +62,8 @@ def __getattr__(name: str) -> _Any:
         from resilsched import api
 
         return getattr(api, name)
+    if name == "show_versions":  # resilsched.versions.show_versions, imported on first use
+        from resilsched.versions import show_versions
+
+        return show_versions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

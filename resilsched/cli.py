@@ -16,14 +16,12 @@ import hashlib
 import io
 import json
 import math
-import platform
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from resilsched import __version__
 from resilsched.cli_parser import OneLineParser
 from resilsched.cli_parser import build_parser as _build_parser
 from resilsched.commands import library as library_commands
@@ -31,6 +29,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.options import Deadline, check_time_limit, parse_params
 from resilsched.progress import Heartbeat
 from resilsched.registry import UnknownName
+from resilsched.versions import versions
 
 
 class UsageError(Exception):
@@ -179,8 +178,6 @@ def _params_json(params) -> dict[str, Any]:
 
 # --- generate -------------------------------------------------------------------------------
 def cmd_generate(args: argparse.Namespace) -> int:
-    import numpy
-
     from resilsched.registry import generator
 
     if args.solve:  # a library with certificates (resilsched/commands/library.py)
@@ -212,9 +209,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         "preset": gen.name,
         "seed": args.seed,
         "count": len(files),
-        "resilsched": __version__,
-        "numpy": numpy.__version__,
-        "python": platform.python_version(),
+        **versions(("resilsched", "numpy", "python")),
         "files": files,
     }
     _write(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")

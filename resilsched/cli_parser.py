@@ -17,6 +17,10 @@ the boundary, against a documented range (docs/decisions.md T8):
 
 A bad option is a one-line ``error: argument --seed: ...`` on standard error and exit status 2,
 like every other bad input (`OneLineParser`).
+
+Percent signs follow argparse: an argument's ``help`` is %-formatted (``5%%`` prints ``5%``),
+a ``description`` or ``epilog`` is printed as written (``5%``; decision T23). Every ``--help``
+is checked for a literal ``%%`` by tests/cli/test_help_texts.py.
 """
 
 from __future__ import annotations
@@ -25,9 +29,8 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
 from resilsched.commands import export as export_commands
 from resilsched.commands import library as library_commands
@@ -53,6 +56,24 @@ class ReproductionParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print `resilsched.versions.show_versions` (resilsched, Python, the solver
+    stack, the compiled modules) and exit with status 0."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "print the versions of resilsched, Python, the solver "
+                         "stack and the compiled modules, then exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from resilsched.versions import show_versions
+
+        show_versions()
+        parser.exit()
 
 
 def integer(low: int, high: int, what: str = "an integer") -> Callable[[str], int]:
@@ -189,7 +210,7 @@ resilsched trace log.swf             # the days of a Parallel Workloads Archive 
 resilsched reproduce rigid --help    # paper figures and tables
 """),
     )
-    parser.add_argument("--version", action="version", version=f"resilsched {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=OneLineParser)
 
@@ -276,7 +297,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         "suite, solves each case exactly, and reports per heuristic the mean and worst gap to "
         "the optimum (or to the proven bound when optimality was not proven) and every "
         "violation of a proven guarantee. The table prints gaps in percent of the reference; "
-        "--json gives them as fractions (0.05 = 5%%), an infinite gap (a reference of 0) as "
+        "--json gives them as fractions (0.05 = 5%), an infinite gap (a reference of 0) as "
         "null.",
         epilog=_examples("resilsched gap\nresilsched gap --family rigid --json\n"
                          "resilsched gap --library rigid-small --heuristic mymodule:my_list"),
@@ -288,7 +309,7 @@ resilsched reproduce rigid --help    # paper figures and tables
         "check", formatter_class=fmt,
         help="CI form of gap: exit 1 on a violation or a gap above a threshold",
         description="Like gap, then exit status 1 when a guarantee is violated or a gap exceeds "
-        "its threshold. The thresholds file holds fractions (0.05 = 5%%), like the --json "
+        "its threshold. The thresholds file holds fractions (0.05 = 5%), like the --json "
         "gaps; the text output prints gaps and thresholds in percent. Threshold file: "
         '{"max_gap": 1.0, "rigid": {"R-LIST-0": {"max_gap": 0.5}, "R-LIST-0/LA": '
         '{"mean_gap": 0.1}}}; the most specific entry wins; unknown families, heuristics and '

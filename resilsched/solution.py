@@ -92,9 +92,23 @@ def set_plotter(draw: Callable[..., Any]) -> None:
     _PLOTTER[:] = [draw]
 
 
+def computed_on(result: Any, instance: Any, scenario: Any) -> Any:
+    """`result`, remembering the instance and scenario it was computed on (the front door's
+    results: their ``.plot()`` needs no arguments). Not a field: not in `to_dict`, equality
+    or `dataclasses.replace`."""
+    object.__setattr__(result, "_computed_on", (instance, scenario))
+    return result
+
+
 def _plot(result: Any, ax: Any, instance: Any, scenario: Any) -> Any:
     if not _PLOTTER:
         raise ImportError("no drawer: resilsched.plot is not installed")
+    if instance is None:
+        remembered = getattr(result, "_computed_on", None)
+        if remembered is None:
+            raise TypeError("plot() needs instance=: only the results of resilsched.simulate "
+                            "and resilsched.solve remember the instance they were computed on")
+        instance, scenario = remembered if scenario is None else (remembered[0], scenario)
     return _PLOTTER[0](result, ax, instance=instance, scenario=scenario)
 
 
@@ -176,12 +190,14 @@ class Solution:
         d["solution"] = to_jsonable(self.schedule)
         return d
 
-    def plot(self, ax: Any = None, *, instance: Any, scenario: Any = None) -> Any:
+    def plot(self, ax: Any = None, *, instance: Any = None, scenario: Any = None) -> Any:
         """Draw the solution's schedule on `ax` (default: a new figure); returns the axes.
 
-        `instance` (and `scenario`, default the instance's stored one) are those it was
-        computed on: the schedule is checked by the family's validator before anything is
-        drawn (docs/plots.md; needs matplotlib, ``pip install 'resilsched[plot]'``).
+        `instance` and `scenario` are those it was computed on (default: those a result of
+        `resilsched.solve` or `resilsched.simulate` remembers; else the instance is required
+        and the scenario defaults to its stored one): the schedule is checked by the family's
+        validator before anything is drawn (docs/plots.md; needs matplotlib,
+        ``pip install 'resilsched[plot]'``).
         """
         return _plot(self, ax, instance, scenario)
 
@@ -239,7 +255,7 @@ class HeuristicResult:
             d["solution"] = to_jsonable(self.schedule)
         return d
 
-    def plot(self, ax: Any = None, *, instance: Any, scenario: Any = None) -> Any:
+    def plot(self, ax: Any = None, *, instance: Any = None, scenario: Any = None) -> Any:
         """Draw the schedule on `ax` (default: a new figure); returns the axes (see
         `Solution.plot`)."""
         return _plot(self, ax, instance, scenario)

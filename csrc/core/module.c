@@ -98,7 +98,8 @@ fin:
  *   kind 0: R-LIST-0 (GREEDY);
  *   kind 1: R-LIST with m reservations (m = 1, or -1 for m = |Q|), opt_a = classic_easy (A2),
  *           opt_b = persistent_reservations (A3);
- *   kind 2: shelves, opt_a = backfill (B / NB), opt_b = fill (R-SHELFFILL);
+ *   kind 2: shelves, opt_a = backfill (B / NB), opt_b = R-SHELFFILL's refill rule (0 none,
+ *           1 "own", 2 "any-queued");
  *   kind 3: R-LIST with m fixed reservations (A3 "fixed"), opt_a = classic_easy.
  * Scenario s reads fail[s n : (s + 1) n].  The keys k1, k2 (queue.h) have n entries shared by
  * all scenarios, or S n (one row per scenario: Random keys drawn per scenario); redraw has n

@@ -45,6 +45,8 @@ PARAM_HELP = {
                     "persistent = kept until a failure; fixed = never cancelled or moved "
                     "(the authors' simulator)",
     "persistent_reservations": "former spelling of reservations=persistent (A3)",
+    "fill": "R-SHELFFILL's refill rule: own = the failed job on its own processors (A17); "
+            "any-queued = any queued job that ends by the shelf's end (R32)",
 }
 
 

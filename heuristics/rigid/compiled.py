@@ -10,7 +10,8 @@ one instance in one call of the core.
 
 `Engine` names which C engine and options stand for a policy: ``kind`` 0 is GREEDY (R-LIST-0),
 1 is R-LIST with ``m`` reservations (1, or `M_Q` for m = |Q|; options A2, A3), 2 the shelves
-(options B/NB and FILL), 3 R-LIST with fixed reservations (``reservations="fixed"``, issue 14;
+(options B/NB and the refill rule: 0 none, 1 "own", 2 "any-queued"), 3 R-LIST with fixed
+reservations (``reservations="fixed"``, issue 14;
 ``rigid_fixed.c``; option A2).
 """
 
@@ -40,7 +41,7 @@ class Engine:
     kind: int
     m: int = 0
     option_a: bool = False
-    option_b: bool = False
+    option_b: int = 0
 
 
 GREEDY = Engine(0)
@@ -56,8 +57,9 @@ def fixed_rlist(m: int | str, classic_easy: bool) -> Engine:
     return Engine(3, M_Q if m == "Q" else int(m), classic_easy)
 
 
-def shelf(backfill: bool, fill: bool) -> Engine:
-    """R-SHELF (fill=False) or R-SHELFFILL (fill=True), B (backfill) or NB."""
+def shelf(backfill: bool, fill: int) -> Engine:
+    """R-SHELF (``fill=0``) or R-SHELFFILL with its refill rule (``fill=1``: "own", A17;
+    ``fill=2``: "any-queued", R32), B (backfill) or NB."""
     return Engine(2, 0, backfill, fill)
 
 

@@ -29,6 +29,8 @@ from resilsched.heuristics.rigid.rlist import (
     reservation_mode,
 )
 from resilsched.heuristics.rigid.rshelf import (
+    FILL_CODES,
+    fill_rule,
     r_shelf_b,
     r_shelf_nb,
     r_shelffill_b,
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
               persistent_reservations: bool = False,
-              reservations: str = "fresh") -> compiled.Engine | None:
+              reservations: str = "fresh", fill: str = "own") -> compiled.Engine | None:
     """The C engine of a registered rigid heuristic (None for any other function)."""
     if fn is r_list_0:
         return compiled.GREEDY
@@ -53,10 +55,11 @@ def engine_of(fn: Callable[..., Any], classic_easy: bool = False,
             return compiled.fixed_rlist(m, classic_easy)
         return compiled.rlist(m, classic_easy,
                               persistent_reservations or reservations == "persistent")
-    shelves = {r_shelf_b: (True, False), r_shelf_nb: (False, False),
-               r_shelffill_b: (True, True), r_shelffill_nb: (False, True)}
+    shelves = {r_shelf_b: (True, None), r_shelf_nb: (False, None),
+               r_shelffill_b: (True, fill), r_shelffill_nb: (False, fill)}
     if fn in shelves:
-        return compiled.shelf(*shelves[fn])
+        backfill, rule = shelves[fn]
+        return compiled.shelf(backfill, FILL_CODES[rule])
     return None
 
 
@@ -98,12 +101,13 @@ def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
               priority: str | None = None, *, seeds: Sequence[int] | None = None,
               redraw_on_failure: bool = False, ljf_secondary: str = "LPT",
               classic_easy: bool = False, persistent_reservations: bool = False,
-              reservations: str = "fresh") -> list[Any]:
+              reservations: str = "fresh", fill: str = "own") -> list[Any]:
     """Makespan of `fn` on every scenario (row) of ``F`` (S x n); see the module docstring.
 
     ``seeds[s]`` seeds the Random priority of scenario s (default 0 for all). The options are
     those of the heuristics (R-LIST-1/Q only: `classic_easy`, `reservations`,
-    `persistent_reservations`; the heuristics refuse a contradictory pair).
+    `persistent_reservations`; the heuristics refuse a contradictory pair; R-SHELFFILL-B/NB
+    only: `fill`).
     """
     F = np.atleast_2d(np.asarray(F, dtype=np.int64))
     S, n = F.shape
@@ -111,7 +115,10 @@ def makespans(fn: Callable[..., Any], instance: RigidInstance, F: np.ndarray,
     rule = check_priority("LPT" if priority is None else priority)
     options: dict[str, Any] = {"redraw_on_failure": redraw_on_failure,
                                "ljf_secondary": ljf_secondary}
-    engine = engine_of(fn, classic_easy, persistent_reservations, reservations)
+    engine = engine_of(fn, classic_easy, persistent_reservations, reservations,
+                       fill_rule(fill))
+    if fn is r_shelffill_b or fn is r_shelffill_nb:
+        options["fill"] = fill
     if fn is r_list_1 or fn is r_list_q:
         options.update(classic_easy=classic_easy, reservations=reservations,
                        persistent_reservations=persistent_reservations)

@@ -105,8 +105,10 @@ def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> l
             digest = instance_digest(inst)
             base = {"family": fam.name, "instance": name, "instance_sha": digest}
             for alg in algorithms:
-                extra = ({} if alg.kind == "heuristic"
-                         else {"time_limit": alg.time_limit, "workers": alg.workers})
+                extra = ({"time_limit": alg.time_limit} if alg.kind == "exact"
+                         or alg.time_limit is not None else {})
+                if alg.kind == "exact":
+                    extra["workers"] = alg.workers
                 for prio in alg.priorities:
                     for params in alg.grid:
                         head = {**base, "algorithm": alg.name, "kind": alg.kind,

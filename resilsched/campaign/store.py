@@ -39,18 +39,17 @@ import functools
 import hashlib
 import json
 import os
-import platform
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from resilsched.campaign.errors import CampaignError, StoreError
 from resilsched.campaign.storefile import FileState, inspect, sqlite_problem
 from resilsched.solution import to_jsonable
+from resilsched.versions import versions as package_versions
 
 __all__ = ["CampaignError", "ResultStore", "StoreError", "canonical_json", "config_diff",
            "key_of_text", "task_key", "versions"]
@@ -124,13 +123,7 @@ def task_key(fields: Mapping[str, Any]) -> str:
 
 def versions() -> dict[str, str | None]:
     """Versions of Python and of the packages that compute results (None: not installed)."""
-    out: dict[str, str | None] = {"python": platform.python_version()}
-    for name in RECORDED_PACKAGES:
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:
-            out[name] = None
-    return out
+    return package_versions(("python", *RECORDED_PACKAGES))
 
 
 def now() -> str:

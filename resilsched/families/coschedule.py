@@ -37,6 +37,7 @@ from resilsched.plugin import (
     Family,
     Generator,
     Heuristic,
+    Reproduction,
 )
 from resilsched.validation.packs import check_packs
 
@@ -87,6 +88,12 @@ def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, 
     )
 
 
+def _reproduce(argv: list[str], prog: str) -> int:
+    from resilsched.reproduce import coschedule
+
+    return coschedule.main(argv, prog)
+
+
 FAMILY = Family(
     name="coschedule",
     spec="001",
@@ -99,6 +106,7 @@ FAMILY = Family(
     validate=validate,
     objective=lambda case, packs: check_packs(case.instance, packs),
     choose_exact=choose_exact,
+    reproduction=Reproduction(_reproduce, "claims of the co-scheduling theorems (summary.md)"),
 )
 
 FAMILY.add(

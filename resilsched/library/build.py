@@ -10,7 +10,6 @@ values on any machine; only ``proof_time`` (and ``versions`` after an upgrade) d
 from __future__ import annotations
 
 import json
-import platform
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from resilsched.library.catalog import (
     write_manifest,
 )
 from resilsched.library.certificate import Certificate, certify, versions
+from resilsched.versions import versions as package_versions
 
 
 def certify_task(payload: tuple[str, dict[str, Any], str, float | None, dict[str, Any]]) -> dict:
@@ -106,8 +106,6 @@ def write_library(out: Path, *, name: str, family: str, preset: str, seed: int,
     name, the exact model and options, the solver versions, the number of proven optima, and per
     file the certificate's status, optimum or bounds and proof time.
     """
-    import numpy
-
     from resilsched import __version__
 
     out.mkdir(parents=True, exist_ok=True)
@@ -130,9 +128,7 @@ def write_library(out: Path, *, name: str, family: str, preset: str, seed: int,
         "preset": preset,
         "seed": seed,
         "count": len(files),
-        "resilsched": __version__,
-        "numpy": numpy.__version__,
-        "python": platform.python_version(),
+        **package_versions(("resilsched", "numpy", "python")),
     }
     if solved:
         manifest["exact"] = {"method": method, "time_limit": time_limit,

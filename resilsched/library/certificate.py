@@ -18,7 +18,6 @@ Exact values (ints, Fractions) compare exactly; floats within a relative `FLOAT_
 from __future__ import annotations
 
 import math
-import platform
 import re
 import time
 from collections.abc import Mapping
@@ -28,6 +27,7 @@ from typing import Any
 
 from resilsched.numeric import readable
 from resilsched.solution import Solution, Status, number_fields
+from resilsched.versions import versions as package_versions
 
 #: relative tolerance between two float certificates (numerically certified models, e.g. the
 #: worksharing QP, agree to ~1e-9 across runs; docs/decisions.md L3)
@@ -38,17 +38,8 @@ VERSIONED = ("numpy", "ortools", "highspy")
 
 def versions() -> dict[str, str]:
     """Versions of resilsched, Python and the solver stack (recorded with each certificate)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from resilsched import __version__
-
-    out = {"resilsched": __version__, "python": platform.python_version()}
-    for dist in VERSIONED:
-        try:
-            out[dist] = version(dist)
-        except PackageNotFoundError:  # pragma: no cover - all are dependencies
-            continue
-    return out
+    found = package_versions(("resilsched", "python", *VERSIONED))
+    return {name: v for name, v in found.items() if v is not None}
 
 
 def _exact(*xs: Any) -> bool:

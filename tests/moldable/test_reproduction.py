@@ -39,6 +39,11 @@ def test_lpa_expected_ratio_at_defaults(model):
     (["--algos", "LPA,FOO"], "argument --algos: unknown ['FOO']"),
     (["--algos", "LPA,LPA"], "argument --algos: 'LPA,LPA' repeats a name"),
     (["--grids", "P,q"], "argument --grids: unknown ['q']"),
+    (["--models", "mix,foo"], "argument --models: unknown ['foo']"),
+    (["--mix-gamma-scale", "0"], "argument --mix-gamma-scale: 0 must be in (0, 100]"),
+    (["--mix-gamma-scale", "101"], "argument --mix-gamma-scale: 101 must be in (0, 100]"),
+    (["--mix-gamma-scale", "nan"], "argument --mix-gamma-scale: nan must be in (0, 100]"),
+    (["--mix-gamma-scale", "x"], "argument --mix-gamma-scale: 'x' is not a number"),
     (["--csv", "MISSING/t.csv"], "--csv: folder MISSING does not exist"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])

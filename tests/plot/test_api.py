@@ -110,3 +110,21 @@ def test_a_desktop_job_is_named_in_its_plan_and_in_its_run():
              for t in ax.texts}
     jobs = {f"J{j}" for j in range(inst.n)}
     assert named == {(j, row) for j in jobs for row in ("plan", "run")}
+
+
+def test_front_door_results_remember_what_they_were_computed_on():
+    from matplotlib.figure import Figure
+
+    import resilsched
+
+    fam, inst, scenario = CASES[0].load()
+    run = resilsched.simulate(inst, "R-LIST-0", scenario)
+    ax = run.plot(Figure().add_subplot())
+    assert ax.collections and "R-LIST-0" in ax.get_title(loc="left")
+    assert "_computed_on" not in run.to_dict() and run == fam.heuristics["R-LIST-0"].run(
+        inst, scenario, fam.heuristics["R-LIST-0"].default_priority)
+    sol = resilsched.solve(inst, "cpsat-scenario", scenario, time_limit=30)
+    assert sol.plot(Figure().add_subplot()).collections
+    bare = fam.heuristics["R-LIST-0"].run(inst, scenario, "LPT")
+    with pytest.raises(TypeError, match="instance="):
+        bare.plot(Figure().add_subplot())

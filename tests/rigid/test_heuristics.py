@@ -107,12 +107,15 @@ def test_unknown_names_and_options_raise():
 
 def test_registered_parameters_are_the_functions_keywords():
     """`resilsched list` and ``--param`` see each heuristic's typed keyword arguments, the
-    reservation options on R-LIST-1/Q only, and not the fast-path flag ``record``."""
+    reservation options on R-LIST-1/Q only, the refill rule on R-SHELFFILL-B/NB only, and not
+    the fast-path flag ``record``."""
     names = {h.name: [p.name for p in h.params] for h in FAMILY.heuristics.values()}
     for name, params in names.items():
         expected = ["redraw_on_failure", "ljf_secondary"]
         if name in ("R-LIST-1", "R-LIST-Q"):
             expected += ["classic_easy", "reservations", "persistent_reservations"]
+        if name in ("R-SHELFFILL-B", "R-SHELFFILL-NB"):
+            expected += ["fill"]
         assert params == expected, name
     secondary = next(p for p in FAMILY.heuristics["R-LIST-Q"].params if p.name == "ljf_secondary")
     assert secondary.choices == ("LPT", "SPT", "HPA", "LPA", "LA", "SA", "Random")

@@ -6,7 +6,11 @@
 - ``--figures``: Figs. 3 and 5 (the 11 algorithm x priority combinations at the defaults) and
   Figs. 3-right and 6 (the four (P, n) combinations), expected and worst case;
 - ``--sweeps``: Figs. 4 and 7-9 (P, n and lambda varied one at a time, LPT), expected and
-  maximum per point.
+  maximum per point;
+- ``--theorems``: Theorems 1-10 and §5.1's lambda calibration shown by computation, one claims
+  row each (`theorems`, campaign ``moldable-theorems``);
+- ``--mix-gamma-scale X``: the mix models' sequential fraction gamma scaled by X after the same
+  draws (issue 27's generator hypothesis; the other models and the default X = 1 unchanged).
 
 "expected" = mean over sets of the per-set mean over scenarios (expectation of ratios, spec §7
 item 21), "maximum" = max over all (set, scenario) pairs (`experiments` has the protocol and the
@@ -48,8 +52,13 @@ from resilsched.campaign import (
     run_script,
 )
 from resilsched.cli_parser import ReproductionParser
+from resilsched.errors import InvalidInstance
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS
-from resilsched.instances.moldable.generators import PAPER_MODELS
+from resilsched.instances.moldable.generators import (
+    MAX_GAMMA_SCALE,
+    PAPER_MODELS,
+    check_gamma_scale,
+)
 from resilsched.reproduce.arguments import count, seed
 from resilsched.reproduce.moldable.experiments import (
     ALGOS,
@@ -73,6 +82,12 @@ from resilsched.reproduce.moldable.tables import (
     csv_rows,
     sweep_table,
     table1,
+)
+from resilsched.reproduce.moldable.theorems import (
+    run_check,
+    theorem_rows,
+    theorem_tasks,
+    theorems_markdown,
 )
 
 __all__ = ["ALGOS", "COMBOS", "PAPER_TABLE1", "main", "parser", "run_config", "run_set",
@@ -105,6 +120,19 @@ def _subset(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
         return items
 
     return parse
+
+
+def _gamma_scale(text: str) -> float:
+    """argparse type of --mix-gamma-scale: a number in (0, `MAX_GAMMA_SCALE`]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    try:
+        return check_gamma_scale(value)
+    except InvalidInstance:
+        raise argparse.ArgumentTypeError(
+            f"{text} must be in (0, {MAX_GAMMA_SCALE:g}]") from None
 
 
 def _point_size(text: str) -> tuple[str, float, int, int]:
@@ -147,6 +175,14 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="BATCH: order of a job's allotted attempts in a batch; first_only "
                          "runs them all on the first allocation, as the authors' code "
                          "(default %(default)s)")
+    ap.add_argument("--mix-gamma-scale", type=_gamma_scale, default=1.0,
+                    help="multiply the sequential fraction gamma of the mix and mix-low-com "
+                         f"jobs by this factor (capped at 1), in (0, {MAX_GAMMA_SCALE:g}]; "
+                         "the other models and the draws are unchanged (default %(default)s: "
+                         "the paper's generator)")
+    ap.add_argument("--theorems", action="store_true",
+                    help="also show Theorems 1-10 and the lambda calibration by computation "
+                         "(about a minute; default off)")
     ap.add_argument("--no-table", action="store_true",
                     help="skip Table 1 at the defaults (default: compute it)")
     ap.add_argument("--figures", action="store_true",
@@ -174,6 +210,8 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                          "the failures); repeatable (default none)")
     ap.add_argument("--grids", type=_subset(("P", "n", "lambda")), default=("P", "n", "lambda"),
                     help="sweeps to run, a subset of P,n,lambda (default all)")
+    ap.add_argument("--models", type=_subset(PAPER_MODELS), default=PAPER_MODELS,
+                    help=f"speedup models, a subset of {','.join(PAPER_MODELS)} (default all)")
     ap.add_argument("--algos", type=_subset(tuple(ALGOS)), default=tuple(ALGOS),
                     help=f"algorithms, a subset of {','.join(ALGOS)} (default all)")
     ap.add_argument("--csv", type=Path, default=None,
@@ -267,6 +305,8 @@ def report(args: argparse.Namespace, res: Results) -> list[str]:
     """The printed tables (also written to ``<out>/summary.md``)."""
     batch = (f"BATCH: eps=0.3, eps2=0.03, area_slack={args.area_slack}, "
              f"attempt_order={args.attempt_order}, g1_exact={args.g1_exact}")
+    if args.mix_gamma_scale != 1.0:
+        batch += f"; mix models' gamma x {args.mix_gamma_scale:g} (capped at 1)"
     lines = [f"# Moldable reproduction (spec 000), seed {args.seed}; {batch}", ""]
     if not args.no_table:
         lines += table1(res, args.algos, [DEFAULT],
@@ -293,7 +333,7 @@ def report(args: argparse.Namespace, res: Results) -> list[str]:
                                  f"Figs. 7-9 for all models), {size}, LPT: expected (maximum) "
                                  "T/L'")
         configs = all_configs(args.grids)
-        agg = aggregate(res, PAPER_MODELS[0], args.algos[0], configs)
+        agg = aggregate(res, args.models[0], args.algos[0], configs)
         runs = f"{agg[3]} (set, scenario) runs per model and algorithm" if agg else "incomplete"
         lines += table1(res, args.algos, configs,
                         f"Table 1 over the entire set of experiments as the paper computes it: "
@@ -307,6 +347,7 @@ def report(args: argparse.Namespace, res: Results) -> list[str]:
 def _main(args: argparse.Namespace, store: ResultStore) -> int:
     if args.fresh:
         store.forget("moldable")
+        store.forget("moldable-theorems")
 
     def run(tasks: Sequence[Task]) -> list[Any]:
         return run_campaign("moldable", tasks, run_set, store, jobs=args.jobs, dask=args.dask)
@@ -314,9 +355,14 @@ def _main(args: argparse.Namespace, store: ResultStore) -> int:
     t0 = time.perf_counter()
     reqs, tags = _requests(args)
     batch = {"area_slack": args.area_slack, "g1_exact": args.g1_exact,
-             "attempt_order": args.attempt_order}
-    res = collect(reqs, args.seed, batch, run) if reqs else {}
+             "attempt_order": args.attempt_order, "mix_gamma_scale": args.mix_gamma_scale}
+    res = collect(reqs, args.seed, batch, run, args.models) if reqs else {}
     lines = report(args, res)
+    if args.theorems:
+        tasks = theorem_tasks(args.seed)
+        done = run_campaign("moldable-theorems", tasks, run_check, store, jobs=args.jobs,
+                            dask=args.dask)
+        lines += theorems_markdown(theorem_rows(tasks, done))
     print("\n".join(lines))
     print(f"# total {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     rows = csv_rows(res, tags)

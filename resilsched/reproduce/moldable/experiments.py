@@ -35,6 +35,7 @@ from resilsched.instances.moldable.generators import (
     DEFAULT_N,
     DEFAULT_P,
     LAMBDA_GRID,
+    MIX_MODELS,
     N_GRID,
     P_GRID,
     PAPER_MODELS,
@@ -102,22 +103,31 @@ def label(algo: str, priority: str) -> str:
 
 def set_tasks(model: str, cfg: Config, sets: int, scenarios: int, seed: int,
               combos: Sequence[tuple[str, str]], area_slack: float = 1.1,
-              g1_exact: bool = False, attempt_order: str = "desc_p") -> list[Task]:
-    """One task per job set of (model, configuration); its fields are all `run_set` needs."""
+              g1_exact: bool = False, attempt_order: str = "desc_p",
+              mix_gamma_scale: float = 1.0) -> list[Task]:
+    """One task per job set of (model, configuration); its fields are all `run_set` needs.
+
+    ``mix_gamma_scale`` (the mix models' sequential fraction scaled, issue 27) is a field of
+    the mix models' tasks only when it is not 1, so the other tasks and the default ones keep
+    their keys (and their stored results)."""
     base = {"model": model, "P": cfg.P, "n": cfg.n, "lambda": cfg.lam, "scenarios": scenarios,
             "seed": seed, "config": cfg.id, "combos": [list(c) for c in combos],
             "area_slack": area_slack, "g1_exact": g1_exact, "attempt_order": attempt_order}
+    if mix_gamma_scale != 1.0 and model in MIX_MODELS:
+        base["mix_gamma_scale"] = mix_gamma_scale
     return [Task(f, f) for f in ({**base, "set": k} for k in range(sets))]
 
 
 def run_set(task: dict[str, Any]) -> dict[str, list[float]]:
     """Set ``task["set"]`` of a configuration: ``ALGO/PRIORITY`` -> [mean, max] of T/L' over
-    its scenarios (child k of SeedSequence([seed, model index, config]))."""
+    its scenarios (child k of SeedSequence([seed, model index, config])); with
+    ``mix_gamma_scale`` the mix jobs' gamma is scaled after the same draws."""
     k, model, n, P = task["set"], task["model"], task["n"], task["P"]
     child = np.random.SeedSequence([task["seed"], PAPER_MODELS.index(model), task["config"]],
                                    spawn_key=(k,))
     rng = np.random.default_rng(child)
-    inst = paper_instance(model, rng, n=n, P=P, lam=task["lambda"], name=f"{model}-{k}")
+    inst = paper_instance(model, rng, n=n, P=P, lam=task["lambda"], name=f"{model}-{k}",
+                          mix_gamma_scale=task.get("mix_gamma_scale", 1.0))
     F = rng.geometric(1.0 - inst.q(), size=(task["scenarios"], n)) - 1
     tmin, amin = extremes(inst)
     m = F + 1.0

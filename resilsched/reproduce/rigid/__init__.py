@@ -20,6 +20,9 @@ P (common random numbers). The Random priority uses one seed per (set, scenario)
   left out, one dominated by a single job's chain of attempts is flagged; one warning line.
 - Figs. 7-8 (``--only fig78``): the same days with all seven priorities, per day.
 - Prop. 3 (``--only prop3``): R-SHELF's expected makespan ratio at P = 10 (1.00005 and 1.07).
+- ``--only fill-rule``: Fig. 4(b) (LPT, q-bar = 0.3, the P grid) with R-SHELFFILL-B/NB under
+  both refill rules, ``fill=own`` (A17) and ``fill=any-queued`` (R32): the gain over R-SHELF
+  at every P, its profile and the paper's 4.8-4.9 % (not run by default).
 - ``--reservations fresh,fixed`` runs R-LIST-1/Q once per reservation mode (A3; ``fixed`` is the
   authors' simulator, issue 14), labelled ``R-LIST-1/fixed``; every claim is checked per mode,
   with a verdict that says "undetermined" when the runs are too few for the effect's noise.
@@ -39,8 +42,8 @@ command computes only the missing tasks and writes the same CSV files; ``--fresh
 
 Modules: `config` (what to run, the paper's numbers), `tasks` (the campaign tasks),
 `experiments` (Figs. 4-8 and Table 1, aggregation), `prop3` (§4.4), `claims` (the paper's claims
-checked), `report` (markdown tables), `plots` (PNG); this one is the program: `run` and the
-command line.
+checked), `fillrule` (Fig. 4(b) under both refill rules), `report` (markdown tables), `plots`
+(PNG); this one is the program: `run` and the command line.
 """
 
 from __future__ import annotations
@@ -88,7 +91,14 @@ from resilsched.reproduce.rigid.config import (  # noqa: F401  (re-exported)
     Config,
     log,
 )
-from resilsched.reproduce.rigid.experiments import agg_rows, synthetic, table1, write_csv
+from resilsched.reproduce.rigid.experiments import (
+    SYNTHETIC,
+    agg_rows,
+    synthetic,
+    table1,
+    write_csv,
+)
+from resilsched.reproduce.rigid.fillrule import fill_rule_claims
 from resilsched.reproduce.rigid.prop3 import prop3_markdown, prop3_rows
 from resilsched.reproduce.rigid.report import (
     claims_by_mode_markdown,
@@ -122,6 +132,8 @@ def _claims(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None,
             agg = mode_view(res["agg"], m)
             if "fig4" in cfg.only:
                 out += fig4_claims(cfg, agg)
+            if "fill-rule" in cfg.only:
+                out += fill_rule_claims(cfg, res["agg"])
             if "fig5" in cfg.only:
                 out += fig5_claims(cfg, agg)[0]
             if "fig6" in cfg.only:
@@ -163,7 +175,7 @@ def run(cfg: Config) -> dict[str, Any]:
                 f"{list(cfg.Ps)}, Mira days={cfg.mira_days} x {cfg.mira_scenarios} scenarios, "
                 f"reservations of R-LIST-1/Q: {', '.join(cfg.reservations)}, seed={cfg.seed}"]
     res = None
-    if {"fig4", "fig5", "fig6"} & set(cfg.only):
+    if set(SYNTHETIC) & set(cfg.only):
         res = synthetic(cfg, _runner(cfg))
         result["synthetic"] = res
         write_csv(cfg.out / "synthetic_per_set.csv", res["rows"])
@@ -358,7 +370,7 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = PROG) -> Config:
         cfg.Ps = a.Ps
     if "fig5" in only and 0.0 not in cfg.qbars:
         ap.error("--qbars must contain 0 (Fig. 5 rises are measured from q-bar = 0)")
-    if {"fig4", "fig6"} & set(only) and cfg.P_default not in cfg.Ps:
+    if {"fig4", "fig6", "fill-rule"} & set(only) and cfg.P_default not in cfg.Ps:
         ap.error(f"--Ps must contain {cfg.P_default}")
     return cfg
 

@@ -25,14 +25,19 @@ QBARS_QUICK = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7)
 PS_QUICK = (5000, 7500, 10000, 12500, 15000, 17500, 20000)
 MIRA_QBARS = (0.0, 0.05, 0.1)
 #: What ``--only`` selects: Figs. 4-6 (synthetic), Table 1 (LPT on the Mira days), Figs. 7-8
-#: (every priority on the Mira days) and the numerics of Proposition 3 (§4.4).
-EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "fig78", "prop3")
+#: (every priority on the Mira days), the numerics of Proposition 3 (§4.4) and Fig. 4(b) under
+#: both refill rules of R-SHELFFILL (``fill-rule``, decision R32).
+EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "fig78", "prop3", "fill-rule")
 #: The experiments run by default (Figs. 7-8 multiply the Mira work by seven).
 DEFAULT_EXPERIMENTS = ("fig4", "fig5", "fig6", "table1", "prop3")
 #: Reservation modes of R-LIST-1/Q (A3, ``--reservations``); "fresh" is the default one.
 RESERVATION_MODES = ("fresh", "persistent", "fixed")
 #: Heuristics whose results depend on the reservation mode.
 RESERVING = ("R-LIST-1", "R-LIST-Q")
+#: Heuristics whose results depend on the refill rule ``fill`` (A17, R32), and the rule that
+#: ``--only fill-rule`` runs beside the default "own" (labelled ``R-SHELFFILL-B/any-queued``).
+FILLING = ("R-SHELFFILL-B", "R-SHELFFILL-NB")
+LOOSE_FILL = "any-queued"
 #: A Mira day whose drawn scenarios would expect more attempts than this at some q-bar is left
 #: out at that q-bar (the command line's cap, `resilsched.instances.failures.MAX_ATTEMPTS`), and
 #: one whose largest job's expected chain is this many times its failure-free L is flagged.
@@ -63,9 +68,25 @@ def label(heuristic: str, mode: str) -> str:
 
 
 def unlabel(name: str) -> tuple[str, str]:
-    """(heuristic, reservation mode) of a row's heuristic label (inverse of `label`)."""
+    """(heuristic, reservation mode) of a row's heuristic label (inverse of `label`); for a
+    shelf label such as ``R-SHELFFILL-B/any-queued`` the second part is its refill rule."""
     base, _, mode = name.partition("/")
     return base, mode or "fresh"
+
+
+def fill_variant(name: str) -> bool:
+    """Whether a row label is R-SHELFFILL-B/NB under another refill rule than the default."""
+    base, mode = unlabel(name)
+    return base in FILLING and mode != "fresh"
+
+
+def params_of_label(name: str) -> dict[str, str]:
+    """The heuristic parameters a row label stands for: ``reservations`` of R-LIST-1/Q,
+    ``fill`` of R-SHELFFILL-B/NB (none for the plain names)."""
+    base, mode = unlabel(name)
+    if mode == "fresh":
+        return {}
+    return {"fill": mode} if base in FILLING else {"reservations": mode}
 
 
 def short(name: str) -> str:

@@ -33,7 +33,9 @@ from resilsched.instances.rigid.swf import read_swf
 from resilsched.instances.rigid.synthetic import paper_sets
 from resilsched.reproduce.rigid.config import (
     DOMINANCE,
+    FILLING,
     FIVE,
+    LOOSE_FILL,
     MIRA_QBARS,
     PRIORITIES7,
     SHELVES4,
@@ -97,11 +99,16 @@ def agg_rows(agg: dict[tuple, dict[str, Any]], keys: Sequence[str]) -> list[dict
             for k, v in sorted(agg.items())]
 
 
+#: the experiments `synthetic` runs
+SYNTHETIC = ("fig4", "fig5", "fig6", "fill-rule")
+
+
 def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
-    """Figs. 4-6 on the synthetic sets (spec §9.2-9.4)."""
+    """Figs. 4-6 on the synthetic sets (spec §9.2-9.4), and Fig. 4(b) under both refill rules
+    of R-SHELFFILL (``fill-rule``, R32)."""
     sets = paper_sets(cfg.seed, cfg.sets)
-    qbars = sorted(set(cfg.qbars) | ({cfg.qbar_P_sweep} if {"fig4", "fig6"} & set(cfg.only)
-                                      else set()))
+    sweep = {"fig4", "fig6", "fill-rule"} & set(cfg.only)
+    qbars = sorted(set(cfg.qbars) | ({cfg.qbar_P_sweep} if sweep else set()))
     mats = {q: scenario_matrices(sets, q, cfg.scenarios, [cfg.seed, int(round(q * 1000))])
             for q in qbars}
     # (heuristic, priority) -> set of (q, P) points, merged over the requested figures
@@ -109,6 +116,9 @@ def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
     if "fig4" in cfg.only:
         for h in SHELVES4:
             want[h, "LPT"] |= {(q, cfg.P_default) for q in cfg.qbars}
+            want[h, "LPT"] |= {(cfg.qbar_P_sweep, P) for P in cfg.Ps}
+    if "fill-rule" in cfg.only:
+        for h in (*SHELVES4, *(f"{h}/{LOOSE_FILL}" for h in FILLING)):
             want[h, "LPT"] |= {(cfg.qbar_P_sweep, P) for P in cfg.Ps}
     if "fig5" in cfg.only:
         for h in labelled(cfg, FIVE):

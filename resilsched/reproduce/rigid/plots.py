@@ -13,15 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.reproduce.rigid.config import (
+    FILLING,
     FIVE,
+    LOOSE_FILL,
     MIRA_QBARS,
     PAPER_BEST,
     PRIORITIES7,
     RESERVING,
     SHELVES4,
     Config,
+    fill_variant,
     unlabel,
 )
+from resilsched.reproduce.rigid.fillrule import fill_gains
 
 #: The priority rules of §5.1, spelled out for the legends.
 PRIORITY_NAMES = {"LPT": "LPT: longest time first", "SPT": "SPT: shortest time first",
@@ -74,6 +78,8 @@ def plots(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None) ->
                          f"{cfg.scenarios} failure scenarios)")
             fig.tight_layout()
             _save(plt, fig, cfg.out / "fig4.png", made)
+        if "fill-rule" in cfg.only:
+            _fill_rule_plot(plt, cfg, agg, made)
         for fig_name, xs, pt in (("fig5", cfg.qbars, lambda x: (x, P0)),
                                  ("fig6", cfg.Ps, lambda x: (q0, x))):
             if fig_name in cfg.only:
@@ -83,12 +89,34 @@ def plots(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None) ->
     return made
 
 
+def _fill_rule_plot(plt: Any, cfg: Config, agg: dict, made: list[Path]) -> None:
+    """``--only fill-rule``: the gain of R-SHELFFILL over R-SHELF against P under both refill
+    rules, with two standard errors, beside the paper's 4.8-4.9 % (averaged over P != 10000)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for rule in ("own", LOOSE_FILL):
+        for h in FILLING:
+            fill = h if rule == "own" else f"{h}/{rule}"
+            gains = fill_gains(cfg, agg, fill, h.replace("SHELFFILL", "SHELF"))
+            ax.errorbar(cfg.Ps, [100 * g for g, _ in gains],
+                        yerr=[0 if se is None else 200 * se for _, se in gains], marker="o",
+                        capsize=3, linestyle="-" if rule == "own" else "--",
+                        label=f"{h} over R-SHELF-{h.rsplit('-', 1)[1]}, fill={rule}")
+    ax.axhline(4.85, color="grey", linewidth=0.8, linestyle=":",
+               label="paper: 4.8-4.9 % on average over P != 10000")
+    ax.set(xlabel=PLATFORM, ylabel="gain over R-SHELF (%)",
+           title=f"Fig. 4(b), LPT, q-bar = {cfg.qbar_P_sweep}: both refill rules "
+                 f"({cfg.sets} sets x {cfg.scenarios} scenarios)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    _save(plt, fig, cfg.out / "fill_rule.png", made)
+
+
 def _sweep(plt: Any, cfg: Config, agg: dict, fig_name: str, xs: tuple, pt: Any,
            made: list[Path]) -> None:
     """Fig. 5 (q-bar sweep) or Fig. 6 (P sweep): one panel per heuristic with every
     priority, and a last panel with each heuristic's best priority (A20)."""
     xlabel = QBAR if fig_name == "fig5" else PLATFORM
-    names = _sorted({k[0] for k in agg if unlabel(k[0])[0] in FIVE})
+    names = _sorted({k[0] for k in agg if unlabel(k[0])[0] in FIVE and not fill_variant(k[0])})
     cols = 3 if len(names) <= 5 else 4
     fig, axes = plt.subplots(2, cols, figsize=(5.2 * cols, 9.4))
     for ax, h in zip(axes.flat, names, strict=False):

@@ -20,7 +20,7 @@ from resilsched.heuristics.rigid.many import makespans as simulate_many
 from resilsched.instances.rigid import RigidInstance
 from resilsched.registry import get_family
 from resilsched.registry import heuristic as get_heuristic
-from resilsched.reproduce.rigid.config import Config, unlabel
+from resilsched.reproduce.rigid.config import Config, params_of_label, unlabel
 
 TaskFn = Callable[[dict[str, Any]], list[dict[str, Any]]]
 
@@ -39,12 +39,13 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
     (``record=False``), all the scenarios of a point in one call of the compiled core when it is
     available (`resilsched.heuristics.rigid.many.makespans`, the same values). A label
     ``R-LIST-1/fixed`` runs R-LIST-1 with ``reservations="fixed"`` (`config.label`), in the
-    core too (``rigid_fixed.c``).
+    core too (``rigid_fixed.c``); ``R-SHELFFILL-B/any-queued`` runs R-SHELFFILL-B with
+    ``fill="any-queued"`` (`config.params_of_label`).
     """
     inst: RigidInstance = task["instance"]
     h, prio, k = task["heuristic"], task["priority"], task["set"]
-    base, mode = unlabel(h)
-    params = {} if mode == "fresh" else {"reservations": mode}
+    base, _ = unlabel(h)
+    params = params_of_label(h)
     heuristic = get_heuristic(get_family("rigid"), base).run
     rows = []
     for q, P, matrix in task["points"]:

@@ -1,0 +1,118 @@
+"""The versions of everything that computes a result: one place (`show_versions`).
+
+``resilsched --version`` prints `show_versions`'s text; campaign stores
+(`resilsched.campaign.store.versions`) and library certificates
+(`resilsched.library.certificate.versions`) record `versions` of their own subsets of
+`PACKAGES`. Nothing here imports a solver: versions are read from the installed distributions'
+metadata, and the compiled modules are only imported (a few microseconds each).
+
+>>> sorted(versions(("python", "resilsched")))
+['python', 'resilsched']
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import platform
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, TextIO
+
+from resilsched import __version__, core
+
+#: what `show_versions` reports, in its order: the package, the interpreter (``"python"``), the
+#: solver stack, then the optional extras (matplotlib: ``resilsched[plot]``; dask:
+#: ``resilsched[dask]``)
+PACKAGES = ("resilsched", "python", "numpy", "ortools", "highspy", "pyomo", "networkx",
+            "rustworkx", "matplotlib", "dask", "distributed")
+
+#: the compiled modules declared in setup.py (``EXTENSIONS``; tests/packaging checks the two
+#: lists agree), each optional: without it the pure-Python engines run (decision T13)
+EXTENSIONS = ("_core", "_desktop", "_closure", "_refute")
+
+#: what installs a missing optional distribution
+EXTRAS = {"matplotlib": "resilsched[plot]", "dask": "resilsched[dask]",
+          "distributed": "resilsched[dask]"}
+
+
+def versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
+    """The version of each of `names` (``"python"`` is the interpreter's), None when the
+    distribution is not installed.
+
+    Parameters
+    ----------
+    names : distribution names, or ``"python"``.
+
+    Returns
+    -------
+    dict
+        ``{name: version or None}`` in the order of `names`.
+    """
+    out: dict[str, str | None] = {}
+    for name in names:
+        if name == "python":
+            out[name] = platform.python_version()
+        elif name == "resilsched":
+            out[name] = __version__  # also from a source tree that was never installed
+        else:
+            try:
+                out[name] = version(name)
+            except PackageNotFoundError:
+                out[name] = None
+    return out
+
+
+def compiled() -> dict[str, str]:
+    """The state of each compiled module of `EXTENSIONS`: ``"loaded"``, ``"disabled by
+    RESILSCHED_NO_CORE"`` or ``"not built (...)"``; prints nothing (unlike `resilsched.core`,
+    which warns at first use)."""
+    off = core.disabled()
+    out = {}
+    for name in EXTENSIONS:
+        if off is not None:
+            out[name] = f"disabled by {off}"
+            continue
+        try:
+            importlib.import_module(f"resilsched.{name}")
+            out[name] = "loaded"
+        except ImportError as exc:
+            out[name] = f"not built ({exc})"
+    return out
+
+
+def report() -> dict[str, Any]:
+    """Everything `show_versions` prints, as one JSON-ready object: ``{"versions": {...},
+    "platform": ..., "compiled": {...}}``."""
+    return {"versions": versions(), "platform": f"{platform.system()} {platform.machine()}",
+            "implementation": platform.python_implementation(), "compiled": compiled()}
+
+
+def text() -> str:
+    """`report` as the lines `show_versions` prints (a name and a value per line)."""
+    rep = report()
+    lines = []
+    for name, value in rep["versions"].items():
+        if name == "python":
+            value = f"{value} ({rep['implementation']}, {rep['platform']})"
+        elif value is None:
+            extra = EXTRAS.get(name)
+            value = "not installed" + (f" (pip install '{extra}')" if extra else "")
+        lines.append(f"{name:<12} {value}")
+    for name, state in rep["compiled"].items():
+        lines.append(f"{'resilsched.' + name:<21} {state}")
+    return "\n".join(lines)
+
+
+def show_versions(as_json: bool = False, file: TextIO | None = None) -> None:
+    """Print the versions of Python, resilsched and its solver stack (numpy, OR-Tools, highspy,
+    Pyomo, networkx, rustworkx), of the optional matplotlib and Dask, and whether each compiled
+    module is loaded: what a bug report needs. ``resilsched --version`` prints the same.
+
+    Parameters
+    ----------
+    as_json : print `report` as one JSON object instead of text lines.
+    file : where to print (default: standard output).
+    """
+    out = file if file is not None else sys.stdout
+    print(json.dumps(report(), indent=1) if as_json else text(), file=out)
