@@ -49,26 +49,30 @@ def lb_big(instance: DesktopInstance, scenario: Any = None,
     return int((q[ok] + need[ok]).min())
 
 
-def demand(instance: DesktopInstance) -> float:
-    """D = sum_j min_i t_ij / b_i, in reference units (spec 7.2), lowered by `DEMAND_MARGIN`.
+def least_by_position(instance: DesktopInstance) -> np.ndarray:
+    """min_i t_ij / b_i of every job (reference units), indexed by sorted position (`order`).
 
     Reads whichever t_ij matrix the instance holds (`sorted_durations`, the one the bin policies
-    and the models use, when none is built); the minima are summed in job order either way."""
+    and the models use, when none is built)."""
     built = instance.__dict__
     b = np.asarray([float(x) for x in instance.b])
     if "durations_by_position" in built and "sorted_durations" not in built:
         T = instance.durations_by_position  # (n, m): one row per sorted position
-        least = np.concatenate([(T[lo:lo + DEMAND_BLOCK] / b).min(axis=1)
-                                for lo in range(0, instance.n, DEMAND_BLOCK)])
-    else:
-        by_job = "durations" in built and "sorted_durations" not in built
-        T = instance.durations if by_job else instance.sorted_durations
-        least = np.full(instance.n, np.inf)
-        for lo in range(0, instance.m, DEMAND_BLOCK):
-            block = T[lo:lo + DEMAND_BLOCK] / b[lo:lo + DEMAND_BLOCK, None]
-            np.minimum(least, block.min(axis=0), out=least)
-        if by_job:
-            return float(least.sum()) * (1 - DEMAND_MARGIN)
+        return np.concatenate([(T[lo:lo + DEMAND_BLOCK] / b).min(axis=1)
+                               for lo in range(0, instance.n, DEMAND_BLOCK)])
+    by_job = "durations" in built and "sorted_durations" not in built
+    T = instance.durations if by_job else instance.sorted_durations
+    least = np.full(instance.n, np.inf)
+    for lo in range(0, instance.m, DEMAND_BLOCK):
+        block = T[lo:lo + DEMAND_BLOCK] / b[lo:lo + DEMAND_BLOCK, None]
+        np.minimum(least, block.min(axis=0), out=least)
+    return least[np.asarray(instance.order)] if by_job else least
+
+
+def demand(instance: DesktopInstance) -> float:
+    """D = sum_j min_i t_ij / b_i, in reference units (spec 7.2), lowered by `DEMAND_MARGIN`;
+    the minima are summed in job order."""
+    least = least_by_position(instance)
     in_job_order = np.empty_like(least)
     in_job_order[np.asarray(instance.order)] = least
     return float(in_job_order.sum()) * (1 - DEMAND_MARGIN)

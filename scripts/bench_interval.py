@@ -134,6 +134,24 @@ def worksharing_p25(seed: int, count: int) -> list[BenchCase]:
             for w in loads]
 
 
+def desktop_paper(seed: int, count: int) -> list[BenchCase]:
+    """Desktop grids, the paper preset (500 hosts, 10,000 jobs, slack rule): machine set
+    `seed`, job sets 100, 101, ... (the tests use machine sets 0-9 and small sizes)."""
+    fam = get_family("desktop")
+    return [BenchCase("desktop, paper preset (10,000 jobs, 500 hosts)", "desktop",
+                      f"machines {seed}, jobs {100 + k}", inst)
+            for k, inst in enumerate(fam.generators["paper"].generate(seed, count))]
+
+
+def malleable_paper(seed: int, count: int) -> list[BenchCase]:
+    """Malleable, the paper preset (n = 100, p = 5000, MTBF 100 years): instance k of seed
+    `seed`, its trace drawn from the mtbf with ``--seed 0`` (decision MA-3)."""
+    fam = get_family("malleable")
+    return [BenchCase("malleable, paper preset (n=100, p=5000)", "malleable", f"instance {k}",
+                      inst, fam.scenario(inst, None))
+            for k, inst in enumerate(fam.generators["paper"].generate(seed, count))]
+
+
 #: row name -> builder; families add their own rows here.
 ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "rigid-ff": rigid_failure_free,
@@ -145,6 +163,8 @@ ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "moldable-ff": moldable_failure_free,
     "moldable-1e-7": moldable_lambda,
     "worksharing-p25": worksharing_p25,
+    "desktop-paper": desktop_paper,
+    "malleable-paper": malleable_paper,
 }
 
 

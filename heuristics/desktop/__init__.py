@@ -54,6 +54,13 @@ def _result(instance: DesktopInstance, global_policy: str, scenario: Disturbance
             priority: str | None, slack: str, fill: str) -> HeuristicResult:
     local = priority or "LPT"
     sched, seconds = build(instance, global_policy, local, rule_of(instance, slack), fill)
+    return executed(instance, sched, seconds, scenario, global_policy, local)
+
+
+def executed(instance: DesktopInstance, sched: DesktopSchedule, seconds: float,
+             scenario: Disturbance | None, name: str, priority: str | None) -> HeuristicResult:
+    """The result of allocation `sched`: run on the trace disturbed by `scenario` (None: the
+    predicted one), with its makespan and stability beside the horizon."""
     run = executor.run(instance, sched, scenario)
     which = "disturbed" if scenario is not None else "nominal"
     sched = replace(sched, info={**sched.info, f"{which}_makespan": run.makespan,
@@ -66,7 +73,7 @@ def _result(instance: DesktopInstance, global_policy: str, scenario: Disturbance
         "build_time": round(seconds, 6),
         "assumption_h1": instance.assumption_h1,  # 2 p_max <= a_min: Proposition 1 applies
     }
-    return HeuristicResult(sched.horizon, global_policy, local, sched, extra)
+    return HeuristicResult(sched.horizon, name, priority, sched, extra)
 
 
 def greedy_slack_heuristic(instance: DesktopInstance, scenario: Disturbance | None = None,
@@ -85,5 +92,35 @@ def da_slack_heuristic(instance: DesktopInstance, scenario: Disturbance | None =
     return _result(instance, "DAslack", scenario, priority, slack, fill)
 
 
+def size_fit_construction(instance: DesktopInstance, scenario: Disturbance | None = None
+                          ) -> HeuristicResult:
+    """SizeFit (`sizefit`, decision D-27) bisected between LB_cap and the best of GreedySlack
+    and DAslack with LPT (its upper end), under the instance's rule; the better of the two
+    when SizeFit does not beat it."""
+    from resilsched.bounds.desktop import lower_bound
+    from resilsched.errors import HeuristicRefusal
+    from resilsched.heuristics.desktop.sizefit import NAME, size_fit_search
+
+    slack = instance.slack_rule
+    t0 = time.perf_counter()
+    best = None
+    for g in ("GreedySlack", "DAslack"):
+        try:
+            sched, _ = build(instance, g, "LPT", slack)
+        except HeuristicRefusal:
+            continue
+        if best is None or sched.horizon < best.horizon:
+            best = sched
+    top = best.horizon + 1 if best is not None else int(instance.flat["e"].max()) + 1
+    found = size_fit_search(instance, slack, lower_bound(instance, None, slack) - 1, top)
+    if found is not None and (best is None or found.horizon < best.horizon):
+        best = found
+    if best is None:
+        raise HeuristicRefusal(NAME, "no allocation found (LPT refuses and no SizeFit probe "
+                                     "placed every job)")
+    return executed(instance, best, time.perf_counter() - t0, scenario, NAME, None)
+
+
 __all__ = ["LOCAL_POLICIES", "DesktopSchedule", "build", "da_slack", "da_slack_heuristic",
-           "greedy_slack", "greedy_slack_heuristic", "rule_of"]
+           "executed", "greedy_slack", "greedy_slack_heuristic", "rule_of",
+           "size_fit_construction"]

@@ -34,10 +34,13 @@ from typing import Any
 import numpy as np
 
 from resilsched.bounds.desktop import lb_big, lb_cap
+from resilsched.bounds.desktop_slack import lb_slack
 from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop import build
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
+from resilsched.heuristics.desktop.sizefit import size_fit_search
 from resilsched.instances.desktop import DesktopInstance
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.desktop.budget import (
     DA_RUNS,
     build_cost,
@@ -45,9 +48,15 @@ from resilsched.models.desktop.budget import (
     matrix_cost,
     variant_cost,
 )
-from resilsched.options import SolveOptions
+from resilsched.options import Deadline, SolveOptions
 from resilsched.solution import Solution, Status
 from resilsched.validation.desktop import allocation_horizon, validate_desktop_schedule
+
+#: share of the time left that LB_slack may take: {model built?: share} (the rest is the model's;
+#: without a model the answer only waits for the output)
+SLACK_SHARE = {True: 0.2, False: 0.5}
+#: share of the time left after it that SizeFit's bisection (D-27) may take
+SIZEFIT_SHARE = {True: 0.2, False: 0.8}
 
 #: heuristic variants tried for the incumbent, cheapest first (spec 3.4)
 INCUMBENTS = [("GreedySlack", "FFI"), ("GreedySlack", "FFD"), ("GreedySlack", "LPT"),
@@ -153,6 +162,31 @@ def lower_bound_within(instance: DesktopInstance, slack: bool, budget: float,
     return lb
 
 
+def _limited(fn: Any, seconds: float) -> Any:
+    """fn() in a forked child killed after `seconds` (None then): LB_slack's LPs."""
+    try:
+        return run_limited(fn, seconds)
+    except PhaseTimeout:
+        return None
+
+
+def slack_bound_within(instance: DesktopInstance, slack: bool, lb: int,
+                       best: DesktopSchedule | None, opts: HorizonOptions, share: float,
+                       info: dict) -> int:
+    """max(lb, LB_slack) (D-26) within `share` of the time left; `lb` alone (and a note in
+    `info`) when the t_ij matrix LB_slack reads does not fit in half of it."""
+    budget = opts.deadline.share(share)
+    if matrix_cost(instance, "sorted_durations") > 0.5 * budget:
+        note = "LB_slack skipped: its matrix exceeds the time left"
+        info["lower_bound_note"] = "; ".join(filter(None, [info.get("lower_bound_note"), note]))
+        return lb
+    phase = Deadline(budget)
+    value = lb_slack(instance, None, slack, deadline=phase, start=lb,
+                     upper=best.horizon if best is not None else None, runner=_limited)
+    info["lb_slack_seconds"] = round(phase.elapsed(), 3)
+    return max(lb, value)
+
+
 def prepare(instance: DesktopInstance,
             opts: HorizonOptions) -> tuple[int, DesktopSchedule | None, dict[str, Any], bool]:
     """The phases before a model (spec 7.1), each sized by the deadline (D-12, D-25): the lower
@@ -170,15 +204,27 @@ def prepare(instance: DesktopInstance,
                  "incumbent": best.horizon if best else None,
                  "incumbent_policy": best.policy if best else None})
     size = model_size(instance, slack, opts.max_vars, opts.deadline.share(0.5))
+    go = size is not None
     if size is None:
         info["model"] = "not built: no time left to size it (the incumbent is the answer)"
-        return lb, best, info, False
-    pairs, exact = size
-    info["x_variables" if exact else "x_variables_at_least"] = pairs
-    if pairs > opts.max_vars or build_cost(pairs, instance) > 0.5 * opts.deadline.remaining():
-        info["model"] = "not built: too large for the limits (the incumbent is the answer)"
-        return lb, best, info, False
-    return lb, best, info, True
+    else:
+        pairs, exact = size
+        info["x_variables" if exact else "x_variables_at_least"] = pairs
+        if pairs > opts.max_vars or build_cost(pairs, instance) > 0.5 * opts.deadline.remaining():
+            info["model"] = "not built: too large for the limits (the incumbent is the answer)"
+            go = False
+    if best is None or lb < best.horizon:
+        opts.say("lower bound LB_slack")
+        lb = slack_bound_within(instance, slack, lb, best, opts, SLACK_SHARE[go], info)
+        info["lower_bound"] = lb
+    if best is not None and lb < best.horizon:
+        opts.say("incumbent: SizeFit")
+        found = size_fit_search(instance, slack, lb - 1, best.horizon,
+                                Deadline(opts.deadline.share(SIZEFIT_SHARE[go])))
+        if found is not None and found.horizon < best.horizon:
+            best = found
+            info.update({"incumbent": best.horizon, "incumbent_policy": best.policy})
+    return lb, best, info, go
 
 
 def finish(data: HorizonData, method: str, solver: str, status: Status,

@@ -22,7 +22,16 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.desktop import DesktopInstance, Disturbance, sample_disturbance
-from resilsched.plugin import Bound, Case, ExactModel, Family, Generator, Heuristic, Reproduction
+from resilsched.plugin import (
+    Bound,
+    Case,
+    Construction,
+    ExactModel,
+    Family,
+    Generator,
+    Heuristic,
+    Reproduction,
+)
 from resilsched.solution import HeuristicResult
 
 LOCAL = ("LPT", "SPT", "FFD", "FFI", "DPslack")
@@ -142,6 +151,18 @@ def _validate(case: Case, result: HeuristicResult) -> None:
                                   f"horizon {sched.horizon} (deltas {worst.deltas})")
 
 
+def _size_fit(instance: DesktopInstance, scenario: Any = None) -> HeuristicResult:
+    from resilsched.heuristics.desktop import size_fit_construction
+
+    return size_fit_construction(instance, scenario)
+
+
+def _lb_slack(instance: DesktopInstance, scenario: Any = None) -> int:
+    from resilsched.bounds.desktop_slack import lb_slack
+
+    return lb_slack(instance, scenario)
+
+
 def _heuristics() -> list[Heuristic]:
     from resilsched.heuristics.desktop import da_slack_heuristic, greedy_slack_heuristic
 
@@ -220,6 +241,11 @@ def _build() -> Family:
                                            "(spec 7.2)"))
     fam.add(Bound("LB_cap", bounds.lb_cap, "smallest horizon whose usable capacity covers the "
                                            "demand (spec 7.2)"))
+    fam.add(Construction("SizeFit", _size_fit, "large jobs to large intervals: windows in "
+                         "non-increasing length, each takes the longest jobs that fit, bisected "
+                         "on the horizon (D-27)"))
+    fam.add(Bound("LB_slack", _lb_slack, "each interval charged its own jobs' slack: an LP "
+                  "relaxation over job classes, certified by its dual weights (D-26)"))
     presets = dict(PRESETS)
     presets["smoke"] = ("the gap-report suite: X1 and 3 tiny instances every variant can "
                         "schedule, each with and without the slack rule", smoke_instances)

@@ -124,3 +124,17 @@ def random_rule_allocation(inst: DesktopInstance, rng: np.random.Generator,
     for jobs in alloc.values():
         rng.shuffle(jobs)  # random runtime order inside an interval (A-14)
     return {k: v for k, v in alloc.items() if v}
+
+
+def tiny_with_optimum(count: int):
+    """(seed, rule, instance, brute-force optimum) of the tiny instances 0..count-1 (2 machines,
+    3 intervals, 4 jobs; the rule off for every third) that have an allocation."""
+    from resilsched.instances.desktop.presets import tiny_instance
+
+    for seed in range(count):
+        rule = seed % 3 != 0
+        inst = tiny_instance(seed, slack_rule=rule, max_machines=2, max_intervals=3,
+                             max_jobs=4)
+        expect = brute_force(inst)
+        if expect is not None:
+            yield seed, rule, inst, expect

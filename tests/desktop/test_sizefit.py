@@ -1,0 +1,87 @@
+"""SizeFit (heuristics/desktop/sizefit.py, decision D-27): every allocation keeps the rule and
+its horizon, checked by the oracles of cases.py and the family's validator; never below a proven
+optimum; and better than the 20 variants where the slack matters."""
+
+import numpy as np
+
+from resilsched.checked import run_checked
+from resilsched.heuristics.desktop import build, size_fit_construction
+from resilsched.heuristics.desktop.sizefit import size_fit, size_fit_search
+from resilsched.instances.desktop.generators import synthetic_instance
+from resilsched.instances.desktop.presets import tiny_instance
+from resilsched.plugin import Case
+from resilsched.registry import get_family
+from resilsched.validation.desktop import validate_desktop_schedule
+
+from .cases import horizon, rule_ok, tiny_with_optimum
+
+
+def test_every_allocation_keeps_the_rule_and_its_horizon():
+    checked = 0
+    for seed in range(80):
+        rule = seed % 3 != 0
+        inst = tiny_instance(seed, slack_rule=rule, max_machines=3, max_intervals=5,
+                             max_jobs=7)
+        top = int(inst.flat["e"].max()) + 1
+        for lam in np.random.default_rng(seed).integers(1, top, 6).tolist():
+            alloc = size_fit(inst, lam, rule)
+            if alloc is None:
+                continue
+            assert sorted(j for jobs in alloc.values() for j in jobs) == list(range(inst.n))
+            lists = {ik: list(jobs) for ik, jobs in alloc.items()}
+            assert rule_ok(inst, lists, rule), (seed, lam)
+            assert horizon(inst, lists, rule) <= lam, (seed, lam)
+            checked += 1
+    assert checked >= 150
+
+
+def test_never_below_the_brute_force_optimum():
+    found = 0
+    for _, rule, inst, expect in tiny_with_optimum(40):
+        best = size_fit_search(inst, rule, 0, int(inst.flat["e"].max()) + 1)
+        if best is not None:
+            validate_desktop_schedule(inst, best, rule)
+            assert best.horizon >= expect
+            found += 1
+    assert found >= 20
+
+
+def test_the_construction_passes_the_family_checks():
+    fam = get_family("desktop")
+    assert "SizeFit" in fam.constructions
+    inst = synthetic_instance(20, 300, 4, 104)
+    case = Case("sizefit", inst, fam.scenario(inst, None))
+    entry = fam.constructions["SizeFit"]
+    from resilsched.plugin import Heuristic
+
+    wrapped = Heuristic(entry.name, lambda i, s=None, priority=None, *, seed=0:
+                        entry.build(i, s), entry.description)
+    run = run_checked(fam, wrapped, case, None)
+    assert not run.problems and run.scored == run.result.objective
+
+
+def test_beats_the_variants_on_the_small_preset():
+    inst = synthetic_instance(50, 1000, 7, 107)
+    variants = min(build(inst, g, local, True)[0].horizon
+                   for g in ("GreedySlack", "DAslack") for local in ("LPT", "FFD"))
+    res = size_fit_construction(inst)
+    validate_desktop_schedule(inst, res.schedule, True)
+    assert res.objective < variants
+
+
+def test_bench_rows_build_the_paper_presets():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_interval.py"
+    spec = importlib.util.spec_from_file_location("bench_interval", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_interval"] = bench
+    spec.loader.exec_module(bench)
+    assert bench.ROWS["desktop-paper"] is bench.desktop_paper
+    (desk,) = bench.desktop_paper(23, 1)
+    assert (desk.family, desk.instance.m, desk.instance.n) == ("desktop", 500, 10_000)
+    (mall,) = bench.malleable_paper(23, 1)
+    assert (mall.family, mall.instance.n, mall.instance.p) == ("malleable", 100, 5000)
+    assert mall.scenario is None  # the trace is drawn from the mtbf with the seed (MA-3)
