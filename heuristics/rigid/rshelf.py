@@ -42,6 +42,8 @@ from resilsched.solution import HeuristicResult
 class RShelf:
     """Policy object of R-SHELF (``fill=False``) / R-SHELFFILL (``fill=True``) for `run_engine`.
 
+    After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
+
     Parameters
     ----------
     p, t : processors and duration of each job.
@@ -50,8 +52,6 @@ class RShelf:
     backfill : b = 1 ("B", scan the whole queue) or b = 0 ("NB", stop at the first misfit).
     fill : refill a shelf with the failed job itself (R-SHELFFILL).
     exact : time arithmetic (see `run_engine`).
-
-    After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
     """
 
     def __init__(self, p: Sequence[int], t: Sequence[Any], P: int, queue: PriorityQueue, *,
