@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     print(rows[-1], flush=True)
     wall, report = timed(["check", "--thresholds", "examples/thresholds.json", "-q", "--json"])
     rows.append(Row("`resilsched check --thresholds examples/thresholds.json`", "passes",
-                    f"{wall:.1f} s, passed: {report['passed']}"))
+                    f"{wall:.1f} s, {'passes' if report['passed'] else 'FAILS'}"))
     print(rows[-1], flush=True)
     wall, report = timed(["library", "verify", "all", "--sample", str(args.sample), "-q",
                           "--json"])

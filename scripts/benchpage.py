@@ -10,11 +10,12 @@ Every ``scripts/bench_*.py`` owns one marked section of the page::
     <!-- /bench_rigid.py -->
 
 and ``--write [PAGE]`` replaces it with the rows it measured now: a row whose first cell (what
-is measured) matches a new row is replaced, the other rows of the section stay (a run of one
-part, e.g. ``bench_coschedule.py --kinp``, refreshes only its own rows), and nothing outside the
-markers changes. A section not on the page yet is appended at its end. Each row carries the
-command that regenerates it (the script's own arguments) and the machine it ran on (the load
-average when the script started), so rows from runs at different times say so.
+is measured) matches a new row is replaced in place, the other rows of the section stay (a run
+of one part, e.g. ``bench_coschedule.py --kinp``, refreshes only its own rows), new rows go
+last, and nothing outside the markers changes. A section not on the page yet is appended at
+its end. Each row carries the command that regenerates it (the script's own arguments) and the
+machine it ran on (the load average when the script started), so rows from runs at different
+times say so.
 """
 
 from __future__ import annotations
@@ -85,9 +86,10 @@ class Run:
         new = [self.cells(r) for r in rows]
         if begin in text and end in text:
             a, b = text.index(begin), text.index(end) + len(end)
-            keys = {c[0] for c in new}
-            old = [c for c in _rows(text[a:b]) if c[0] not in keys]
-            new = old + new if old else new
+            fresh = {c[0]: c for c in new}
+            old = _rows(text[a:b])
+            kept = {c[0] for c in old}
+            new = [fresh.get(c[0], c) for c in old] + [c for c in new if c[0] not in kept]
         else:
             text = text.rstrip("\n") + "\n\n"
             a = b = len(text)
