@@ -10,9 +10,10 @@ a ``Parameters``, ``Other Parameters`` or ``Attributes`` section into the standa
 
 when the text after `` : `` reads as prose rather than a type (it ends with a full stop, or is
 not a type expression such as ``int | None`` or ``float, optional``). Lines that already follow
-numpy style are left as they are. Doctest lines (``>>>``) outside an ``Examples`` section, which
-Markdown would read as nested quotes, become a ``pycon`` code block. Nothing in the sources
-changes: this runs in the docs build.
+numpy style are left as they are. A ``Returns`` section written as a paragraph becomes the
+description of the signature's return type (``:`` then the paragraph, indented). Doctest lines
+(``>>>``) outside an ``Examples`` section, which Markdown would read as nested quotes, become a
+``pycon`` code block. Nothing in the sources changes: this runs in the docs build.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import re
 import griffe
 
 SECTIONS = {"Parameters", "Other Parameters", "Attributes"}
+RETURNS = {"Returns", "Yields"}
 ITEM = re.compile(r"^(?P<indent>\s*)(?P<names>\*{0,2}[A-Za-z_][\w, *]*?) : (?P<text>.+)$")
 #: a type expression: dotted names, brackets, unions, "optional", literal sets
 TYPE = re.compile(r"^[\w.\[\](){}'\"|, ]+$")
@@ -44,8 +46,14 @@ def rewrite(doc: str) -> str:
     out: list[str] = []
     section = None
     fence: str | None = None  # the indentation of an open doctest block
+    prose: str | None = None  # the indentation of a Returns paragraph being moved in
     for i, line in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if prose is not None:
+            if line.strip():
+                out.append("    " + line)
+                continue
+            prose = None
         if fence is not None:
             if line.strip():
                 out.append(line)
@@ -57,6 +65,11 @@ def rewrite(doc: str) -> str:
         elif line.lstrip().startswith(">>>") and section != "Examples":
             fence = line[: len(line) - len(line.lstrip())]
             out.append(fence + "```pycon")
+        elif section in RETURNS and line.strip() and is_prose(line) and out[-1].strip() \
+                and set(out[-1].strip()) == {"-"}:
+            prose = line[: len(line) - len(line.lstrip())]
+            out += [prose + ":", "    " + line]
+            continue
         elif (m := ITEM.match(line) if section in SECTIONS else None) and is_prose(m["text"]):
             indent = m["indent"]
             cont = re.match(r"\s*", nxt).group() if nxt.strip() else ""

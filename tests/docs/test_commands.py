@@ -29,7 +29,8 @@ PAGES = sorted(p for p in DOCS.rglob("*.md") if "_hooks" not in p.parts)
 SHELL = re.compile(r"[$`|&;<>]")
 
 FRESH_CLONE = "slow: tests/docs/test_site.py::test_a_fresh_clone_installs_and_builds_the_site"
-REPRODUCTION = "paper scale, hours: no test runs it; its reduced size is the family's slow test"
+REPRODUCTION = ("a reproduction run, minutes to hours: no test runs it as written; the "
+                "family's slow test runs a reduced one")
 #: command (its comment left out) -> the test that runs it instead, or why none does
 LONG = {
     "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/resilsched gap":
@@ -92,6 +93,9 @@ def test_the_pages_show_commands_and_long_lists_only_shown_ones():
     shown = {c for p in PAGES for c in commands(p)}
     assert len(RUN) >= 40 and len(RUN_PAGES) >= 10
     assert set(LONG) <= shown, sorted(set(LONG) - shown)  # a stale entry: its page changed
+    for reason in {r for r in LONG.values() if r.startswith("slow: ")}:
+        path, name = reason.removeprefix("slow: ").split("::")
+        assert f"def {name}(" in (ROOT / path).read_text(), reason
 
 
 @pytest.fixture
