@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also time one task per message (default: off)")
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     with tempfile.TemporaryDirectory() as tmp:
         library(Path(tmp), args.n)
         tasks = plan(parse_spec(spec_text(Path(tmp), args.tasks)))[: args.tasks]
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         if flat:
             rows.append(Row(f"campaign, one task per message, {len(tasks):,} tasks", "-",
                             f"{med(flat):.1f} s"))
-        run.write(args.write, TITLE, INTRO, rows)
+        bench.write(args.write, TITLE, INTRO, rows)
     return 0 if camp < 2 * loop else 1
 
 

@@ -425,7 +425,7 @@ def main(argv=None) -> int:
                     help="only issue 10's goals (n = 100 at k = 3, n = 60 at k = 4) on --seeds "
                          "seeds, in the table format of --kinp")
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     tl = args.time_limit
     if args.goals:
         print("issue 10 goals:", flush=True)
@@ -461,7 +461,7 @@ def main(argv=None) -> int:
         page = (sweep_rows(exact, tl) + matching_rows(match)
                 + proven_rows(robust, GOALS, tl, "proven (issue 10)") + limit_rows(limits))
     if args.write:
-        run.write(args.write, TITLE, INTRO, page)
+        bench.write(args.write, TITLE, INTRO, page)
     return 0
 
 

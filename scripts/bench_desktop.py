@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs of the fast version (median)")
     add_write_option(ap)
     a = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     page = []
     t0 = time.perf_counter()
     inst = synthetic_instance(a.hosts, a.job_count, a.machine_seed, a.job_seed,
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
                         f"{cpu:.2f} / {wall:.2f} (Python CPU {py_cpu}, reference CPU {ref_cpu}); "
                         f"same allocation: {same}"))
     if a.write:
-        run.write(a.write, TITLE, INTRO, page)
+        bench.write(a.write, TITLE, INTRO, page)
 
 
 if __name__ == "__main__":

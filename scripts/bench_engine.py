@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="1 set, 5 scenarios, 1 repeat")
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     if args.quick:
         args.sets, args.scenarios, args.repeats = 1, 5, 1
     if not core.available():
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     if "scaling" in parts:
         page += scaling_table(args)
     if args.write:
-        run.write(args.write, TITLE, INTRO, page)
+        bench.write(args.write, TITLE, INTRO, page)
     return 0
 
 

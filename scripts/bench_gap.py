@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip gap --library all (the longest part)")
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     rows = []
     wall, report = timed(["gap", "-q", "--json"])
     rows.append(Row("`resilsched gap` (smoke suites of every family, solved now)", "-",
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                         "-", gap_figure(wall, report)))
         print(rows[-1], flush=True)
     if args.write:
-        run.write(args.write, TITLE, INTRO, rows)
+        bench.write(args.write, TITLE, INTRO, rows)
     return 0
 
 

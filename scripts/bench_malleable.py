@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grid", action="store_true", help="also time one Fig 1.5 repetition")
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     page: list[Row] = []
     speedups: dict[str, list[float]] = {}
     print(_load())
@@ -382,7 +382,7 @@ def main(argv: list[str] | None = None) -> None:
                         f"processes ({total:.1f} s per repetition)"))
     print(_load())
     if args.write:
-        run.write(args.write, TITLE, INTRO, page)
+        bench.write(args.write, TITLE, INTRO, page)
 
 
 if __name__ == "__main__":

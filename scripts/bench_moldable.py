@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     print(f"compiled kernel: {_kernel.have_c()}")
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
           "per-scenario times in ms as wall / CPU")
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                  Row(f"BATCH-LIST, {model}: ms per scenario, fast path", "<= 30 ms",
                      f"{1e3 * r['batch'][1]:.2f}")]
     if args.write:
-        run.write(args.write, TITLE, INTRO, page)
+        bench.write(args.write, TITLE, INTRO, page)
     return 0
 
 

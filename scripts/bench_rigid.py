@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="1 set, 5 scenarios, 1 repeat")
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run_info = Run(__file__, argv)
+    bench = Run(__file__, argv)
     if args.quick:
         args.sets, args.scenarios, args.repeats = 1, 5, 1
 
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     table = "\n".join(lines)
     print(table)
     if args.write:
-        run_info.write(args.write, TITLE, INTRO, page_rows(rows, priorities))
+        bench.write(args.write, TITLE, INTRO, page_rows(rows, priorities))
     return 0
 
 

@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="q-bar of the failure-model distributions (default 0.5 / 0.3)")
     add_write_option(ap)
     args = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
 
     rng = np.random.default_rng(args.seed)
     draw = DISTRIBUTIONS[args.distribution]
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
                         f"{proven[name]}/{len(walls[name])}, median wall "
                         f"{float(np.median(walls[name])):.2f} s, max {max(walls[name]):.1f} s"))
     if args.write:
-        run.write(args.write, TITLE, INTRO, page)
+        bench.write(args.write, TITLE, INTRO, page)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--full-e5", action="store_true")
     add_write_option(ap)
     a = ap.parse_args(argv)
-    run = Run(__file__, argv)
+    bench = Run(__file__, argv)
     rows = []
     w, c = timed(table4_statistics, a.repeats)
     rows.append(("Table 4, 4043 instances x 6 charts", f"median of {a.repeats}", w, c))
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     if a.write:
         goal = {name: g for name, _, _, _ in rows for key, g in GOALS.items()
                 if name.startswith(key)}
-        run.write(a.write, TITLE, INTRO, [
+        bench.write(a.write, TITLE, INTRO, [
             Row(f"{name}: wall / CPU", goal.get(name, "-"), f"{w:.3f} / {c:.3f} s ({rep})")
             for name, rep, w, c in rows])
 
