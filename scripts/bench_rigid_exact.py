@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{name}: proven optimal {proven[name]}/{len(walls[name])}, "
               f"median wall {float(np.median(walls[name])):.2f} s")
         page.append(Row(f"{args.distribution}, {args.attempts} intervals, {name} model: cases "
-                        f"proven optimal within {args.time_limit:g} s ({args.workers} workers)",
+                        f"proven optimal within {args.time_limit:g} s ({args.workers} CP-SAT "
+                        f"worker{'s' if args.workers != 1 else ''})",
                         GOALS.get((args.distribution, args.attempts), "-"),
                         f"{proven[name]}/{len(walls[name])}, median wall "
                         f"{float(np.median(walls[name])):.2f} s, max {max(walls[name]):.1f} s"))
