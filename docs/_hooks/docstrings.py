@@ -13,7 +13,8 @@ not a type expression such as ``int | None`` or ``float, optional``). Lines that
 numpy style are left as they are. A ``Returns`` section written as a paragraph becomes the
 description of the signature's return type (``:`` then the paragraph, indented). Doctest lines
 (``>>>``) outside an ``Examples`` section, which Markdown would read as nested quotes, become a
-``pycon`` code block. Nothing in the sources changes: this runs in the docs build.
+``pycon`` code block, and index expressions (``C[r][j]``), which it would read as reference
+links, become code. Nothing in the sources changes: this runs in the docs build.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import re
 
 import griffe
 
+#: an index expression such as C[r][j], which Markdown would read as a reference link
+INDEXING = re.compile(r"(?<![`\w.])(\w+(?:\[[^\]\s`]*\]){2,})(?![`\w])")
 SECTIONS = {"Parameters", "Other Parameters", "Attributes"}
 RETURNS = {"Returns", "Yields"}
 ITEM = re.compile(r"^(?P<indent>\s*)(?P<names>\*{0,2}[A-Za-z_][\w, *]*?) : (?P<text>.+)$")
@@ -38,6 +41,15 @@ def is_prose(text: str) -> bool:
         return True
     words = re.findall(r"[A-Za-z_]\w*", text)
     return sum(w.islower() and w not in TYPE_WORDS for w in words) >= 3
+
+
+def code_indexing(line: str) -> str:
+    """`line` with its index expressions outside inline code set as code."""
+    out, at = [], 0
+    for span in re.finditer(r"(`+).+?\1", line):
+        out += [INDEXING.sub(r"``\1``", line[at:span.start()]), span.group()]
+        at = span.end()
+    return "".join(out) + INDEXING.sub(r"``\1``", line[at:])
 
 
 def rewrite(doc: str) -> str:
@@ -60,6 +72,8 @@ def rewrite(doc: str) -> str:
                 continue
             out.append(fence + "```")
             fence = None
+        if section != "Examples" and not line.lstrip().startswith((">>>", "...")):
+            line = code_indexing(line)
         if nxt.strip() and set(nxt.strip()) == {"-"} and line.strip():
             section = line.strip()
         elif line.lstrip().startswith(">>>") and section != "Examples":

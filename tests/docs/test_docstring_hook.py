@@ -43,3 +43,10 @@ def test_bare_doctests_are_fenced_and_examples_sections_kept(hook):
     assert hook.rewrite("Do.\n\n>>> f(1)\n2\n\nMore.") == fenced
     examples = "Do.\n\nExamples\n--------\n>>> f(1)\n2"
     assert hook.rewrite(examples) == examples
+
+
+def test_index_expressions_become_code_outside_code(hook):
+    assert hook.rewrite("K = sum_j prod_r C_hat[r][j], and ``t[i][j]`` stays.") == \
+        "K = sum_j prod_r ``C_hat[r][j]``, and ``t[i][j]`` stays."
+    examples = "Examples\n--------\n>>> a[0][1]\n2"
+    assert hook.rewrite(examples) == examples
