@@ -61,9 +61,8 @@ def bounded_int(x: object, field: str, low: int = 0, high: int | None = None) ->
     whole = (
         not isinstance(x, bool)
         and isinstance(x, Real)
-        and math.isfinite(x)
-        and (isinstance(x, Integral) or float(x).is_integer())
-    )
+        and (isinstance(x, Integral) or (math.isfinite(x) and float(x).is_integer()))
+    )  # an Integral first: math.isfinite overflows on an integer beyond a double
     if not whole or x < low:
         what = "a positive integer" if low == 1 else f"an integer >= {low}"
         raise InvalidInstance(field, f"{_show(x)} must be {what}")
@@ -85,6 +84,17 @@ def time_value(x: object, field: str, *, allow_zero: bool = False):
         raise InvalidInstance(field, f"{_show(v)} must be {'>= 0' if allow_zero else '> 0'}")
     if v > MAX_TIME:
         raise InvalidInstance(field, f"{_show(v)} exceeds the maximum {MAX_TIME:g}")
+    return v
+
+
+def bounded_number(x: object, field: str, high: float, *, allow_zero: bool = False):
+    """A finite number (or exact fraction string) in (0, high] ([0, high] with `allow_zero`),
+    returned as parsed: an integer of any size is compared exactly, never converted first."""
+    v = parse_number(x, field)
+    if not (v >= 0 if allow_zero else v > 0):
+        raise InvalidInstance(field, f"{_show(v)} must be {'>= 0' if allow_zero else '> 0'}")
+    if v > high:
+        raise InvalidInstance(field, f"{_show(v)} exceeds the maximum {high:g}")
     return v
 
 

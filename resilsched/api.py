@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.errors import InvalidInstance, InvalidSchedule
-from resilsched.options import check_params, check_time_limit
-from resilsched.plugin import Case, Family
+from resilsched.options import Deadline, check_params, check_time_limit
+from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of
-from resilsched.registry import UnknownName, exact_model, family_of, get_family
+from resilsched.registry import UnknownName, family_of, get_family
 from resilsched.registry import heuristic as heuristic_of
 from resilsched.solution import HeuristicResult, Solution, number_fields
 
@@ -122,24 +122,41 @@ def simulate_with(fam: Family, h: Any, instance: Any, sc: Any, priority: Any, se
 
 def solve(instance: Any, method: str | None = None, scenario: Any = None,
           time_limit: float | None = 60, **options: Any) -> Solution:
-    """Solve exactly with the family's reference model or `method`, within `time_limit`
-    seconds; `status` is ``optimal`` only with a proof, `bound` is always valid.
+    """The toolkit's tightest certified interval within `time_limit` seconds: without
+    `method`, the best checked schedule of every heuristic, construction and the exact model
+    the family picks for the instance's size, and the best valid bound (`resilsched.portfolio`,
+    decision T19); with `method`, that exact model alone. `status` is ``optimal`` only with a
+    proof, `bound` is always valid, ``objective_source``/``bound_source`` name where each came
+    from.
 
     The same call as ``resilsched solve`` (`solve_with`)."""
+    from resilsched.portfolio import pick_model
+
     fam = family_of(instance)
     sc = scenario_of(fam, instance, scenario)
-    return solve_with(fam, instance, sc, method, check_time_limit(time_limit, "time_limit"),
-                      options)
+    model = pick_model(fam, instance, method)
+    deadline = Deadline(check_time_limit(time_limit, "time_limit"))
+    return solve_with(fam, instance, sc, model, deadline, options, portfolio=method is None)
 
 
-def solve_with(fam: Family, instance: Any, sc: Any, method: str | None,
-               time_limit: float | None, options: Mapping[str, Any],
-               progress: Callable[[str], None] | None = None) -> Solution:
-    """The one exact solve of `solve` and ``resilsched solve``: the registered model `method`
-    (default: the family's reference model), its options checked under its name, its result
-    stamped with that name."""
-    model = exact_model(fam, method or fam.default_exact)
-    return model(instance, sc, time_limit=time_limit, progress=progress, **options)
+def solve_with(fam: Family, instance: Any, sc: Any, model: ExactModel, deadline: Deadline,
+               options: Mapping[str, Any], progress: Callable[[str], None] | None = None, *,
+               portfolio: bool) -> Solution:
+    """The one solve of `solve` and ``resilsched solve``: with `portfolio`, `certified_solve`
+    around `model`; without, `model` alone (its result stamped with its name by the registry,
+    both sources naming it). Every phase ends by `deadline`."""
+    import dataclasses
+
+    from resilsched.portfolio import certified_solve
+
+    if portfolio:
+        return certified_solve(fam, instance, sc, method=model.name, deadline=deadline,
+                               options=dict(options), progress=progress)
+    sol = model(instance, sc, time_limit=max(deadline.remaining(), 0.01), progress=progress,
+                **options)
+    return dataclasses.replace(
+        sol, objective_source=None if sol.objective is None else model.name,
+        bound_source=None if sol.bound is None else model.name)
 
 
 @dataclass(frozen=True)

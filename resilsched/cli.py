@@ -236,19 +236,32 @@ def _write(path: Path, text: str) -> None:
 
 # --- solve ----------------------------------------------------------------------------------
 def cmd_solve(args: argparse.Namespace) -> int:
-    """The whole command, loading included, runs within ``--time-limit`` (default 60 s)."""
+    """The whole command, loading included, runs within ``--time-limit`` (default 60 s).
+    Without ``--method``, the portfolio (`resilsched.portfolio`); with it, that model alone
+    (decision T19)."""
     from resilsched.api import solve_with
-    from resilsched.registry import exact_model
+    from resilsched.portfolio import pick_model
 
     deadline = Deadline(_time_limit(args, 60.0), start=args.started)
     fam, instance = _load(args)
-    model = exact_model(fam, args.method or fam.default_exact)
+    model = pick_model(fam, instance, args.method)
     options = parse_params(model.params, args.param, model.name)
-    scenario = _scenario(fam, instance, args)
+    if any(p.name == "qbar" for p in model.params):  # it takes the failure model, not a draw
+        if args.failures is not None:
+            raise UsageError(f"--failures: {model.name} averages over the failure model "
+                             "(--qbar Q or the instance's own), it takes no scenario")
+        if args.qbar is not None:
+            if "qbar" in options:
+                raise UsageError("--qbar and --param qbar= are the same option: give one")
+            options["qbar"] = args.qbar
+        scenario = None
+    else:
+        scenario = _scenario(fam, instance, args)
     _notes(args)
-    with Heartbeat(f"solve {model.name}", deadline, enabled=not args.quiet) as beat:
-        sol = solve_with(fam, instance, scenario, model.name,
-                         max(deadline.remaining(), 0.01), options, beat.phase)
+    label = model.name if args.method else f"portfolio ({model.name})"
+    with Heartbeat(f"solve {label}", deadline, enabled=not args.quiet) as beat:
+        sol = solve_with(fam, instance, scenario, model, deadline, options, beat.phase,
+                         portfolio=args.method is None)
     d = {**sol.to_dict(), "wall_time": round(deadline.elapsed(), 6),
          "solver_time": round(sol.wall_time, 6), "family": fam.name,
          "unit": fam.objective_unit}

@@ -12,7 +12,8 @@ the boundary, against a documented range (docs/decisions.md T8):
 - ``--P``, ``--cores-per-node``: integers in [1, `MAX_PROCESSORS`] (10^7);
 - ``--time-limit``: a finite number of seconds in [0.01, one week] (`options.check_time_limit`);
 - ``--failures``: one non-negative integer per job, at most 100,000 attempts in all
-  (`instances.failures.Scenario.parse`).
+  (`instances.failures.Scenario.parse`); for malleable instances a JSON failure trace
+  ``[[time, processor], ...]`` (`instances.malleable.scenario_of`).
 
 A bad option is a one-line ``error: argument --seed: ...`` on standard error and exit status 2,
 like every other bad input (`OneLineParser`).
@@ -137,7 +138,10 @@ def _instance_args(p: argparse.ArgumentParser) -> None:
                    "one per day: `resilsched trace FILE.swf` lists them; default 0)")
     p.add_argument("--failures", metavar="F1,F2,...",
                    help="failure scenario: failures per job, e.g. 0,2,1; at most 100000 "
-                   'attempts in all (default: the instance\'s "failures", else none)')
+                   'attempts in all (default: the instance\'s "failures", else none). '
+                   "malleable: a failure trace as JSON, '[[time, processor], ...]' with "
+                   "0-based processor ids, at most 100000 entries (default: the instance's, "
+                   "else drawn from its mtbf with --seed)")
     p.add_argument("--qbar", type=_qbar,
                    help="draw the scenario at average failure probability q-bar in [0, 1) "
                    "(desktop: the disturbance level alpha in [0, 1]; default: no draw)")

@@ -18,6 +18,8 @@ Signatures of the registered functions:
 - bound: ``compute(instance, scenario=None)`` <= OPT (>= OPT when maximising);
 - objective: ``objective(case, schedule)``, the objective recomputed from a schedule alone
   (independently of the heuristic that built it);
+- construction: ``build(instance, scenario=None) -> HeuristicResult`` (a schedule of the exact
+  problem, e.g. a clairvoyant one that reads the failure scenario; `resilsched.portfolio`);
 - generator (preset): ``generate(seed, count=None) -> list of instances``;
 - reader: ``read(path, **options) -> list of instances`` for a file suffix (e.g. ``.swf``);
 - reproduction: ``main(argv, prog) -> exit status`` (``resilsched reproduce FAMILY``).
@@ -55,7 +57,9 @@ class Heuristic:
     `run` (every one but ``seed``). `key_priorities`: the priority may also be a key function
     ``key(instance, j)`` (smallest first; the list families' heuristics). `origin` says where
     the entry comes from: ``"builtin"`` (the family registers it), ``"reference"`` (a
-    ``MODULE:FUNCTION`` given by the user) or ``"entry point of DIST"``.
+    ``MODULE:FUNCTION`` given by the user) or ``"entry point of DIST"``. A `baseline` (e.g. a
+    fault-free run of a faulty instance) does not solve the family's problem:
+    `resilsched.portfolio` never takes its schedule.
     """
 
     name: str
@@ -67,6 +71,7 @@ class Heuristic:
     params: tuple[Param, ...] | None = None
     key_priorities: bool = False
     origin: str = "builtin"
+    baseline: bool = False
 
     def __post_init__(self) -> None:
         if self.params is None:
@@ -80,12 +85,16 @@ class Heuristic:
 
 @dataclass(frozen=True)
 class ExactModel:
-    """A registered exact model; `options` is the options class its ``solve`` builds."""
+    """A registered exact model; `options` is the options class its ``solve`` builds. With
+    `warm_start`, ``solve`` takes ``hint=`` a schedule of the family in the shape its
+    heuristics return (their ``schedule``), which it checks and starts from
+    (`resilsched.portfolio`)."""
 
     name: str
     solve: Callable[..., Solution]
     description: str
     options: type[SolveOptions] = SolveOptions
+    warm_start: bool = False
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -120,6 +129,17 @@ class Bound:
 
 
 @dataclass(frozen=True)
+class Construction:
+    """A schedule the family builds for the portfolio (not a heuristic of the papers, e.g. a
+    clairvoyant one): ``build(instance, scenario) -> HeuristicResult``, checked by the family's
+    validator before `resilsched.portfolio` takes it."""
+
+    name: str
+    build: Callable[..., HeuristicResult]
+    description: str
+
+
+@dataclass(frozen=True)
 class Generator:
     """A registered generator or preset: ``generate(seed, count) -> list of instances``."""
 
@@ -149,6 +169,9 @@ class Family:
     the gap (mean and max; e.g. ``"stability"``). `objective(case, schedule)` recomputes the
     objective from a heuristic's schedule, independently of the heuristic (None: the family's
     `validate` must compare the claimed objective with the schedule itself).
+    `choose_exact(instance)` names the exact model `resilsched.portfolio` runs on an instance
+    (default: `default_exact`), e.g. the one that handles its size; `constructions` are
+    schedules it builds beside the heuristics.
     """
 
     name: str
@@ -172,13 +195,16 @@ class Family:
     group: Callable[[Any], str | None] | None = None
     metrics: tuple[str, ...] = ()
     objective: Callable[[Case, Any], Any] | None = None
+    choose_exact: Callable[[Any], str] | None = None
+    constructions: dict[str, Construction] = field(default_factory=dict)
 
-    def add(self, item: Heuristic | ExactModel | Bound | Generator) -> None:
+    def add(self, item: Heuristic | ExactModel | Bound | Generator | Construction) -> None:
         table = {
             Heuristic: self.heuristics,
             ExactModel: self.exact,
             Bound: self.bounds,
             Generator: self.generators,
+            Construction: self.constructions,
         }[type(item)]
         if item.name in table:
             raise ValueError(f"{self.name}: {item.name!r} is registered twice")

@@ -97,6 +97,9 @@ class Solution:
         dict for models that only report facts. ``payload`` is its former name, still accepted
         (deprecated); the JSON keeps it under ``"solution"``.
     info : facts about the solve (phases, node counts), JSON-ready.
+    objective_source, bound_source : registered names of what found the objective (a model, a
+        heuristic as ``NAME`` or ``NAME/priority``, a construction) and what proved the bound (a
+        model or a bound), when known (`resilsched.portfolio`); None when unset.
     """
 
     objective: Any
@@ -109,16 +112,20 @@ class Solution:
     exact_scaling: bool = True
     schedule: Any = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    objective_source: str | None = None
+    bound_source: str | None = None
 
     def __init__(self, objective: Any, bound: Any, status: Status, method: str, solver: str,
                  wall_time: float, scale: int = 1, exact_scaling: bool = True,
                  schedule: Any = None, info: dict[str, Any] | None = None, *,
-                 payload: Any = None) -> None:
+                 payload: Any = None, objective_source: str | None = None,
+                 bound_source: str | None = None) -> None:
         values = {"objective": objective, "bound": bound, "status": status, "method": method,
                   "solver": solver, "wall_time": wall_time, "scale": scale,
                   "exact_scaling": exact_scaling,
                   "schedule": next((x for x in (schedule, payload) if x is not None), {}),
-                  "info": {} if info is None else info}
+                  "info": {} if info is None else info,
+                  "objective_source": objective_source, "bound_source": bound_source}
         for name, value in values.items():
             object.__setattr__(self, name, value)
 
@@ -141,17 +148,24 @@ class Solution:
             "scale": self.scale,
             "exact_scaling": self.exact_scaling,
         })
+        for name in ("objective_source", "bound_source"):
+            if getattr(self, name) is not None:
+                d[name] = getattr(self, name)
         if self.info:
             d["info"] = to_jsonable(self.info)
         d["solution"] = to_jsonable(self.schedule)
         return d
 
     def describe(self, objective_name: str = "objective", unit: str = "") -> str:
-        """Headline (objective, status, bound, time) and the payload's own lines."""
+        """Headline (objective, status, bound, its sources, time) and the schedule's own
+        lines."""
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
             notes.append(f"bound {_show(self.bound)}{u}")
+        notes += [f"{what} from {name}" for what, name in
+                  (("objective", self.objective_source), ("bound", self.bound_source))
+                  if name is not None and name != self.method]
         notes.append(f"{self.wall_time:.2f} s")
         if not self.exact_scaling:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
@@ -210,7 +224,10 @@ def _show(x: Any) -> str:
     """A number as a reader wants it: exact fractions with their decimal value, floats to 10
     significant digits, integral values without a decimal point."""
     if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x} = {float(x):.10g}"
+        if x.denominator == 1:
+            return str(x.numerator)
+        text = str(x)  # a long exact value (the online optimum's): its digits in --json
+        return f"{text} = {float(x):.10g}" if len(text) <= 80 else f"{float(x):.10g}..."
     if isinstance(x, float) and math.isfinite(x):
         return f"{x:.10g}"
     return str(x)

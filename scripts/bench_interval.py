@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from resilsched.errors import InvalidInstance
 from resilsched.io import write_instance
 from resilsched.plugin import Case
 from resilsched.registry import get_family
@@ -75,10 +76,30 @@ def rigid_qbar(seed: int, count: int, qbar: float = 0.3) -> list[BenchCase]:
     return out
 
 
+def coschedule_amdahl(n: int, k: int = 3, p: int = 16) -> Callable[[int, int], list[BenchCase]]:
+    """Co-scheduling, Amdahl tasks (w ~ U[10, 100], f ~ U[0, 0.3]) at p = 16: instance seeds
+    seed, seed + 1, ... (the tests and the development runs used seeds 0-9)."""
+    from resilsched.instances.coschedule import random_instance
+
+    row = (f"coschedule Amdahl k=p={p}, n={n}" if k == p
+           else f"coschedule Amdahl k={k}, p={p}, n={n}")
+
+    def build(seed: int, count: int) -> list[BenchCase]:
+        return [BenchCase(row, "coschedule", f"seed {seed + j}",
+                          random_instance(seed + j, n, p, k, kind="amdahl"))
+                for j in range(count)]
+
+    return build
+
+
 #: row name -> builder; families add their own rows here.
 ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "rigid-ff": rigid_failure_free,
     "rigid-q0.3": rigid_qbar,
+    "coschedule-n150": coschedule_amdahl(150),
+    "coschedule-n200": coschedule_amdahl(200),
+    "coschedule-n300": coschedule_amdahl(300),
+    "coschedule-pinp40": coschedule_amdahl(40, k=16),
 }
 
 
@@ -91,8 +112,13 @@ def best_heuristic(case: BenchCase) -> tuple[Any, str]:
     fam = get_family(case.family)
     best: tuple[Any, str] = (None, "")
     for h in fam.heuristics.values():
+        if h.baseline:  # not a schedule of the problem (e.g. fault-free runs)
+            continue
         for prio in h.priorities or (None,):
-            res = h.run(case.instance, case.scenario, prio)
+            try:
+                res = h.run(case.instance, case.scenario, prio)
+            except InvalidInstance:  # a refusal (too large for it): no schedule
+                continue
             if fam.validate is not None:
                 fam.validate(Case(case.label, case.instance, case.scenario), res)
             if best[0] is None or _better(fam.sense, res.objective, best[0]):
@@ -105,7 +131,10 @@ def best_bound(case: BenchCase) -> tuple[Any, str]:
     fam = get_family(case.family)
     best: tuple[Any, str] = (None, "")
     for b in fam.bounds.values():
-        value = b.compute(case.instance, case.scenario)
+        try:
+            value = b.compute(case.instance, case.scenario)
+        except InvalidInstance:  # a refusal (e.g. an explicit pool too large): no bound
+            continue
         if best[0] is None or _better("max" if fam.sense == "min" else "min", value, best[0]):
             best = (value, b.name)
     return best

@@ -15,6 +15,9 @@
  *             branches on the uncovered task held by the fewest of them; a task held by none
  *             ends the branch.
  *
+ * - pk_pool:  the explicit pool of k-in-p packs costed by Algorithm 1 (`pool.build_pool`,
+ *             pool.h);
+ *
  * pk_enum does the same operations in the same order as the Python code, built with
  * -ffp-contract=off: the same doubles, the same packs in the same order. pk_cover finds a cover
  * of the same least reduced cost (its partition may differ among equally cheap ones).
@@ -289,6 +292,7 @@ cleanup:
 }
 
 #include "partition.h"
+#include "pool.h"
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_closure",

@@ -28,6 +28,8 @@ import numpy as np
 WINDOW = 4
 #: pairs evaluated at least when an open end is widened
 WIDEN = 16
+#: estimates evaluated at most per call of `est` (bounds the temporaries to tens of MB)
+CELLS = 1 << 18
 
 
 def cut(k: np.ndarray, val: np.ndarray, cap: np.ndarray, pool: int,
@@ -42,13 +44,12 @@ def cut(k: np.ndarray, val: np.ndarray, cap: np.ndarray, pool: int,
     fval = val.copy()                     # value of the last record (the open end / terminal)
     fcol = np.zeros(n, dtype=np.int64)    # its column (pairs above k)
     # steps found so far: position, column reached, value reached, value before, cost
-    steps: list[tuple[np.ndarray, ...]] = []
+    none, empty = np.zeros(0, dtype=np.int64), np.zeros(0)
+    steps: list[tuple[np.ndarray, ...]] = [(none, none, empty, empty, empty)]
     rows = np.arange(n)
     width = np.minimum(span, WINDOW)
     while True:
-        if rows.size:
-            steps.append(_records(rows, width[rows], k, done, fval, fcol, est))
-            done[rows] += width[rows]
+        _evaluate(rows, width[rows], k, done, fval, fcol, est, steps)
         s_pos, s_col, s_val, s_from, s_cost = (np.concatenate(x) for x in zip(*steps, strict=True))
         is_open = done < span
         # entries: every step, then every application's end (open: free, terminal: never fits)
@@ -64,6 +65,10 @@ def cut(k: np.ndarray, val: np.ndarray, cap: np.ndarray, pool: int,
         rows = ends[is_open[ends]]
         if rows.size == 0:
             break
+        # a step after the cut stays after it (later rounds only add costs before it): drop it
+        kept = order[:stop]
+        kept = kept[kept < s_pos.size]
+        steps = [(s_pos[kept], s_col[kept], s_val[kept], s_from[kept], s_cost[kept])]
         width = np.zeros(n, dtype=np.int64)
         width[rows] = np.minimum(span[rows] - done[rows], np.maximum(2 * done[rows], WIDEN))
     taken = order[:stop]
@@ -76,6 +81,20 @@ def cut(k: np.ndarray, val: np.ndarray, cap: np.ndarray, pool: int,
         k[s_pos[pick]] += 2 * s_col[pick]
         val[s_pos[pick]] = s_val[pick]
     return k, val, left
+
+
+def _evaluate(rows: np.ndarray, width: np.ndarray, k: np.ndarray, done: np.ndarray,
+              fval: np.ndarray, fcol: np.ndarray, est, steps: list) -> None:
+    """Evaluate `width` more columns of each of `rows` and append their chain steps to
+    `steps`, in slices of at most about `CELLS` estimates (a row's records carry over from one
+    slice to the next through `fval` / `fcol`); advances `done`."""
+    rows, left = rows[width > 0], width[width > 0]
+    while rows.size:
+        part = np.minimum(left, max(1, CELLS // rows.size))
+        steps.append(_records(rows, part, k, done, fval, fcol, est))
+        done[rows] += part
+        left = left - part
+        rows, left = rows[left > 0], left[left > 0]
 
 
 def _records(rows: np.ndarray, width: np.ndarray, k: np.ndarray, done: np.ndarray,

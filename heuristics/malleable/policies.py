@@ -48,11 +48,14 @@ class _Static:
 
 
 def initial_allocation(st: RunState) -> np.ndarray:
-    """sigma of §3.2: 2 each, then pairs to the longest while t^R(1) improves (p >= 2n)."""
+    """sigma of §3.2: 2 each, then pairs to the longest while t^R(1) improves (p >= 2n).
+
+    The counts are capped by the proven bound of j_max (MA-20), which changes nothing: the
+    records of t^R(1) never pass its smallest argmin j_max (MA-5)."""
     F, n, p = st.F, st.inst.n, st.inst.p
     start = np.full(n, 2, dtype=np.int64)
     v0 = F.t_r(np.arange(n), start, 1.0)
-    sigma, _, _ = allocate(start, v0, np.full(n, st.inst.p_even), p - 2 * n, _Static(st.F),
+    sigma, _, _ = allocate(start, v0, F.jmax_upper, p - 2 * n, _Static(st.F),
                            rule=st.opts.improve_rule, on_stuck=st.opts.on_stuck)
     return sigma
 

@@ -50,6 +50,11 @@ class RunPayload:
         ``failure`` or ``finished`` event; `done` is the fraction of the work it counted.
     released : when each application's processors went back to the pool.
     trace : the failures the run read, ``(time, processor)``.
+    fatal : the fatal failures, ``(time, processor, application)``: the buddy of a struck
+        processor failed while its application recovered (spec §1.4, a diagnostic only: the run
+        goes on, decision MA-21); ``counts["fatal"]`` is their number.
+    warning : what the run ignored (a fault-free baseline given a failure trace), also in the
+        result's ``extra["warning"]`` (the JSON output's ``"warning"``) and first in `lines`.
     """
 
     heuristic: str
@@ -63,6 +68,8 @@ class RunPayload:
     trace: tuple[tuple[float, int], ...]
     trace_source: str
     options: dict[str, Any] = field(default_factory=dict)
+    fatal: tuple[tuple[float, int, int], ...] = ()
+    warning: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +80,7 @@ class RunPayload:
             "phase_fields": ["app", "start", "restart", "count", "alpha", "end", "kind", "done"],
             "phases": [list(p) for p in self.phases],
             "trace": [list(x) for x in self.trace],
+            "fatal": [list(x) for x in self.fatal],
         }
 
     def lines(self) -> list[str]:
@@ -82,10 +90,11 @@ class RunPayload:
                 f" ({self.makespan / 86400:.4g} days)")
         ctx = "fault-free" if self.fault_free else (
             f"{c['failures']} failures struck, {c['discarded']} discarded ({self.trace_source} "
-            "trace)")
+            f"trace), {c['fatal']} fatal (the buddy failed during recovery; not simulated)")
         init = list(self.initial)
         shown = ", ".join(map(str, init[:12])) + (", ..." if n > 12 else "")
-        return [head, ctx, f"initial processors: {shown}",
+        warn = [f"warning: {self.warning}"] if self.warning else []
+        return [*warn, head, ctx, f"initial processors: {shown}",
                 f"{c['redistributions']} count changes, END calls {c['end_calls']}, "
                 f"FAIL calls {c['fail_calls']}, look-ahead ends {c['lookahead_finished']}"]
 
@@ -98,6 +107,10 @@ def _run(name: str, end, fail, fault_free: bool, instance, scenario, seed: int,
     if step == 1 and not ff:
         raise InvalidInstance("step", f"=1 is for the fault-free context only (A-18): {name} "
                                       "runs with failures")
+    warning = ""
+    if fault_free and scenario is not None and len(scenario):
+        warning = (f"{name} runs without failures (the fault-free baseline): the {len(scenario)} "
+                   "failures of the trace given are ignored")
     if ff:
         trace, source = FailureTrace((), ()), "none"
     else:
@@ -116,9 +129,10 @@ def _run(name: str, end, fail, fault_free: bool, instance, scenario, seed: int,
         initial=tuple(int(x) for x in _initial(phases, st.inst.n)),
         finish=tuple(st.finish.tolist()), released=tuple(st.released.tolist()),
         phases=tuple(phases), counts=dict(st.counts), trace=tuple(read), trace_source=source,
-        options={**opts.__dict__, "step": step})
+        options={**opts.__dict__, "step": step}, fatal=tuple(st.fatal), warning=warning)
     extra = {"failures_struck": st.counts["failures"], "redistributions":
-             st.counts["redistributions"], "seed": seed, "trace_source": source}
+             st.counts["redistributions"], "fatal_failures": st.counts["fatal"], "seed": seed,
+             "trace_source": source, **({"warning": warning} if warning else {})}
     return HeuristicResult(makespan, name, None, payload, extra)
 
 
@@ -134,7 +148,7 @@ def _heuristic(name: str, end, fail, fault_free: bool, doc: str):
             end_mode: EndMode = "realized", progress: Progress = "clamp",
             baseline: Baseline = "stale", improve_rule: ImproveRule = "lookahead",
             on_stuck: OnStuck = "stop", lookahead_release: bool = True,
-            lookahead_pool: LookaheadPool = "any", refill: bool = False,
+            lookahead_pool: LookaheadPool = "faulty_only", refill: bool = False,
             step: Step = 2) -> HeuristicResult:
         opts = Options(end_mode=end_mode, progress=progress, baseline=baseline,
                        improve_rule=improve_rule, on_stuck=on_stuck,

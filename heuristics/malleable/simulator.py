@@ -11,9 +11,10 @@ the checkpoint after it, or on idle processors, are discarded, A-7). Then:
   the applications that will end by then (E_i <= t_lastR_f) end now, at E_i, and release their
   processors (A-14; they trigger no END policy, A-34); if T_f is the longest (t^U_f >= every
   t^U, A-32) the FAIL policy (SAF/IG) runs over T_f and the applications with t_lastR <= t.
-  Where those processors go is `lookahead_pool` (A-14): 'any' heuristic at once (literal), or
-  held until E_i ('at_end'), or 'faulty_only': at once to T_f only (it restarts after they are
-  free), the rest held until E_i (decision MA-9).
+  Where those processors go is `lookahead_pool` (A-14): 'faulty_only' (default): at once to
+  T_f only (it restarts after they are free), the rest held until E_i; 'at_end': held until
+  E_i; 'any': to every policy at once (the literal reading, under which other applications
+  compute on them while their owners still run: the validator refuses such runs, MA-9/MA-14).
 
 The makespan is the last realized end. A run reads one trace (`instances.malleable.traces`), so
 every policy of a repetition meets the same failures (common random numbers).
@@ -57,11 +58,13 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
             tf, proc = cursor.time, cursor.proc
             cursor.advance()
             _release_held(st, held, tf)
+            if st.watch:
+                st.check_fatal(tf, proc)
             f = int(st.owner[proc])
             if f < 0 or not st.running[f] or tf < st.tlast[f]:
                 st.counts["discarded"] += 1
                 continue
-            _on_failure(st, tf, f, fail_policy, held)
+            _on_failure(st, tf, f, proc, fail_policy, held)
             continue
         _release_held(st, held, tc)
         st.finish_app(np.array([ic]), np.array([tc]), tc)
@@ -75,9 +78,9 @@ def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy 
     return st, ([] if cursor is None else cursor.consumed())
 
 
-def _on_failure(st: RunState, t: float, f: int, fail_policy: FailPolicy | None,
+def _on_failure(st: RunState, t: float, f: int, proc: int, fail_policy: FailPolicy | None,
                 held: list) -> None:
-    st.fail(f, t)
+    st.fail(f, t, proc)
     if st.opts.lookahead_release:
         done = np.flatnonzero(st.running & (st.E <= st.tlast[f]))
         done = done[done != f]

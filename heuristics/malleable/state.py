@@ -7,6 +7,12 @@ with ``end_mode='expected'``). The idle processors are `free`; with failures the
 explicit ids with an owner map: an application gives back its most recently received ids first
 and idle ids are handed out first-in first-out (A-22).
 
+A failure that strikes the buddy of a struck processor while that application recovers (from the
+failure to the end of D + R: the buddy holds the only copies of both checkpoints) is *fatal*
+(spec §1.4); it is counted and listed as a diagnostic only, the run going on as if it had been
+a plain failure (spec [REC], decision MA-21). Buddies are the pairs of an application's ids in
+the order it holds them: positions 2r and 2r + 1.
+
 Every change is logged as a *phase* of an application (start, restart = t_lastR, count, alpha
 at the restart, end, how it ended, fraction done), which `resilsched.validation.malleable`
 checks independently.
@@ -34,7 +40,7 @@ class Options:
     improve_rule: str = "lookahead"   # A-11: 'lookahead' | 'strict_step'
     on_stuck: str = "stop"            # A-12: 'stop' | 'skip'
     lookahead_release: bool = True    # A-14
-    lookahead_pool: str = "any"       # A-14: 'any' | 'at_end' | 'faulty_only' (MA-9)
+    lookahead_pool: str = "faulty_only"  # A-14: 'faulty_only' | 'at_end' | 'any' (MA-9)
     refill: bool = False              # A-15
 
 
@@ -66,6 +72,9 @@ class RunState:
         self.free = inst.p
         self.track_ids = not inst.fault_free
         self.owner = np.full(inst.p, -1, dtype=np.int64)
+        self.slot = np.full(inst.p, -1, dtype=np.int64)  # position of an id in its owner's list
+        self.watch: dict[int, tuple[int, float]] = {}  # buddy id -> (application, recovered at)
+        self.fatal: list[tuple[float, int, int]] = []    # (time, processor, application)
         self.ids: list[list[int]] = [[] for _ in range(n)]
         self.pool: deque[int] = deque(range(inst.p))
         self.phases: list[tuple] = []
@@ -74,7 +83,7 @@ class RunState:
         self.reserved_for = -1            # A-14 'faulty_only': T_f during its FAIL policy
         self.reserved: list[list] = []    # held [free at, ids, count] that T_f takes first
         self.counts = {"failures": 0, "discarded": 0, "redistributions": 0,
-                       "end_calls": 0, "fail_calls": 0, "lookahead_finished": 0}
+                       "end_calls": 0, "fail_calls": 0, "lookahead_finished": 0, "fatal": 0}
 
     # ------------------------------------------------------------------ start
     def start(self, sigma: np.ndarray) -> None:
@@ -168,14 +177,16 @@ class RunState:
             self._set(i, kk, aa, rs)
         self.counts["redistributions"] += int(np.count_nonzero(k != old))
 
-    def fail(self, f: int, t: float) -> None:
-        """T_f is struck at t: back to its last checkpoint, then D + R (A-8)."""
+    def fail(self, f: int, t: float, proc: int) -> None:
+        """T_f is struck at t on processor `proc`: back to its last checkpoint, then D + R (A-8);
+        its buddy is watched until then (fatal failures, module doc)."""
         j = int(self.sigma[f])
         tk, c, tau = self.T.cell(f, j)[:3]
         done = math.floor((t - float(self.tlast[f])) / tau) * (tau - c) / tk
         a = max(0.0, float(self.alpha[f]) - done)
         restart = t + self.F.D + c
-        self._close(f, t, "failure", done)
+        self.watch[self.ids[f][int(self.slot[proc]) ^ 1]] = (f, restart)
+        self._close(f, t, "failure", min(done, float(self.alpha[f])))  # capped (MA-15)
         self._open[f] = (t, restart, j, a)
         self._set(f, j, a, restart)
         self.counts["failures"] += 1
@@ -202,6 +213,14 @@ class RunState:
         if self.track_ids:
             self.pool.extend(freed)
         return np.array([], dtype=np.int64)
+
+    def check_fatal(self, t: float, proc: int) -> None:
+        """A failure of `proc` at t is fatal when `proc` is the buddy of a processor whose
+        application is still recovering from that processor's failure (module doc)."""
+        got = self.watch.pop(proc, None)
+        if got is not None and t < got[1]:
+            self.fatal.append((t, proc, got[0]))
+            self.counts["fatal"] += 1
 
     def give_back(self, ids: list[int], count: int) -> None:
         """Held processors (`finish_app(hold=True)`) join the idle pool."""
@@ -235,6 +254,7 @@ class RunState:
                 got = self._take_reserved(d) if i == self.reserved_for else []
                 self.free += len(got)  # counted above, but taken from the held processors
                 got += [self.pool.popleft() for _ in range(d - len(got))]
+                self.slot[got] = np.arange(len(self.ids[i]), len(self.ids[i]) + d)
                 self.ids[i].extend(got)
                 self.owner[got] = i
 

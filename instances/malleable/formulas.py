@@ -10,7 +10,8 @@ For application i on j processors (every argument broadcasts; `idx` holds 0-base
   + (e^{lambda j tau_last} - 1)) (1.6); with lambda = 0 (fault-free context) t^R = alpha t
   (no checkpoints, spec §3.1);
 - RC^{j->k} = S + max(min(j, k), |k - j|) (m_i c / (j k) + beta), and 0 when k = j (1.11);
-- j_max(i) = the smallest even j in [2, p] minimising t^R_{i,j}(1) (1.8 read over even j);
+- j_max(i) = the smallest even j in [2, p] minimising t^R_{i,j}(1) (1.8 read over even j), below
+  a proven upper bound (`jmax_bound`, decision MA-20);
 - progress since t_lastR of a running application, literal (Delta - N C) / t with
   N = floor(Delta / tau) (1.10), or clamped (N W + min(Delta - N tau, W)) / t (A-9); of a struck
   one, N W / t (§1.3.5 (2) case 1);
@@ -26,10 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from resilsched.instances.malleable.jmax_bound import jmax_upper
 from resilsched.instances.malleable.tables import Tables
 
 #: evaluations of t^R per chunk when computing j_max (bounds the memory to a few tens of MB)
-CHUNK = 1 << 21
+CHUNK = 1 << 20
 #: largest even counts used as witnesses when proving k <= j_max (`Formulas.exceeds_jmax`)
 TOP = 16
 
@@ -50,7 +52,8 @@ class Formulas:
         self._jmax: np.ndarray | None = None
         n = inst.n
         self._jx = np.full(n, -1, dtype=np.int64)   # exact j_max, -1 while unknown
-        self._cap = np.full(n, inst.p_even, dtype=np.int64)  # j_max where known, else p_even
+        self._upper: np.ndarray | None = None       # proven j_max <= _upper (jmax_bound)
+        self._cap_: np.ndarray | None = None         # j_max where known, else _upper
         self._plo = np.full(n, 2, dtype=np.int64)   # proven: j_max >= _plo
         self._pmin = np.full(n, np.inf)             # min of t^R(j, 1) over 2 <= j < _plo
         self._top: np.ndarray | None = None          # t^R(1) on the TOP largest even counts
@@ -166,6 +169,19 @@ class Formulas:
 
     # ---------------------------------------------------------------- j_max (1.8)
     @property
+    def jmax_upper(self) -> np.ndarray:
+        """A proven upper bound of j_max(i) per application (`jmax_bound`, cached)."""
+        if self._upper is None:
+            self._upper = jmax_upper(self)
+        return self._upper
+
+    @property
+    def _cap(self) -> np.ndarray:
+        if self._cap_ is None:
+            self._cap_ = self.jmax_upper.copy()
+        return self._cap_
+
+    @property
     def jmax(self) -> np.ndarray:
         """j_max(i): the smallest even count in [2, p] minimising t^R_{i,j}(1) (cached)."""
         if self._jmax is None:
@@ -174,13 +190,17 @@ class Formulas:
 
     def _compute_jmax(self, idx: np.ndarray | None = None) -> np.ndarray:
         idx = np.arange(self.inst.n) if idx is None else idx
-        ks = np.arange(2, self.inst.p_even + 1, 2)
+        upper = self.jmax_upper
         out = np.empty(idx.size, dtype=np.int64)
-        rows = max(1, CHUNK // len(ks))
-        for lo in range(0, idx.size, rows):
-            part = idx[lo:lo + rows]
-            vals = self.t_r(part[:, None], ks[None, :], 1.0)
-            out[lo:lo + rows] = ks[np.argmin(vals, axis=1)]
+        for pos, i in enumerate(idx.tolist()):  # no count above the bound is the argmin
+            best, arg = np.inf, 2
+            for lo in range(2, int(upper[i]) + 1, 2 * CHUNK):
+                ks = np.arange(lo, min(int(upper[i]), lo + 2 * CHUNK - 2) + 1, 2)
+                vals = self.t_r(np.full(ks.size, i), ks, 1.0)
+                at = int(np.argmin(vals))
+                if vals[at] < best:
+                    best, arg = float(vals[at]), int(ks[at])
+            out[pos] = arg
         return out
 
     # ---------------------------------------------------------------- j_max on demand

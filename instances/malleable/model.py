@@ -25,10 +25,14 @@ JSON (``format_version`` 1)::
 - ``failures`` is a trace ``[[time, processor], ...]`` with 0-based processor ids in [0, p);
   without it a trace is drawn from ``mtbf`` with the run's seed (`instances.malleable.traces`).
 
-Rules (each broken one is a one-line `InvalidInstance` naming the field): p >= 2n (A-17), tables
-of p positive times obeying (1.1)/(1.2) (checked by `instances.coschedule.check_profile`), m > 0
-(m > 1 for the synthetic profile, whose log2 m must be positive), f in [0, 1], finite numbers,
-and an expected time (1.6) that stays finite on every even processor count.
+Rules (each broken one is a one-line `InvalidInstance` naming the field), with the maxima of
+decision T8 (MA-23): 2n <= p <= 10^7 (A-17), at most 10^4 tasks, tables of p times in
+(0, 10^12] obeying (1.1)/(1.2) (`instances.coschedule.check_profile`) and at most 10^6 table
+entries in all, m in (0, 10^18] (m > 1 for the synthetic profile, whose log2 m must be positive,
+and its t_1 at most 10^12 s), f in [0, 1], mtbf and c in (0, 10^12], downtime, S and beta in
+[0, 10^12], a redistribution cost S + m c / 2 + p beta of at most 10^18, a trace of at most 10^5
+failures at times in [0, 10^12], lambda j tau <= 700 and an expected time (1.6) of at most
+10^18 s on 2 and on p processors (the error names the application and its expected failures).
 """
 
 from __future__ import annotations
@@ -43,15 +47,22 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.instances.coschedule import check_profile
+from resilsched.instances.coschedule import MAX_CELLS, check_profile
+from resilsched.instances.failures import MAX_ATTEMPTS
 from resilsched.instances.fields import (
     FORMAT_VERSION,
+    MAX_DERIVED,
+    MAX_JOBS,
+    MAX_TIME,
+    bounded_number,
     check_header,
     check_metadata,
-    positive_int,
+    derived,
+    job_count,
+    processors,
     require,
 )
-from resilsched.numeric import parse_number
+from resilsched.numeric import REL_TOL
 from resilsched.solution import to_jsonable
 
 FAMILY = "malleable"
@@ -62,15 +73,10 @@ YEAR = 365.25 * 24 * 3600.0
 MAX_EXPONENT = 700.0
 
 
-def _number(x: object, where: str, *, low: float = 0.0, strict: bool = True) -> float:
-    """A finite JSON number > low (>= low when not `strict`), as a float."""
-    v = parse_number(x, where)
-    v = float(v)
-    if not math.isfinite(v):
-        raise InvalidInstance(where, f"{x!r} overflows a double")
-    if (strict and not v > low) or (not strict and not v >= low):
-        raise InvalidInstance(where, f"={v:g} must be {'>' if strict else '>='} {low:g}")
-    return v
+def _number(x: object, where: str, *, strict: bool = True, high: float = MAX_TIME) -> float:
+    """A finite JSON number in (0, high] ([0, high] when not `strict`), as a float: times are
+    at most `MAX_TIME` (decision T8)."""
+    return float(bounded_number(x, where, high, allow_zero=not strict))
 
 
 @dataclass(frozen=True)
@@ -120,10 +126,13 @@ class MalleableInstance:
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        p = positive_int(self.p, "p")
+        p = processors(self.p, "p")
         if not self.tasks:
             raise InvalidInstance("tasks", "must hold at least one application")
         n = len(self.tasks)
+        if n > MAX_JOBS:
+            raise InvalidInstance("tasks", f"has {n} entries (at most {MAX_JOBS})")
+        _check_cells(sum(task.t is not None for task in self.tasks), p)
         if p < 2 * n:
             raise InvalidInstance("p", f"={p} is below 2n={2 * n}: every application needs an "
                                        "even count of at least 2 processors (A-17)")
@@ -140,6 +149,7 @@ class MalleableInstance:
         if self.failures is not None:
             if self.mtbf is None and self.failures:
                 raise InvalidInstance("failures", "are given but mtbf is null (no failures)")
+            _check_trace_length(self.failures, "failures")
             for r, (t, proc) in enumerate(self.failures):
                 _number(t, f"failures[{r}][0]", strict=False)
                 if isinstance(proc, bool) or not isinstance(proc, (int, np.integer)) \
@@ -216,8 +226,11 @@ class MalleableInstance:
 
     def _check_overflow(self) -> None:
         mc = self.m * self.checkpoint_factor
-        if not np.all(np.isfinite(mc)):
-            raise InvalidInstance("checkpoint_factor", "times m overflows a double")
+        worst = self.S + mc / 2 + self.p * self.beta  # RC^{j->k} <= S + m c / 2 + p beta (1.11)
+        bad = np.flatnonzero(~(worst <= MAX_DERIVED))
+        if bad.size:
+            derived(float(worst[bad[0]]), f"tasks[{bad[0]}].m",
+                    "a redistribution cost S + m c / 2 + p beta")
         ks = np.array(sorted({2, self.p_even}), dtype=float)
         for k in ks:
             idx = np.arange(self.n)
@@ -241,6 +254,16 @@ class MalleableInstance:
             if not np.all(np.isfinite(x)) or np.any(x > MAX_EXPONENT):
                 raise InvalidInstance("mtbf", f"={mu:g} is too small for the checkpoint costs: "
                                       "lambda j tau exceeds 700 and (1.6) overflows")
+            xk = self.lam * k
+            fails = failures_expected(t, c, tau, xk)
+            t_r = np.exp(xk * c) * (1.0 / xk + self.downtime) * fails  # (1.6) at alpha = 1
+            bad = np.flatnonzero(~(t_r <= MAX_DERIVED))
+            if bad.size:
+                i = int(bad[0])
+                raise InvalidInstance(
+                    f"tasks[{i}]", f"expects {fails[i]:.3g} failures on {int(k)} processors "
+                    f"({np.expm1(xk * tau[i]):.3g} per checkpoint period): its expected time "
+                    f"(1.6) is {t_r[i]:.3g} s, beyond {MAX_DERIVED:g} (decision T8)")
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
@@ -268,9 +291,9 @@ class MalleableInstance:
         """Parse and validate the JSON object of the module docstring."""
         check_header(d, FAMILY, FORMAT_VERSION)
         require(d, ("p", "tasks", "mtbf", "downtime"))
-        p = positive_int(d["p"], "p")
-        if not isinstance(d["tasks"], list) or not d["tasks"]:
-            raise InvalidInstance("tasks", "must be a non-empty list")
+        p = processors(d["p"], "p")
+        job_count(d["tasks"], "tasks")
+        _check_cells(sum(isinstance(task, dict) and "t" in task for task in d["tasks"]), p)
         tasks = tuple(_parse_task(task, p, f"tasks[{i}]") for i, task in enumerate(d["tasks"]))
         mtbf = None if d["mtbf"] is None else _number(d["mtbf"], "mtbf")
         period = d.get("period", "young")
@@ -304,6 +327,15 @@ class MalleableInstance:
         return MalleableInstance(**fields)
 
 
+def failures_expected(t, c, tau, x) -> np.ndarray:
+    """The failures an application expects running work t in periods tau with checkpoints c
+    at failure rate x (lambda j): N^ff (e^{x tau} - 1) + e^{x tau_last} - 1, the segments of
+    (1.6) without its factor e^{x R} (1/x + D)."""
+    w = tau - c
+    periods = np.floor(t / w)
+    return periods * np.expm1(x * tau) + np.expm1(x * np.maximum(t - periods * w, 0.0))
+
+
 def synthetic_row(m: float, f: float, q: np.ndarray) -> np.ndarray:
     """(1.13): t(m, q) = f t1 + (1 - f) t1 / q + (m / q) log2 m with t1 = 2 m log2 m.
 
@@ -315,25 +347,65 @@ def synthetic_row(m: float, f: float, q: np.ndarray) -> np.ndarray:
     return f * t1 + ((1.0 - f) * t1 + m * lg) / q
 
 
+def _check_cells(tables: int, p: int) -> None:
+    """Explicit tables hold at most `MAX_CELLS` entries in all (the co-scheduling limit, T8)."""
+    if tables * p > MAX_CELLS:
+        raise InvalidInstance("tasks", f"{tables} tables of p={p} times make {tables * p} "
+                                       f"entries (at most {MAX_CELLS})")
+
+
+def _check_trace_length(trace: object, where: str) -> None:
+    """A trace given has at most `MAX_ATTEMPTS` failures (decision T9)."""
+    if len(trace) > MAX_ATTEMPTS:  # type: ignore[arg-type]
+        raise InvalidInstance(where, f"has {len(trace)} failures (at most {MAX_ATTEMPTS})")
+
+
 def _check_task(task: MalleableTask, p: int, where: str) -> None:
-    _number(task.m, f"{where}.m")
+    m = _number(task.m, f"{where}.m", high=MAX_DERIVED)
     if task.t is None:
         if task.f is None:
             raise InvalidInstance(where, "needs a table \"t\" or a sequential fraction \"f\"")
-        f = _number(task.f, f"{where}.f", strict=False)
-        if f > 1:
-            raise InvalidInstance(f"{where}.f", f"={f:g} must lie in [0, 1]")
-        if not task.m > 1:
-            raise InvalidInstance(f"{where}.m", f"={task.m:g} must be > 1 for the synthetic "
+        f = _number(task.f, f"{where}.f", strict=False, high=1.0)
+        if not m > 1:
+            raise InvalidInstance(f"{where}.m", f"={m:g} must be > 1 for the synthetic "
                                   "profile (1.13) (log2 m > 0)")
+        t1 = float(synthetic_row(m, f, np.ones(1))[0])
+        if t1 > MAX_TIME:
+            raise InvalidInstance(f"{where}.m", f"={m:g} gives t_1 = {t1:.4g} s by (1.13), "
+                                  f"beyond the maximum time {MAX_TIME:g}")
         return
     if task.f is not None:
         raise InvalidInstance(where, "gives both a table \"t\" and a sequential fraction \"f\"")
     if len(task.t) != p:
         raise InvalidInstance(f"{where}.t", f"has {len(task.t)} entries, expected p={p}")
-    for q, x in enumerate(task.t):
-        _number(x, f"{where}.t[{q}]")
-    check_profile(list(task.t), 1, where)
+    _check_profile(_times(task.t, where), where)
+
+
+def _times(raw: list | tuple, where: str) -> tuple[float, ...]:
+    """A table's times as floats, each in (0, `MAX_TIME`]: vectorised, and entry by entry
+    (which names the first bad one) only when some entry is refused or not a plain number."""
+    if set(map(type, raw)) <= {float, int}:  # no bool, string or other object
+        try:
+            arr = np.asarray(raw, dtype=float)
+        except OverflowError:  # an integer beyond a double
+            arr = None
+        if arr is not None and np.all((arr > 0) & (arr <= MAX_TIME)):
+            return tuple(arr.tolist())
+    return tuple(_number(x, f"{where}.t[{q}]") for q, x in enumerate(raw))
+
+
+def _check_profile(t: tuple[float, ...], where: str) -> None:
+    """(1.1) and (1.2) with the float tolerance of `numeric.time_le`, vectorised;
+    `check_profile` names the first entry that breaks them."""
+    a = np.asarray(t, dtype=float)
+    j = np.arange(1, a.size, dtype=float)
+
+    def le(x: np.ndarray, y: np.ndarray) -> bool:
+        tol = np.maximum(REL_TOL * np.maximum(np.abs(x), np.abs(y)), REL_TOL)
+        return bool(np.all((x <= y) | (np.abs(x - y) <= tol)))
+
+    if not (le(a[1:], a[:-1]) and le(j * a[:-1], (j + 1) * a[1:])):
+        check_profile(list(t), 1, where)
 
 
 def _parse_task(task: object, p: int, where: str) -> MalleableTask:
@@ -343,26 +415,27 @@ def _parse_task(task: object, p: int, where: str) -> MalleableTask:
     unknown = set(task) - {"t", "m", "f"}
     if unknown:
         raise InvalidInstance(f"{where}.{sorted(unknown)[0]}", "is not a task field (t, m, f)")
-    m = _number(task["m"], f"{where}.m")
+    m = _number(task["m"], f"{where}.m", high=MAX_DERIVED)
     if "t" in task:
         if not isinstance(task["t"], list):
             raise InvalidInstance(f"{where}.t", "must be a list of p times")
         if len(task["t"]) != p:
             raise InvalidInstance(f"{where}.t", f"has {len(task['t'])} entries, expected p={p}")
-        t = tuple(_number(x, f"{where}.t[{q}]") for q, x in enumerate(task["t"]))
+        t = _times(task["t"], where)
         if "f" in task:
             raise InvalidInstance(where, "gives both a table \"t\" and a sequential fraction "
                                          "\"f\"")
         return MalleableTask(m=m, t=t)
     if "f" not in task:
         raise InvalidInstance(where, "needs a table \"t\" or a sequential fraction \"f\"")
-    return MalleableTask(m=m, f=_number(task["f"], f"{where}.f", strict=False))
+    return MalleableTask(m=m, f=_number(task["f"], f"{where}.f", strict=False, high=1.0))
 
 
 def parse_failures(raw: object, p: int, where: str = "failures") -> tuple[tuple[float, int], ...]:
     """A trace ``[[time, processor], ...]`` -> sorted tuple of (time >= 0, id in [0, p))."""
     if not isinstance(raw, list):
         raise InvalidInstance(where, "must be a list of [time, processor] pairs")
+    _check_trace_length(raw, where)
     out = []
     for r, item in enumerate(raw):
         if not isinstance(item, (list, tuple)) or len(item) != 2:

@@ -14,6 +14,13 @@ maps a failure to the application that owns the processor at that time, or disca
 
 Both give a `cursor()` with the next failure in ``time``/``proc`` (``inf``/-1 when none is left)
 and ``advance()``; ``consumed()`` lists what a cursor has read, for the validator.
+
+Runs that cannot finish are refused before a trace is drawn (`check_drawable`, decision MA-19,
+as T9 does for the other families): a run processes every failure it meets, one event at a
+time, so no trace is drawn when the applications expect more than `MAX_EXPECTED_FAILURES`
+failures in all even on 2 processors (the count on which each expects the fewest), or when the
+platform's p processors expect more than `MAX_TRACE_READS` failures before the longest
+application could end on all of them. A trace given has at most 10^5 entries (T9).
 """
 
 from __future__ import annotations
@@ -25,9 +32,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from resilsched.errors import InvalidInstance
-from resilsched.instances.malleable.model import MalleableInstance, parse_failures
+from resilsched.instances.malleable.formulas import formulas_of
+from resilsched.instances.malleable.model import (
+    MalleableInstance,
+    failures_expected,
+    parse_failures,
+)
 
 BLOCK = 256
+#: most failures the applications may expect in all before a trace is drawn (a struck failure
+#: costs the simulator 0.1-0.5 ms with a policy at small n, more at large n: 10^5 is under a
+#: minute)
+MAX_EXPECTED_FAILURES = 10**5
+#: most failures of the whole platform a drawn run may expect to read (a failure on an idle or
+#: recovering processor is discarded in 2-4 us)
+MAX_TRACE_READS = 10**7
 
 
 @dataclass(frozen=True)
@@ -136,12 +155,49 @@ def scenario_of(instance: MalleableInstance, failures: object = None) -> Failure
 
 
 def trace_for(instance: MalleableInstance, scenario: FailureTrace | None, seed: int):
-    """The trace a run reads: `scenario` if given, none without failures, else `DrawnTrace`."""
+    """The trace a run reads: `scenario` if given, none without failures, else `DrawnTrace`
+    (refused by `check_drawable` when the run could not finish)."""
     if scenario is not None:
         return scenario
     if instance.fault_free:
         return FailureTrace((), ())
+    check_drawable(instance)
     return DrawnTrace(instance.p, float(instance.mtbf), int(seed))
+
+
+def expected_failures(instance: MalleableInstance) -> np.ndarray:
+    """E_i: the failures T_i expects when it runs all its work on 2 processors, by (1.6)'s
+    segments, N^ff (e^{x tau} - 1) + e^{x tau_last} - 1 with x = 2 lambda. Running on k
+    processors it expects about lambda k t^R, which grows with the work k t_{i,k} (1.2) and with
+    lambda k tau (beta > 0), so 2 processors give about the fewest."""
+    F = formulas_of(instance)
+    idx, two = np.arange(instance.n), np.full(instance.n, 2)
+    return failures_expected(F.t(idx, two), F.ckpt(idx, two), F.tau(idx, two), 2.0 * F.lam)
+
+
+def check_drawable(instance: MalleableInstance) -> None:
+    """Refuse, in one line, to draw a trace for a run that cannot finish (module doc)."""
+    if instance.fault_free:
+        return
+    e = expected_failures(instance)
+    if not float(e.sum()) <= MAX_EXPECTED_FAILURES:
+        i = int(np.argmax(e))
+        F = formulas_of(instance)
+        per = float(np.expm1(2.0 * F.lam * F.tau(np.array([i]), 2)[0]))
+        raise InvalidInstance(
+            f"tasks[{i}]", f"expects {float(e[i]):.3g} failures even on 2 processors "
+            f"({per:.3g} per checkpoint period; {float(e.sum()):.3g} for all the applications): "
+            f"no failure trace is drawn beyond {MAX_EXPECTED_FAILURES:.0e} expected failures "
+            "(decision MA-19); give a shorter trace with --failures or a larger mtbf")
+    F = formulas_of(instance)
+    longest = float(F.t(np.arange(instance.n), np.full(instance.n, instance.p_even)).max())
+    reads = instance.p * F.lam * longest
+    if reads > MAX_TRACE_READS:
+        raise InvalidInstance(
+            "mtbf", f"={float(instance.mtbf):g} makes the p={instance.p} processors fail "
+            f"{reads:.3g} times (p t / mtbf) before the longest application could end on all "
+            f"of them (t = {longest:.4g} s): no failure trace is drawn beyond "
+            f"{MAX_TRACE_READS:.0e} expected failures (decision MA-19)")
 
 
 def no_qbar(instance: MalleableInstance, qbar: float, seed: int):

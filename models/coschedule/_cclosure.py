@@ -7,8 +7,10 @@ installed, as the optional setuptools extension `resilsched._closure` (setup.py)
 compiled at run time (issue 15). The extension module is empty: its shared object is loaded
 with ctypes. The same shared object holds `sp_search`, the k-in-p closure search of
 `partsearch` (``csrc/coschedule/partition.h``, decision C28; masks of ceil(n/64) words, n <=
-256). `lib()` is None, and the Python code runs (for `sp_search`: HiGHS), when the extension
-was not built or when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``) asks for the
+256) and `pk_pool`, `pk_reduced`, `pk_cheapest`: the explicit pool of `pool.build_pool` and
+its pricing (``pool.h``, decision C29).
+`lib()` is None, and the Python code runs (for `sp_search`: HiGHS), when the extension was not
+built or when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``) asks for the
 fallback; either way one line on standard error says so, once per process. `pk_enum` and
 `pk_cover` work on tasks as bits of a 64-bit mask, so they serve n <= `MAX_TASKS`.
 """
@@ -37,6 +39,12 @@ def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
     dll.sp_search.argtypes = [cint, cint, cint, i64, P, P, P, cint, P, P, dbl, dbl, i64, dbl,
                               dbl, i64, dbl, i64, P, P, P]
     dll.sp_search.restype = i64
+    dll.pk_pool.argtypes = [cint, cint, cint, P, P, cint, i64, dbl, P, P]
+    dll.pk_pool.restype = i64
+    dll.pk_reduced.argtypes = [i64, cint, P, P, P, dbl, P]
+    dll.pk_reduced.restype = None
+    dll.pk_cheapest.argtypes = [i64, P, dbl, i64, P, P, P]
+    dll.pk_cheapest.restype = i64
     return dll
 
 

@@ -121,9 +121,11 @@ def _allowed(members: np.ndarray, branches: list[tuple[int, int, bool]]) -> np.n
 
 
 def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
-                     time_limit: float | None = None, **options: Any) -> Solution:
+                     time_limit: float | None = None, hint: Any = None,
+                     **options: Any) -> Solution:
     """Branch-and-price (module docstring). Options: `SetpartBPOptions` (``pricing``,
-    ``max_pool`` and the common ones)."""
+    ``max_pool`` and the common ones); `hint`: a co-schedule to start from
+    (`outcome.fallback`)."""
     opts = SetpartBPOptions.of(time_limit, options)
     inst = instance
     use_oracle = opts.pricing == "oracle" or (
@@ -131,7 +133,7 @@ def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
     if not use_oracle:
         check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
-    best, lb = fallback(inst)
+    best, lb = fallback(inst, hint)
     stats: dict[str, Any] = {"nodes": 0, "lp_solves": 0, "heuristic_ub": best.makespan,
                              "pricing": "oracle" if use_oracle else "pool"}
     proven = False

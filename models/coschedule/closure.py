@@ -169,7 +169,14 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
 
 def search_duals(inst, cg, master: Master) -> partsearch.Duals | None:
     """The duals `partsearch` bounds with, or None when its C search cannot serve `inst`."""
-    if not partsearch.available(inst.n) or cg.pi is None:
+    if not partsearch.available(inst.n):
+        return None
+    return cut_duals(inst, cg, master)
+
+
+def cut_duals(inst, cg, master: Master) -> partsearch.Duals | None:
+    """The duals of the cut master behind `cg`'s reduced costs (None before any LP)."""
+    if cg.pi is None:
         return None
     triples = list(master.cuts.triples) if master.cuts is not None else []
     sigma = cg.sigma if cg.sigma is not None and len(cg.sigma) == len(triples) \

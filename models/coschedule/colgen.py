@@ -72,7 +72,6 @@ def column_generation(pool: PackPool, master: Master, deadline: Deadline,
     n = pool.n
     batch = batch or max(2 * n, 50)
     scale = max(1.0, float(np.max(pool.costs[1])))
-    sizes = sorted(pool.packs)
     while True:
         pi, mu, sigma = master.solve_lp(deadline.remaining())
         solved = master.lp_optimal() and np.all(np.isfinite(pi))
@@ -81,8 +80,7 @@ def column_generation(pool: PackPool, master: Master, deadline: Deadline,
         rcs = pool.reduced_costs(pi, mu)
         if master.cuts is not None:
             master.cuts.lower_reduced_costs(rcs, sigma)
-        flat = np.concatenate([rcs[s] for s in sizes])
-        min_rc = float(flat.min())
+        min_rc, negative = pool.negatives(rcs, -tol * scale)
         dual = float(pi.sum()) + mu * (master.min_packs or 0) + float(sigma.sum())
         state = Pricing(rcs, dual, min_rc, solved, n, pi, mu, sigma)
         if solved and min_rc >= -tol * scale:
@@ -90,7 +88,7 @@ def column_generation(pool: PackPool, master: Master, deadline: Deadline,
         if deadline.expired() or not solved:
             state.converged = False
             return state
-        new_packs, new_costs = pool.cheapest(rcs, min(batch, int((flat < -tol * scale).sum())))
+        new_packs, new_costs = pool.cheapest(rcs, min(batch, negative))
         if master.add(new_packs, new_costs) == 0:
             return state
 

@@ -7,6 +7,8 @@ phase runs in a forked child process (copy-on-write: the model the parent built 
 there); the parent waits at most its budget, kills the child when the budget is spent and then
 answers with what it already knows (an incumbent and a bound). The child returns its result
 through a pipe (pickled); an exception raised in the child is raised again in the parent.
+`run_streaming` does the same for a generator: the child sends each item as it is made, so the
+parent keeps what was sent before the kill (the phases of `resilsched.portfolio`).
 
 Where ``os.fork`` does not exist (Windows) the phase runs in-process, without the guarantee.
 """
@@ -18,9 +20,10 @@ import os
 import pickle
 import select
 import signal
+import struct
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 #: a child may run GRACE + GRACE_SHARE * budget (at most MAX_GRACE) seconds past its budget
@@ -74,6 +77,42 @@ def run_limited(fn: Callable[[], Any], seconds: float) -> Any:
     return value
 
 
+def run_streaming(fn: Callable[[], Iterator[Any]], seconds: float) -> tuple[list[Any], bool]:
+    """The items of the generator ``fn()``, made in a forked child: (items, finished).
+
+    The child sends each item (pickled) as soon as it is yielded; after `seconds` (no grace: a
+    generator does not stop on a clock of its own) the child is killed and the items received
+    so far are returned with ``finished`` False. An exception raised by the generator is raised
+    again here (the items sent before it are lost with it). `seconds` = inf runs the generator
+    in-process.
+    """
+    if not hasattr(os, "fork") or seconds == float("inf"):
+        return list(fn()), True
+    if seconds <= 0:
+        return [], False
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _streaming_child(fn, write_end, seconds + 1.0)
+    os.close(write_end)
+    try:
+        frames = _read_frames(read_end, time.monotonic() + seconds)
+    finally:
+        os.close(read_end)
+        _reap(pid)
+    items = []
+    for kind, value in frames:
+        if kind == "error":
+            raise value
+        if kind == "end":
+            return items, True
+        items.append(value)
+    return items, False
+
+
 def preload(modules: tuple[str, ...], seconds_left: float) -> None:
     """Import `modules` in this process when at least `PRELOAD_MIN_SECONDS` are left, so that
     later forked children find them loaded; with less time left the child imports them, under
@@ -105,6 +144,57 @@ def _child(fn: Callable[[], Any], fd: int, lifetime: float) -> None:
         code = 1
     finally:
         os._exit(code)  # no flush: the buffers hold the parent's pending output
+
+
+def _streaming_child(fn: Callable[[], Iterator[Any]], fd: int, lifetime: float) -> None:
+    code = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, lifetime)
+
+        def send(kind: str, value: Any) -> None:
+            try:
+                data = pickle.dumps((kind, value))
+            except Exception as exc:  # noqa: BLE001 - an unpicklable item or exception
+                data = pickle.dumps(("error", RuntimeError(f"child result: {exc!r}")))
+            view = memoryview(struct.pack("<Q", len(data)) + data)
+            while view:
+                view = view[os.write(fd, view):]
+
+        try:
+            for item in fn():
+                send("item", item)
+            send("end", None)
+        except Exception as exc:  # noqa: BLE001 - handed to the parent
+            send("error", exc)
+    except BaseException:  # noqa: BLE001 - never return into the parent's stack
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _read_frames(fd: int, end: float) -> list[tuple[str, Any]]:
+    """The (kind, value) frames the child writes before EOF or `end`."""
+    buffer = b""
+    frames = []
+    while True:
+        left = end - time.monotonic()
+        ready = select.select([fd], [], [], left)[0] if left > 0 else []
+        chunk = os.read(fd, 1 << 20) if ready else None
+        if chunk is not None:
+            buffer += chunk
+        while len(buffer) >= 8:
+            size = struct.unpack("<Q", buffer[:8])[0]
+            if len(buffer) < 8 + size:
+                break
+            try:
+                frames.append(pickle.loads(buffer[8:8 + size]))
+            except Exception:  # noqa: BLE001 - a damaged frame: the child died writing it
+                return frames
+            buffer = buffer[8 + size:]
+        if not chunk:  # EOF (b"") or the deadline (None)
+            return frames
 
 
 def _read_until(fd: int, end: float) -> bytes | None:

@@ -11,9 +11,11 @@ child under a hard limit (`hardlimit`), since HiGHS's presolve does not always c
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import os
 import sys
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +130,7 @@ class Master:
         self.cols: list[Column] = []
         self.index: set[Column] = set()
         self.costs: list[float] = []
+        self._cols_of_pair: dict[tuple[int, int], list[int]] = defaultdict(list)
         self.count_rows = [] if min_packs is None else [n]
         self.first_cut_row = n + len(self.count_rows)
         for _ in range(len(cuts) if cuts is not None else 0):
@@ -140,6 +143,8 @@ class Master:
     def add(self, packs: list[Column], costs: list[float]) -> int:
         new = add_pack_columns(self.h, packs, costs, self.index, extra_rows=self._extra_rows)
         for b, c in new:
+            for pair in itertools.combinations(sorted(b), 2):
+                self._cols_of_pair[pair].append(len(self.cols))
             self.cols.append(b)
             self.costs.append(c)
         return len(new)
@@ -148,8 +153,8 @@ class Master:
         """Register a subset-row cut and add its row over the current columns."""
         assert self.cuts is not None
         self.cuts.add(triple)
-        tri = set(triple)
-        hit = [c for c, b in enumerate(self.cols) if len(tri.intersection(b)) >= 2]
+        hit = sorted({c for pair in itertools.combinations(sorted(triple), 2)
+                      for c in self._cols_of_pair.get(pair, ())})
         self.h.addRow(-highspy.kHighsInf, 1.0, len(hit), np.array(hit, np.int32),
                       np.ones(len(hit)))
 

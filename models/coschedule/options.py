@@ -54,6 +54,8 @@ class SetpartCGOptions(SetpartOptions):
 
     cuts: bool = field(default=True, metadata={
         "help": "subset-row cuts over triples of tasks in the root LP (decision C13)"})
+    lns: bool = field(default=True, metadata={
+        "help": "large-neighbourhood search for the incumbent (decision C29)"})
     closure: Literal["auto", "search", "mip"] = field(default="auto", metadata={
         "help": "closure rounds solved by the exact C search (decision C28) or HiGHS's MIP; "
                 "auto = the search when the C kernels are built and n <= 256"})

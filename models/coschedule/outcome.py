@@ -1,9 +1,10 @@
 """What every co-scheduling model answers: an honest `Solution` (decisions C15-C17).
 
 - `fallback`: before any solver phase, each model takes PACK-APPROX's packs (re-allocated by
-  Algorithm 1) as its incumbent and the combined pack bound (`bounds.coschedule.lb_combined`)
-  as its bound, so that a time limit always finds an answer: status ``feasible`` with those
-  packs and the best bound known.
+  Algorithm 1), or the `hint` it was given when better (a warm start: a co-schedule checked by
+  `check_packs`, e.g. the best heuristic's of `resilsched.portfolio`), as its incumbent and the
+  combined pack bound (`bounds.coschedule.lb_combined`) as its bound, so that a time limit
+  always finds an answer: status ``feasible`` with those packs and the best bound known.
 - `makespan_unit`: with exact data (ints, Fractions with a small common denominator D) every
   makespan is a multiple of 1/D, so a solver bound L certifies ceil(L D - eps) / D, and a gap
   below 1/D proves optimality; certified bounds on integer data are therefore integers.
@@ -21,10 +22,12 @@ from fractions import Fraction
 from typing import Any
 
 from resilsched.bounds.coschedule import lb_combined
+from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.coschedule import Packs, make_packs, pack_approx
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
+from resilsched.validation.packs import check_packs
 
 #: largest common denominator for which a HiGHS bound is rounded up to a multiple of 1/D
 MAX_UNIT_DENOMINATOR = 10_000
@@ -32,10 +35,24 @@ MAX_UNIT_DENOMINATOR = 10_000
 BOUND_EPS = 1e-6
 
 
-def fallback(inst: CoscheduleInstance) -> tuple[Packs, Any]:
-    """(PACK-APPROX's packs re-allocated by Algorithm 1, the combined lower bound)."""
-    res = pack_approx(inst)
-    return make_packs(inst, res.packs), lb_combined(inst)
+def fallback(inst: CoscheduleInstance, hint: Any = None) -> tuple[Packs, Any]:
+    """(the better of PACK-APPROX's packs and the `hint`'s, each re-allocated by Algorithm 1;
+    the combined lower bound).
+
+    `hint` is a co-schedule of `inst` (`Packs` or its JSON form), checked by `check_packs`; a
+    bad one is refused with `InvalidInstance` naming ``hint``.
+    """
+    best = make_packs(inst, pack_approx(inst).packs)
+    if hint is not None:
+        try:
+            check_packs(inst, hint)
+            given = hint.to_dict() if hasattr(hint, "to_dict") else hint
+            mine = make_packs(inst, [d["tasks"] for d in given["packs"]])
+        except (InvalidSchedule, KeyError, TypeError, ValueError) as exc:
+            raise InvalidInstance("hint", f"is not a co-schedule of the instance: {exc}") from None
+        if mine.makespan < best.makespan:
+            best = mine
+    return best, lb_combined(inst)
 
 
 def makespan_unit(inst: CoscheduleInstance) -> Fraction | None:

@@ -83,11 +83,11 @@ def bit_masks(members: np.ndarray, n: int) -> np.ndarray:
 
 
 def search(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarray],
-           duals: Duals, target: float, seconds: float, node_limit: int | None = None
-           ) -> SearchResult:
+           duals: Duals, target: float, seconds: float, node_limit: int | None = None,
+           memo_log2: int = MEMO_LOG2) -> SearchResult:
     """The cheapest partition of the pool packs where `keep` holds (reduced costs `rcs`, by
     size, w.r.t. `duals`) costing less than `target` (module docstring); `seconds` <= 0: no
-    clock."""
+    clock; `memo_log2`: log2 of the memo's slots (a small search needs fewer)."""
     dll = _cclosure.lib()
     n = pool.n
     if dll is None or n > MAX_TASKS:
@@ -113,7 +113,7 @@ def search(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarra
                         cost.ctypes.data, len(order), cut_masks.ctypes.data, pen.ctypes.data,
                         float(duals.dual), float(duals.mu), int(duals.min_packs),
                         float(target), tol, -1 if node_limit is None else int(node_limit),
-                        float(seconds), MEMO_LOG2, out.ctypes.data, ctypes.byref(out_cost),
+                        float(seconds), int(memo_log2), out.ctypes.data, ctypes.byref(out_cost),
                         ctypes.byref(done))
     if got == -3:
         raise MemoryError("the closure search could not allocate its lists")

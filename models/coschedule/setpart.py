@@ -55,7 +55,7 @@ import numpy as np
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule import partsearch
-from resilsched.models.coschedule.closure import cutoff_rounds
+from resilsched.models.coschedule.closure import cut_duals, cutoff_rounds
 from resilsched.models.coschedule.colgen import (
     min_packs,
     root_relaxation,
@@ -63,6 +63,8 @@ from resilsched.models.coschedule.colgen import (
     singletons,
 )
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.lns import PackIndex, lns, neighbours
+from resilsched.models.coschedule.lns import available as lns_available
 from resilsched.models.coschedule.localsearch import improve
 from resilsched.models.coschedule.lpdive import lp_dive
 from resilsched.models.coschedule.master import Master, MipResult
@@ -99,6 +101,13 @@ DIRECT_FULL_COLUMNS = 15_000
 DIVES = 2
 DIVE_COLUMNS = 30
 DIVE_SHARE = 0.2
+#: the large-neighbourhood search (`lns`, in place of the dives when the C kernels serve its
+#: moves) takes at most this share of the time left, over the packs of reduced cost
+#: <= min(LNS_DELTA, the gap to the incumbent); without the closure search (n > 256) the
+#: closure rounds (HiGHS) rarely finish, so it takes the larger share
+LNS_SHARE = 0.5
+LNS_SHARE_WITHOUT_SEARCH = 0.9
+LNS_DELTA = 1.5
 
 
 def pack_columns(packs: Packs) -> tuple[list[tuple[int, ...]], list[float]]:
@@ -121,16 +130,18 @@ def _mip_over(template: Master, pool: PackPool, keep: dict[int, np.ndarray],
 
 
 def solve_setpart_cg(instance: CoscheduleInstance, scenario=None, *,
-                     time_limit: float | None = None, **options: Any) -> Solution:
+                     time_limit: float | None = None, hint: Any = None,
+                     **options: Any) -> Solution:
     """Column generation + reduced-cost closure (module docstring); exact when it says optimal.
 
-    Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones).
+    Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones); `hint`: a
+    co-schedule to start from (`outcome.fallback`).
     """
     opts = SetpartCGOptions.of(time_limit, options)
     inst, n, deadline = instance, instance.n, opts.deadline
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
-    best, lb = fallback(inst)
+    best, lb = fallback(inst, hint)
     info: dict[str, Any] = {"heuristic_ub": best.makespan, "closure_rounds": []}
     proven = False
     try:
@@ -173,12 +184,17 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
         return float(np.partition(flat, kth)[kth])
 
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
-    if delta < gap_to_close(float(best.makespan)):
-        best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
     search = opts.closure != "mip" and partsearch.available(n)
+    moves = opts.lns and lns_available(inst)
     if opts.closure == "search" and not search:
         opts.say("the closure search is unavailable (no C kernels or n > 256): HiGHS's MIP")
-    if not search and delta < gap_to_close(float(best.makespan)):
+    if delta < gap_to_close(float(best.makespan)):
+        if moves:
+            share = LNS_SHARE if search else LNS_SHARE_WITHOUT_SEARCH
+            best = _lns(inst, opts, pool, master, cg, best, gap_to_close, share, info)
+        else:
+            best = _dives(inst, opts, pool, master, best, rcs, smallest(DIVE_COLUMNS * n), info)
+    if not search and not moves and delta < gap_to_close(float(best.makespan)):
         keep = {s: rcs[s] <= delta for s in rcs}
         best = _early_round(inst, opts, pool, master, best, keep, delta, info)
         best = _polish(inst, best, Deadline(deadline.remaining() * DIVE_SHARE))
@@ -214,6 +230,31 @@ def _dives(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, mas
     return best
 
 
+def _lns(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, master: Master,
+         cg, best: Packs, gap_to_close, share: float, info: dict) -> Packs:
+    """`best` polished by pair exchanges, then improved by the large-neighbourhood search of
+    `lns`, within `share` of the time left (decision C29)."""
+    opts.say("pair exchanges and large-neighbourhood search for an upper bound")
+    duals = cut_duals(inst, cg, master)
+    if duals is None:
+        return best
+    stop = Deadline(opts.deadline.remaining() * share)
+    best = _polish(inst, best, stop)
+    info["local_search_ub"] = best.makespan
+    cuts = master.cuts
+    sigma = duals.sigma
+
+    def rc_of(pack: tuple[int, ...], cost: float) -> float:
+        hit = cuts.cuts_of(pack) if cuts is not None else []
+        return cost - float(cg.pi[list(pack)].sum()) - cg.mu - float(sigma[hit].sum())
+
+    index = PackIndex(pool, cg.rcs, min(LNS_DELTA, gap_to_close(float(best.makespan))))
+    found = lns(inst, index, duals, cg.pi, rc_of, neighbours(inst.n, master.support()), best,
+                stop, opts.seed)
+    info["lns_ub"] = found.makespan
+    return found
+
+
 def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool,
                  master: Master, best: Packs, keep: dict[int, np.ndarray], delta: float,
                  info: dict) -> Packs:
@@ -241,14 +282,15 @@ def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPoo
 
 
 def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
-                       time_limit: float | None = None, **options: Any) -> Solution:
+                       time_limit: float | None = None, hint: Any = None,
+                       **options: Any) -> Solution:
     """Integer set partitioning over every pack (explicit pool, one HiGHS MIP, seeded with
-    PACK-APPROX). Options: `SetpartOptions`."""
+    PACK-APPROX or the `hint`, `outcome.fallback`). Options: `SetpartOptions`."""
     opts = SetpartOptions.of(time_limit, options)
     inst = instance
     check_pool_size(inst, opts.max_pool)
     unit = makespan_unit(inst)
-    best, lb = fallback(inst)
+    best, lb = fallback(inst, hint)
     info: dict[str, Any] = {"heuristic_ub": best.makespan}
     proven = False
     try:

@@ -48,22 +48,16 @@ class SubsetRowCuts:
         self.n = n
         self.triples: list[Triple] = []
         self._by_pair: dict[tuple[int, int], list[int]] = defaultdict(list)  # pair -> cut ids
-        self._pool_rows: dict[int, dict[int, np.ndarray]] = {}  # pair key -> size -> pool rows
+        # per pack size s and member positions (u, v): the pool rows sorted by the pair key
+        # i * n + j of their members u, v, and the sorted keys (pair -> rows by two searches)
+        self._pair_index: list[tuple[int, np.ndarray, np.ndarray]] = []
         for s, arr in packs.items():
-            if len(arr) == 0:
-                continue
             for u, v in itertools.combinations(range(s), 2):
+                if deadline is not None and deadline.expired():
+                    raise PhaseTimeout("indexing the pool for subset-row cuts")
                 key = arr[:, u].astype(np.int64) * n + arr[:, v]
                 order = np.argsort(key, kind="stable")
-                sorted_keys = key[order]
-                cut_at = np.flatnonzero(np.diff(sorted_keys)) + 1
-                for q, part in enumerate(np.split(order, cut_at)):
-                    if q % 4096 == 0 and deadline is not None and deadline.expired():
-                        raise PhaseTimeout("indexing the pool for subset-row cuts")
-                    pair = int(key[part[0]])
-                    prev = self._pool_rows.setdefault(pair, {}).get(s)
-                    self._pool_rows[pair][s] = part if prev is None else np.concatenate(
-                        [prev, part])
+                self._pair_index.append((s, order, key[order]))
         self.members: list[dict[int, np.ndarray]] = []  # per cut: size -> pool rows
 
     def __len__(self) -> int:
@@ -77,8 +71,11 @@ class SubsetRowCuts:
         rows: dict[int, list[np.ndarray]] = defaultdict(list)
         for i, j in ((a, b), (a, c), (b, c)):
             self._by_pair[(i, j)].append(q)
-            for s, r in self._pool_rows.get(i * self.n + j, {}).items():
-                rows[s].append(r)
+            key = i * self.n + j
+            for s, order, keys in self._pair_index:
+                lo, hi = np.searchsorted(keys, [key, key + 1])
+                if hi > lo:
+                    rows[s].append(order[lo:hi])
         self.members.append({s: np.unique(np.concatenate(r)) for s, r in rows.items()})
         return q
 
@@ -98,20 +95,30 @@ class SubsetRowCuts:
     def separate(self, support: Iterable[tuple[Sequence[int], float]]) -> list[Triple]:
         """Violated, not yet added triples for an LP solution given as (pack, value) pairs.
 
-        Exact separation over all triples touched by two members of a support pack; the most
+        Exact separation over all triples touched by two members of a support pack: with
+        W_ij the LP weight of the packs holding tasks i and j, and T_S that of the packs holding
+        all of S, the left-hand side of S = {a, b, c} is W_ab + W_ac + W_bc - 2 T_S. The most
         violated first, each task in at most `MAX_USES` of the returned cuts.
         """
-        lhs: dict[Triple, float] = defaultdict(float)
+        n = self.n
+        pair = np.zeros((n, n))
+        whole: dict[Triple, float] = defaultdict(float)
         for pack, value in support:
-            if len(pack) < 2:
-                continue
-            hit: set[Triple] = set()
-            for i, j in itertools.combinations(sorted(pack), 2):
-                for m in range(self.n):
-                    if m != i and m != j:
-                        hit.add(tuple(sorted((i, j, m))))  # type: ignore[arg-type]
-            for t in hit:
-                lhs[t] += value
+            members = sorted(pack)
+            for i, j in itertools.combinations(members, 2):
+                pair[i, j] += value
+                pair[j, i] += value
+            for t in itertools.combinations(members, 3):
+                whole[t] += value  # type: ignore[index]
+        lhs: dict[Triple, float] = {}
+        rows, cols = np.nonzero(np.triu(pair, 1))
+        for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+            total = pair[i, j] + pair[i] + pair[j]
+            total[[i, j]] = 0.0
+            for m in np.nonzero(total > 1 + MIN_VIOLATION)[0].tolist():
+                t = tuple(sorted((i, j, m)))
+                if t not in lhs:
+                    lhs[t] = float(total[m]) - 2 * whole.get(t, 0.0)  # type: ignore[index]
         have = set(self.triples)
         violated = sorted(((v, t) for t, v in lhs.items()
                            if v > 1 + MIN_VIOLATION and t not in have), reverse=True)

@@ -11,7 +11,9 @@ j -> t^R_{i,j}(1) drops to theta; theta is achievable iff sum_i k_i(theta) <= p.
 monotone in theta, and the optimum is an attained value, so a bisection over the sorted prefix
 minima finds it exactly: O(n K) evaluations of (1.6) and O(n K log(n K)) work, with
 K = (p - 2(n-1))/2 counts per application (an application never gets more than the others'
-minimum leaves). An independent brute force over processor pairs is the oracle of the tests.
+minimum leaves), or fewer: above the proven bound U_i of j_max no count lowers the prefix
+minimum (decision MA-20), so the rows stop at U_i / 2. An independent brute force over
+processor pairs is the oracle of the tests.
 
 Every phase counts against the deadline: when time runs out the result is ``feasible`` with the
 best allocation known (the bisection's feasible side, or 2 processors each) and a valid bound
@@ -34,7 +36,10 @@ from resilsched.solution import Solution, Status
 
 #: largest n * K (evaluations of (1.6)) the model accepts: about 100 MB of prefix minima
 MAX_CELLS = 12_000_000
-ROWS = 64  # applications evaluated per deadline check (about 0.05 s of CPU at p = 15000)
+#: evaluations of (1.6) per deadline check (about 0.05-0.2 s of CPU)
+CHUNK = 1 << 19
+#: seconds per prefix minimum to sort them (np.unique, not interruptible: ~1e-7 measured)
+SORT_SECONDS_PER_CELL = 3e-7
 
 
 @dataclass(frozen=True)
@@ -66,21 +71,33 @@ def solve_static(instance, scenario=None, *, time_limit=None, **options) -> Solu
     opts = StaticOptions.of(time_limit, options)
     t0 = time.perf_counter()
     n, p = instance.n, instance.p_even
-    width = (p - 2 * (n - 1)) // 2
-    if n * width > MAX_CELLS:
-        raise InvalidInstance("instance", f"n*(p-2n+2)/2={n * width} exceeds {MAX_CELLS}: too "
-                              "large for static-optimal")
     F = formulas_of(instance)
-    ks = 2 * np.arange(1, width + 1)
-    opts.say(f"static-optimal: evaluating t^R(1) on {n} x {width} even counts")
-    pmin = np.empty((n, width))
-    for lo in range(0, n, ROWS):
-        if opts.deadline.expired():
-            return _timed_out(instance, F, opts, t0, None, None)
-        idx = np.arange(lo, min(n, lo + ROWS))
-        vals = F.t_r(idx[:, None], ks[None, :], 1.0)
-        pmin[idx] = np.minimum.accumulate(vals, axis=1)
+    # counts above the bound of j_max never lower a prefix minimum (MA-20): rows stop there
+    width = (p - 2 * (n - 1)) // 2
+    widths = np.minimum(width, F.jmax_upper // 2)
+    cells = int(widths.sum())
+    if cells > MAX_CELLS:
+        raise InvalidInstance("instance", f"static-optimal would evaluate (1.6) on {cells} even "
+                              f"counts (sum_i min((p-2n+2)/2, U_i/2)), above its maximum "
+                              f"{MAX_CELLS}")
+    top = int(widths.max())
+    opts.say(f"static-optimal: evaluating t^R(1) on {cells} even counts of {n} applications")
+    pmin = np.empty((n, top))
+    for i in range(n):
+        w = int(widths[i])
+        best = np.inf
+        for lo in range(0, w, CHUNK):
+            if opts.deadline.expired():
+                return _timed_out(instance, F, opts, t0, None, None)
+            ks = 2 * np.arange(lo + 1, min(w, lo + CHUNK) + 1)
+            part = np.minimum.accumulate(F.t_r(np.full(ks.size, i), ks, 1.0))
+            pmin[i, lo:lo + ks.size] = np.minimum(part, best)
+            best = float(pmin[i, lo + ks.size - 1])
+        pmin[i, w:] = best  # constant beyond the bound
     opts.say("static-optimal: bisection over the prefix minima")
+    if opts.time_limit is not None and \
+            pmin.size * SORT_SECONDS_PER_CELL > opts.deadline.remaining():
+        return _timed_out(instance, F, opts, t0, None, None)  # the sort would not fit
     cand = np.unique(pmin)
     lo, hi = -1, cand.size - 1  # cand[hi] is feasible (the largest value), cand[lo] is not
     lo_val = None

@@ -14,6 +14,15 @@ yardstick of an instance is:
 The gap report therefore flags a heuristic only when it beats a proven optimum or the fluid
 bound, never because a lucky trace let it beat the fault-free optimum (which failures can do:
 a failure right after a checkpoint lets a run reallocate mid-way, decision MA-1).
+
+Every phase fits the time limit (decision MA-22): a run that cannot finish is refused before
+anything starts (MA-19); the fluid bound is computed first, when its cost estimate fits
+`BOUND_SHARE` of the time (else the cheaper bound max_i t_{i,p}, which it refines); the
+heuristic runs go cheapest first, each in a forked child killed when the time left, minus what
+the output needs, is spent (`models.coschedule.hardlimit`). When none finishes the answer is
+``no_solution`` with the bound. With ``deterministic=True`` every run goes to its end, in
+process, whatever the time limit (the same answer on every machine; their work is bounded by
+MA-19 and MA-20).
 """
 
 from __future__ import annotations
@@ -21,9 +30,20 @@ from __future__ import annotations
 import time
 
 from resilsched.bounds.malleable import fluid_bound
+from resilsched.instances.malleable.traces import check_drawable
+from resilsched.models.coschedule.hardlimit import GRACE, GRACE_SHARE, PhaseTimeout, run_limited
 from resilsched.models.malleable.faultfree import MAX_N, MAX_P, solve_faultfree
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
+
+#: share of the time for the fluid bound, and its cost per even count of an explicit table
+#: (the hull is a Python loop: 1-2 us per point measured on a loaded machine)
+BOUND_SHARE = 0.25
+HULL_SECONDS_PER_POINT = 4e-6
+#: time kept for the output: a share of the limit and a cost per application (the payload's
+#: phases are converted to JSON and printed)
+OUTPUT_SHARE = 0.1
+OUTPUT_SECONDS_PER_APP = 2e-5
 
 
 def solve_yardstick(instance, scenario=None, *, time_limit=None, **options) -> Solution:
@@ -48,21 +68,58 @@ def solve_yardstick(instance, scenario=None, *, time_limit=None, **options) -> S
                         time.perf_counter() - t0, payload=sol.payload,
                         info={**sol.info, "reference": "faultfree-optimal"})
     if instance.fault_free:
-        runs = [ff_endgreedy, ff_endlocal, ff_noredist]
+        runs = [ff_noredist, ff_endlocal, ff_endgreedy]
         what = "best fault-free heuristic"
     else:
-        runs = [endlocal_saf, endlocal_ig, endgreedy_saf, endgreedy_ig, noredist]
+        if scenario is None and instance.failures is None:
+            check_drawable(instance)  # a run that cannot finish is refused up front (MA-19)
+        runs = [noredist, endlocal_saf, endlocal_ig, endgreedy_saf, endgreedy_ig]
         what = "best realized makespan of the failure-aware heuristics on the trace"
+    reserve = OUTPUT_SHARE * (opts.time_limit or 0.0) + OUTPUT_SECONDS_PER_APP * instance.n
+    bound, bound_name = _bound(instance, opts)
     opts.say(f"yardstick: {what}")
-    best = None
+    best, cut = None, False
+    limited = opts.time_limit is not None and not opts.deterministic
     for h in runs:
-        if best is not None and opts.deadline.expired():
+        left = opts.deadline.remaining() - reserve
+        if limited and left <= 0:
+            cut = True
             break
-        res = h(instance, scenario, seed=opts.seed)
+        try:
+            res = _run(h, instance, scenario, opts, left)
+        except PhaseTimeout:
+            cut = True
+            break
         if best is None or res.objective < best.objective:
             best = res
-    bound = fluid_bound(instance)
+    info = {"reference": what, "bound": bound_name, **({"timed_out": True} if cut else {})}
+    if best is None:
+        return Solution(None, bound, Status.NO_SOLUTION, "yardstick", "heuristics+fluid",
+                        time.perf_counter() - t0, info=info)
     return Solution(best.objective, min(bound, best.objective), Status.FEASIBLE, "yardstick",
                     "heuristics+fluid", time.perf_counter() - t0, payload=best.schedule,
-                    info={"reference": what, "incumbent": best.heuristic,
-                          "bound": "fluid"})
+                    info={**info, "incumbent": best.heuristic})
+
+
+def _run(h, instance, scenario, opts: SolveOptions, left: float):
+    """One heuristic run; in a forked child killed after `left` seconds (its grace included)
+    when the call has a time limit and is not deterministic."""
+    def call():
+        return h(instance, scenario, seed=opts.seed)
+
+    if opts.time_limit is None or opts.deterministic:
+        return call()
+    return run_limited(call, max(0.0, (left - GRACE) / (1.0 + GRACE_SHARE)))
+
+
+def _bound(instance, opts: SolveOptions) -> tuple[float, str]:
+    """The fluid bound when its cost estimate fits `BOUND_SHARE` of the time left, else
+    max_i t_{i,p} (every application needs at least its time on all processors)."""
+    points = 0 if instance.synthetic_ab is not None else instance.n * instance.p_even // 2
+    if opts.time_limit is None or points * HULL_SECONDS_PER_POINT <= \
+            BOUND_SHARE * opts.deadline.remaining():
+        opts.say("yardstick: fluid bound")
+        return fluid_bound(instance), "fluid"
+    longest = max(instance.time(i, instance.p_even) for i in range(instance.n))
+    return float(longest), "max_i t_{i,p} (no time for the fluid bound)"
+

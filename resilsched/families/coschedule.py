@@ -7,7 +7,9 @@ docstring). Heuristics and exact models return a `resilsched.heuristics.coschedu
 models take ``time_limit`` and their options class (``--param``). PACK-APPROX's priority is
 its loop bound (``fixed`` or ``printed``, spec A-28). Reference model of the gap report:
 ``setpart-cg`` (column generation over packs priced by Algorithm 1, closed by a reduced-cost
-argument).
+argument); ``resilsched solve`` runs it while the explicit pool of packs fits (``max_pool``) and
+``setpart-bp`` with the pricing oracle above (`choose_exact`, decision C29). The set-partitioning
+models take the portfolio's best schedule as a warm start (``hint``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from resilsched.models.coschedule.colgen import setpart_lp_bound
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
 from resilsched.models.coschedule.matching import solve_matching, solve_matching_networkx
+from resilsched.models.coschedule.pool import pool_size
 from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
 from resilsched.numeric import time_eq
 from resilsched.options import SolveOptions
@@ -70,6 +73,12 @@ def validate(case: Case, result) -> None:
         raise InvalidSchedule(f"{result.heuristic}: objective {result.objective} != packs {total}")
 
 
+def choose_exact(inst: I.CoscheduleInstance) -> str:
+    """The model of ``resilsched solve``: ``setpart-cg`` while its explicit pool of packs fits
+    (`options.MAX_POOL`), else ``setpart-bp``, which prices packs with an oracle for any k."""
+    return "setpart-cg" if pool_size(inst.n, inst.k) <= O.MAX_POOL else "setpart-bp"
+
+
 def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, int],
                default_count: int | None = None):
     return lambda seed, count=None: I.generate(
@@ -89,6 +98,7 @@ FAMILY = Family(
     default_exact="setpart-cg",
     validate=validate,
     objective=lambda case, packs: check_packs(case.instance, packs),
+    choose_exact=choose_exact,
 )
 
 FAMILY.add(
@@ -110,15 +120,15 @@ FAMILY.add(
 FAMILY.add(ExactModel(
     "setpart-cg", solve_setpart_cg,
     "set partitioning over packs: column generation priced by Algorithm 1 + reduced-cost "
-    "closure, HiGHS", options=O.SetpartCGOptions))
+    "closure, HiGHS", options=O.SetpartCGOptions, warm_start=True))
 FAMILY.add(ExactModel(
     "setpart-full", solve_setpart_full, "set partitioning over all packs (one HiGHS MIP)",
-    options=O.SetpartOptions))
+    options=O.SetpartOptions, warm_start=True))
 FAMILY.add(ExactModel(
     "setpart-bp", solve_setpart_bp,
     "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs; packs priced "
     "over the explicit pool or by threshold knapsacks (any k, e.g. p-in-p)",
-    options=O.SetpartBPOptions))
+    options=O.SetpartBPOptions, warm_start=True))
 FAMILY.add(ExactModel(
     "kinp-ilp", solve_ilp, "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS",
     options=O.HighsOptions))

@@ -132,6 +132,13 @@ def _build() -> Family:
         "cpsat-failure-free", models.solve_failure_free,
         "CP-SAT failure-free moldable optimum (ignores the scenario)",
         options=models.MoldableOptions))
+    from resilsched.models.online.solve import OnlineOptions, solve_moldable
+
+    fam.add(ExactModel(
+        "online-optimal", solve_moldable,
+        "the optimal online policy's expected makespan E[T_online-OPT] over the failure model "
+        "(--qbar Q or the instance's lambda), allocations on the time-Pareto fronts, exact "
+        "(issue 26; small instances)", options=OnlineOptions))
     fam.add(Bound(
         "L'", bounds.L_prime,
         "L'(J,f) = max(max (f_j+1) t_min, sum (f_j+1) a_min / P), the paper's normaliser "

@@ -33,6 +33,7 @@ from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.presets import PRESETS
 from resilsched.instances.rigid.swf import read_swf
+from resilsched.models.online.solve import OnlineOptions, solve_rigid
 from resilsched.models.rigid import (
     RigidSolveOptions,
     solve_failure_free,
@@ -140,6 +141,9 @@ def _build() -> Family:
     fam.add(ExactModel("cpsat-merged", solve_scenario_merged, "merged-job shortcut: an UPPER "
                        "bound on T_OPT(f), not exact (spec 002 §11.2)",
                        options=RigidSolveOptions))
+    fam.add(ExactModel("online-optimal", solve_rigid, "the optimal online policy's expected "
+                       "makespan E[T_online-OPT] over the failure model (--qbar Q), exact, with "
+                       "its decision table (issue 26; small instances)", options=OnlineOptions))
     fam.add(Bound("L", lower_bound,
                   "L(f) = max(t_max(f), A(f)/P), the paper's normaliser (spec 002 §7)"))
     fam.add(Bound("LB-big", big_jobs_bound,

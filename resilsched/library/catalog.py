@@ -58,6 +58,8 @@ SPECS: tuple[LibrarySpec, ...] = (
     LibrarySpec("moldable-small", "moldable", time_limit=60.0),
     LibrarySpec("coschedule-small", "coschedule"),
     LibrarySpec("worksharing-small", "worksharing"),
+    # the online family's optimal online policies (issue 26), every one proven in well under 1 s
+    LibrarySpec("rigid-online", "online", time_limit=60.0),
 )
 
 

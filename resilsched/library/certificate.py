@@ -69,7 +69,7 @@ def below(a: Any, b: Any) -> bool:
 #: largest magnitude of a stored value (decision T8: every derived quantity is at most 10^18)
 MAX_VALUE = 10**18
 #: an exact value as `resilsched.solution.number_fields` writes it: ``"p/q"`` or an integer
-_EXACT = re.compile(r"(-?[0-9]{1,30})(?:/([0-9]{1,30}))?")
+_EXACT = re.compile(r"(-?[0-9]{1,1000})(?:/([0-9]{1,1000}))?")
 STATUSES = tuple(s.value for s in Status)
 
 

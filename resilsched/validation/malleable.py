@@ -14,9 +14,15 @@ quantity with its own scalar formulas (no code shared with the simulator):
   D + R on the same count;
 - the last phase ends at the realized end t_lastR + alpha t + N^ff C (A-6; t^U with
   ``end_mode='expected'``);
-- at every instant the applications hold at most p processors (an application holds its
-  processors until they are released: at its end, or at the failure that ended it in advance,
-  A-14);
+- at every instant the applications compute on at most p processors (the physical load,
+  decision MA-14): an application occupies the count of each phase from its start to its end,
+  the last one to its realized end (an application that ends in advance of a failure, A-14,
+  still computes until then, whenever its processors were released to the simulator's pool),
+  and one struck and given a new count at the same event recovers on its old count for
+  D + R before it takes the new one;
+- each fatal failure listed (the buddy of a struck processor failed while its application
+  recovered, MA-21) is a failure of the trace inside D + R after a failure of that
+  application, and the count matches the list;
 - the makespan is the last end.
 
 Raises `InvalidSchedule` naming the first broken rule.
@@ -110,9 +116,11 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
     trace = {round(t, 6) for t, _ in payload.trace}
     struck = 0
     intervals = []
+    recovering: list[list[tuple[float, float]]] = [[] for _ in range(n)]  # failure, recovered
     for i, phases in enumerate(by_app):
         if not phases:
             raise InvalidSchedule(f"T{i} has no phase")
+        recover = None  # (until, count): struck and moved at one event, recovering first
         _, start, restart, count, alpha, _, _, _ = phases[0]
         if start != 0.0 or restart != 0.0 or not _close(alpha, 1.0):
             raise InvalidSchedule(f"T{i} does not start at t=0 with all its work")
@@ -127,8 +135,12 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
             if alpha < -REL or alpha > 1 + REL:
                 raise InvalidSchedule(f"{where}: remaining fraction {alpha} outside [0, 1]")
             last = r == len(phases) - 1
-            hold_until = payload.released[i] if last else end
-            intervals.append((start, hold_until, count))
+            if recover is not None:
+                mid = min(max(recover[0], start), end)
+                intervals += [(start, mid, recover[1]), (mid, end, count)]
+                recover = None
+            else:
+                intervals.append((start, end, count))
             if kind == "finished":
                 if not last:
                     raise InvalidSchedule(f"{where}: finished before its last phase")
@@ -157,6 +169,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                     raise InvalidSchedule(f"{where}: failure at {end} is not in the trace")
                 want = model.done_failed(i, count, max(delta, 0.0))
                 restart_next = end + float(inst.downtime) + model.c(i, count)
+                recovering[i].append((end, restart_next))
                 if nxt[3] != count:
                     raise InvalidSchedule(f"{where}: a failure changed the count")
             elif kind == "redistributed":
@@ -167,6 +180,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                     if not payload.fault_free and not _close(
                             extra, float(inst.downtime) + model.c(i, count), horizon):
                         raise InvalidSchedule(f"{where}: downtime + recovery {extra}")
+                    recover = (end + extra, count)
                 k = nxt[3]
                 ckpt = 0.0 if payload.fault_free else model.c(i, k)
                 restart_next = end + extra + model.rc(i, count, k) + ckpt
@@ -182,6 +196,7 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                 raise InvalidSchedule(f"{where}: next restart {nxt[2]:.9g}, the model says "
                                       f"{restart_next:.9g}")
     _check_capacity(intervals, p)
+    _check_fatal(payload, recovering)
     if struck != payload.counts.get("failures", struck):
         raise InvalidSchedule(f"{struck} failure phases but {payload.counts['failures']} counted")
     makespan = max(payload.finish)
@@ -191,8 +206,23 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
         raise InvalidSchedule(f"objective {objective} != last end {makespan}")
 
 
+def _check_fatal(payload: Any, recovering: list[list[tuple[float, float]]]) -> None:
+    """Every fatal failure listed is in the trace and inside a recovery of its application."""
+    fatal = getattr(payload, "fatal", ())
+    if len(fatal) != payload.counts.get("fatal", len(fatal)):
+        raise InvalidSchedule(f"{len(fatal)} fatal failures listed but "
+                              f"{payload.counts['fatal']} counted")
+    read = {(round(t, 6), q) for t, q in payload.trace}
+    for t, q, i in fatal:
+        if (round(t, 6), q) not in read:
+            raise InvalidSchedule(f"fatal failure of processor {q} at {t} is not in the trace")
+        if not 0 <= i < len(recovering) or not any(a - REL * max(1.0, a) <= t < b
+                                                   for a, b in recovering[i]):
+            raise InvalidSchedule(f"fatal failure at {t}: T{i} was not recovering then")
+
+
 def _check_capacity(intervals: list[tuple[float, float, int]], p: int) -> None:
-    """At every instant the held counts sum to <= p (releases before takes at equal times)."""
+    """At every instant the occupied counts sum to <= p (ends before starts at equal times)."""
     events = []
     for s, e, k in intervals:
         if e > s:
@@ -203,4 +233,5 @@ def _check_capacity(intervals: list[tuple[float, float, int]], p: int) -> None:
     for t, _, d in events:
         held += d
         if held > p:
-            raise InvalidSchedule(f"{held} processors held at t={t:.9g} > p={p}")
+            raise InvalidSchedule(f"{held} processors busy at t={t:.9g} > p={p} (the physical "
+                                  "load, MA-14)")

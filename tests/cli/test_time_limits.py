@@ -48,6 +48,14 @@ def _malleable():
     return paper_instance(np.random.default_rng(1), 1000, 5000), []
 
 
+def _online():
+    from resilsched.instances.rigid.online import OnlineRigidInstance
+    from resilsched.instances.rigid.synthetic import tiny_rigid
+
+    rigid = tiny_rigid(np.random.default_rng(3), n=9, P=9, tmax=6)
+    return OnlineRigidInstance.calibrated(rigid, 0.2), []
+
+
 def _desktop():
     (inst,) = get_family("desktop").generators["paper"].generate(1, 1)
     return inst, []
@@ -55,7 +63,8 @@ def _desktop():
 
 #: family -> a large instance and extra solve options; a new family adds its own line
 LARGE = {"rigid": _rigid, "moldable": _moldable, "coschedule": _coschedule,
-         "worksharing": _worksharing, "malleable": _malleable, "desktop": _desktop}
+         "worksharing": _worksharing, "malleable": _malleable, "desktop": _desktop,
+         "online": _online}
 
 
 def test_every_family_has_a_large_case():

@@ -113,3 +113,20 @@ def test_gap_on_instances_and_bad_arguments():
         resilsched.load(RIGID, index=3)
     with pytest.raises(InvalidInstance, match="is not an instance of a registered family"):
         resilsched.solve(object())
+
+
+def test_solve_is_the_command_line_solve_portfolio_included():
+    """`resilsched.solve` and ``resilsched solve`` share one function: without a method both
+    run the portfolio and give the same interval and sources; with one, that model alone."""
+    import json
+
+    inst = resilsched.load(RIGID)
+    both = resilsched.solve(inst, time_limit=20)
+    assert both.objective_source and both.bound_source and both.status.value == "optimal"
+    alone = resilsched.solve(inst, method="cpsat-scenario", time_limit=20)
+    assert alone.objective_source == alone.bound_source == "cpsat-scenario"
+    out = subprocess.run([sys.executable, "-m", "resilsched", "solve", str(RIGID), "--json",
+                          "--time-limit", "20"], capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
+    assert (d["objective"], d["bound"], d["objective_source"], d["bound_source"]) == (
+        both.objective, both.bound, both.objective_source, both.bound_source)

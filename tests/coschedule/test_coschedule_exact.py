@@ -151,11 +151,11 @@ def test_setpart_cg_closure_rounds_equal_enumeration(seed, monkeypatch):
     from resilsched.models.coschedule import setpart
 
     monkeypatch.setattr(setpart, "FIRST_CLOSURE_COLUMNS", 1)
-    # no LP dive, no pair exchanges: the early round and the closure rounds must find it
+    # no LP dive, no pair exchanges, no LNS: the early round and the closure rounds must find it
     monkeypatch.setattr(setpart, "DIVES", 0)
     monkeypatch.setattr(setpart, "_polish", lambda inst, packs, deadline: packs)
     inst = tiny(800 + seed, 10 + seed % 3, 8, 3, kind="amdahl" if seed % 2 else "integer")
-    sol = solve_setpart_cg(inst, None, time_limit=60)
+    sol = solve_setpart_cg(inst, None, time_limit=60, lns=False)
     assert len(sol.info["closure_rounds"]) >= 1
     assert sol.status is Status.OPTIMAL
     assert float(sol.objective) == pytest.approx(float(opt(inst)), rel=1e-9)

@@ -98,3 +98,26 @@ def test_validator_refuses_broken_runs():
     wide = [(a, s, r, inst.p, al, e, k, d) for a, s, r, _, al, e, k, d in ph]
     with pytest.raises(InvalidSchedule):
         validate_malleable_run(inst, dataclasses.replace(pay, phases=tuple(wide)), None)
+
+
+def test_fault_free_baselines_say_they_ignore_a_trace(run, tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(tiny_instance(5, 3, 10).to_dict()))
+    trace = "[[1.0, 0], [2.5, 3]]"
+    for name in ("FF-NOREDIST", "FF-ENDLOCAL", "FF-ENDGREEDY"):
+        code, out, err = run("simulate", path, "--heuristic", name, "--failures", trace, "--json")
+        assert code == 0, err
+        d = json.loads(out)
+        assert "2 failures of the trace given are ignored" in d["warning"]
+        code, out, _ = run("simulate", path, "--heuristic", name, "--failures", trace, "-v")
+        assert "warning: " in out and "ignored" in out
+        assert "warning" not in json.loads(run("simulate", path, "--heuristic", name,
+                                               "--json")[1])
+    d = json.loads(run("simulate", path, "--heuristic", "NOREDIST", "--failures", trace,
+                       "--json")[1])
+    assert "warning" not in d and d["failures_struck"] == 2
+
+
+def test_failures_help_describes_the_malleable_trace(run):
+    code, out, _ = run("simulate", "--help")
+    assert code == 0 and "[[time, processor], ...]" in " ".join(out.split())

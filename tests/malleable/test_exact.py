@@ -90,7 +90,7 @@ def test_yardstick_statuses():
 def test_sizes_that_cannot_finish_are_refused():
     with pytest.raises(InvalidInstance, match="tiny"):
         solve_faultfree(tiny_instance(0, 6, 14, faulty=False))
-    with pytest.raises(InvalidInstance, match="too large"):
+    with pytest.raises(InvalidInstance, match="above its maximum"):
         solve_static(paper_instance(0, 2000, 40000))
     with pytest.raises(InvalidInstance, match="time_limit"):
         solve_static(tiny_instance(0, 2, 6), time_limit=float("inf"))

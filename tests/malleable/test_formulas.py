@@ -144,3 +144,24 @@ def test_monte_carlo_of_one_application_matches_the_simulator_rule_closed_form()
     assert abs(mean - closed) < 4 * se, (mean, closed, se)
     printed = float(F.t_r(i, j, 1.0)[0])
     assert printed > closed and printed / closed < 1.05
+
+
+@pytest.mark.parametrize("period", ["young", "as_printed"])
+def test_jmax_upper_bound_holds_and_cuts_large_platforms(period):
+    """MA-20: the bound is >= the smallest argmin found by scanning every even count, and far
+    below p where the downtime makes large counts slow."""
+    rng = np.random.default_rng(5)
+    for trial in range(12):
+        years = float(rng.choice([1, 5, 100]))
+        D = float(rng.choice([0, 5, 60, 3600]))
+        inst = paper_instance(trial, 4, 20_000, mtbf_years=years, downtime=D, period=period)
+        inst = inst.replace(beta=float(rng.choice([0.0, 0.5, 20.0])))
+        F = Formulas(inst)
+        upper = F.jmax_upper
+        ks = np.arange(2, inst.p_even + 1, 2)
+        scanned = [ks[int(np.argmin(F.t_r(np.full(ks.size, i), ks, 1.0)))] for i in range(4)]
+        assert np.all(scanned <= upper) and np.all(upper <= inst.p_even)
+        assert np.all(upper % 2 == 0) and np.array_equal(F.jmax, scanned)
+    big = Formulas(paper_instance(0, 3, 10**7))  # j_max ~ 3e4 at D = 60 s, MTBF 100 years
+    assert big.jmax_upper.max() < 2 * 10**5
+    assert Formulas(paper_instance(0, 3, 10**7, downtime=0)).jmax_upper.min() == 10**7

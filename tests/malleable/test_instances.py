@@ -69,8 +69,8 @@ def test_synthetic_profile_is_the_coschedule_one():
     ({"mtbf": None, "failures": [[1.0, 0]]}, "failures"),
     ({"mtbf": 1e-3}, "mtbf"),                                     # (1.6) overflows
     ({"tasks": [{"t": [1e308] * 6, "m": 1}]}, "tasks[0].t[0]"),     # times overflow
-    ({"tasks": [{"m": 1e308, "f": 0.1}], "checkpoint_factor": 10}, "checkpoint_factor"),
-    ({"tasks": [{"m": 1e307, "f": 0.1}]}, "tasks"),
+    ({"tasks": [{"m": 1e18, "t": [1] * 6}], "checkpoint_factor": 10}, "tasks[0].m"),  # RC
+    ({"tasks": [{"m": 1e307, "f": 0.1}]}, "tasks[0].m"),
 ])
 def test_invalid_fields_are_one_line_errors(changes, field):
     with pytest.raises(InvalidInstance) as err:

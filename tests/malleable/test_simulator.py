@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.malleable import (
     HEURISTICS,
     endgreedy_ig,
@@ -53,7 +53,7 @@ def test_every_heuristic_gives_valid_runs(seed):
 OPTIONS = {"end_mode": ["realized", "expected"], "progress": ["clamp", "literal"],
            "baseline": ["stale", "fresh"], "improve_rule": ["lookahead", "strict_step"],
            "on_stuck": ["stop", "skip"], "lookahead_release": [True, False],
-           "lookahead_pool": ["any", "at_end", "faulty_only"], "refill": [False, True]}
+           "lookahead_pool": ["faulty_only", "at_end"], "refill": [False, True]}
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))
@@ -141,6 +141,52 @@ def test_lookahead_pool_modes():
     assert differs == {"any", "at_end"}
 
 
+def _busy_peak(res) -> int:
+    """Most processors computing at once, from the phases (the validator's rule, written
+    again): each phase's count from its start to its end; an application struck and moved at
+    one event (a zero-length phase restarting later) keeps its old count for D + R."""
+    events = []
+    prev = None
+    for ph in sorted(res.schedule.phases, key=lambda ph: (ph[0], ph[1], ph[5])):
+        app, start, restart, count, _, end, kind, _ = ph
+        split = start
+        if prev is not None and prev[0] == app and prev[1] == prev[5] == start \
+                and prev[6] == "redistributed" and prev[2] > start:
+            split = min(prev[2], end)  # recovering on the old count until D + R
+            events += [(start, prev[3]), (split, -prev[3])]
+        events += [(split, count), (end, -count)]
+        prev = ph
+    peak = busy = 0
+    for _, d in sorted(events, key=lambda e: (e[0], e[1] > 0)):
+        busy += d
+        peak = max(peak, busy)
+    return peak
+
+
+def test_the_literal_pool_computes_on_more_than_p_and_is_rejected():
+    """MA-9/MA-14: with 'any' (A-14's literal reading) an application ending in advance of a
+    failure gives its processors away while it still computes: the physical load exceeds p and
+    the validator refuses the run. The default 'faulty_only' stays within p, the makespan
+    moving by a hair."""
+    inst = paper_instance(8, 12, 96, mtbf_years=1.0)
+    old = endlocal_saf(inst, seed=0, lookahead_pool="any")
+    assert _busy_peak(old) > inst.p
+    with pytest.raises(InvalidSchedule, match="busy .* > p=96"):
+        validate_malleable_run(inst, old.schedule, old.objective)
+    new = endlocal_saf(inst, seed=0)
+    assert new.schedule.options["lookahead_pool"] == "faulty_only"
+    validate_malleable_run(inst, new.schedule, new.objective)
+    assert _busy_peak(new) <= inst.p
+    assert new.objective == pytest.approx(old.objective, rel=0.01)
+
+
+def test_the_physical_load_stays_within_p_by_default():
+    for seed in range(4):
+        for inst in (small(seed), paper_instance(seed, 20, 120, mtbf_years=1.0)):
+            for h in FAULTY + (noredist,):
+                assert _busy_peak(h(inst, seed=seed)) <= inst.p
+
+
 def _unit_greedy_makespan(inst) -> float:
     """Fault-free, no redistribution, in steps of one processor (A-18), written plainly: 1 each,
     then one processor at a time to the longest application while some count within the idle
@@ -178,3 +224,13 @@ def test_step_one_in_the_fault_free_context():
         ff_endlocal(small(0), seed=1, step=3)
     fault_free = small(0, years=None)  # no failures at all: every heuristic may use step 1
     validate_malleable_run(fault_free, endgreedy_ig(fault_free, step=1).schedule)
+
+
+def test_expected_ends_count_no_more_work_than_is_left():
+    """MA-15: with end_mode='expected' an application may be struck after its work is done;
+    the failure phase counts at most the work left (these runs were refused before)."""
+    for s in (6, 8, 12, 16):
+        inst = tiny_instance(s, 2 + s % 4, 8 + 2 * (s % 6))
+        for h in FAULTY + (noredist,):
+            for seed in (0, 1):
+                check(inst, h(inst, seed=seed, end_mode="expected"))

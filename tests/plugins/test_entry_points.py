@@ -112,7 +112,7 @@ def test_an_installed_distribution_adds_a_heuristic_by_name(install, tmp_path):
     (HEURISTICS + "nofamily:X = epclash_mod:run\n",
      "error: entry point resilsched.heuristics 'nofamily:X' = 'epclash_mod:run' "
      "(distribution epclash 1.0): names the family 'nofamily', which is not installed "
-     "(choose from coschedule, desktop, malleable, moldable, rigid, worksharing)\n"),
+     "(choose from coschedule, desktop, malleable, moldable, online, rigid, worksharing)\n"),
     (HEURISTICS + "rigid:BAD = epclash_mod:nothing\n",
      "error: entry point resilsched.heuristics 'rigid:BAD' = 'epclash_mod:nothing' "
      "(distribution epclash 1.0): does not import (AttributeError: module 'epclash_mod' has "
