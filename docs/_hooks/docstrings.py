@@ -13,8 +13,10 @@ not a type expression such as ``int | None`` or ``float, optional``). Lines that
 numpy style are left as they are. A ``Returns`` section written as a paragraph becomes the
 description of the signature's return type (``:`` then the paragraph, indented). Doctest lines
 (``>>>``) outside an ``Examples`` section, which Markdown would read as nested quotes, become a
-``pycon`` code block, and index expressions (``C[r][j]``), which it would read as reference
-links, become code. Nothing in the sources changes: this runs in the docs build.
+``pycon`` code block in the description, or an ``Examples`` section of their own after another
+section (a code block there would land in that section's last item); index expressions
+(``C[r][j]``), which Markdown would read as reference links, become code. Nothing in the
+sources changes: this runs in the docs build.
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ def rewrite(doc: str) -> str:
             line = code_indexing(line)
         if nxt.strip() and set(nxt.strip()) == {"-"} and line.strip():
             section = line.strip()
+        elif line.lstrip().startswith(">>>") and section not in (None, "Examples"):
+            indent = line[: len(line) - len(line.lstrip())]  # after a section: its own one
+            section = "Examples"
+            out += [indent + "Examples", indent + "--------", line]
+            continue
         elif line.lstrip().startswith(">>>") and section != "Examples":
             fence = line[: len(line) - len(line.lstrip())]
             out.append(fence + "```pycon")

@@ -64,6 +64,10 @@ LONG = {
     "resilsched reproduce rigid --full": REPRODUCTION,
     "resilsched reproduce rigid --only table1 --swf LOG.swf --cores-per-node 4":
         "needs a trace of one's own (LOG.swf)",
+    "resilsched gap --library rigid-online -q":
+        "slow: tests/docs/test_commands.py::test_the_online_library_gap_runs_as_written",
+    "python scripts/online_study.py":
+        "slow: tests/online/test_study.py::test_the_study_command_of_the_page_runs_as_written",
 }
 #: files a page tells its reader to have in the folder, besides the ones it shows
 PREPARE = {"own-heuristic.md": ["examples/plugins/rigid_widest.py"]}
@@ -134,6 +138,13 @@ def test_every_command_of_the_page_runs(page, run, folder):
         report = (folder / "report" / "report.md").read_text()
         assert ("- **rigid_widest:widest_list**: WIDEST-LIST: greedy list scheduling, the widest "
                 "job first") in report
+
+
+@pytest.mark.slow
+def test_the_online_library_gap_runs_as_written(run, folder):
+    """docs/online.md: the gap report of the shipped library rigid-online (minutes)."""
+    code, err = run_line("resilsched gap --library rigid-online -q", run, folder)
+    assert code == 0 and "Traceback" not in err, err[-2000:]
 
 
 DOCTEST_PAGES = [p for p in PAGES if "```pycon" in p.read_text() and p.name != "own-heuristic.md"]

@@ -50,3 +50,9 @@ def test_index_expressions_become_code_outside_code(hook):
         "K = sum_j prod_r ``C_hat[r][j]``, and ``t[i][j]`` stays."
     examples = "Examples\n--------\n>>> a[0][1]\n2"
     assert hook.rewrite(examples) == examples
+
+
+def test_doctests_after_a_section_become_an_examples_section(hook):
+    doc = "Do.\n\nReturns\n-------\nint\n    the count.\n\n>>> f(1)\n2"
+    assert hook.rewrite(doc) == ("Do.\n\nReturns\n-------\nint\n    the count.\n\nExamples\n"
+                                 "--------\n>>> f(1)\n2")

@@ -55,7 +55,8 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path):
     done = build(ROOT, [sys.executable, "-m", "mkdocs"], tmp_path / "site")
     assert done.returncode == 0, done.stderr[-3000:]
     for page in PAGES:
-        html = "index.html" if page == "index.md" else page[:-3] + "/index.html"
+        stem = page[:-3]
+        html = (stem[:-len("index")] if stem.endswith("index") else stem + "/") + "index.html"
         assert (tmp_path / "site" / html).is_file(), page
     api = (tmp_path / "site" / "api" / "rigid" / "index.html").read_text()
     assert "solve_scenario" in api and "r_list_0" in api and "lower_bound" in api
