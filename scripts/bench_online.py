@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench_online.py", description=__doc__.split("\n")[0])
     ap.add_argument("--family", choices=("rigid", "moldable", "both"), default="both")
     ap.add_argument("--sizes", type=int, nargs="+", default=None,
-                        help="n (= P) values (default: rigid 5..8, moldable 3..6)")
+                    help="n (= P) values (default: rigid 5..8, moldable 3..6)")
     ap.add_argument("--count", type=int, default=3, help="instances per size")
     ap.add_argument("--tmax", type=int, default=5, help="largest t_j (rigid) or w_j")
     ap.add_argument("--qbar", type=float, default=0.1)

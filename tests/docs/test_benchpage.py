@@ -91,3 +91,18 @@ def test_a_benchmark_writes_the_page_as_run(tmp_path):
     assert page.read_text().replace(section, "") == PAGE.read_text().replace(
         PAGE.read_text().split("<!-- bench_rigid.py -->")[1].split("<!-- /bench_rigid.py")[0],
         "")
+
+
+def test_the_online_row_counts_the_proofs_and_names_a_stopped_instance(monkeypatch):
+    monkeypatch.syspath_prepend(str(SCRIPTS))
+    import bench_online
+
+    done = {"status": "optimal", "seconds": 1.5, "states": 2688,
+            "phases": {"explore": 0.2, "float": 0.1, "exact": 1.2}}
+    stopped = {"status": "no_solution", "seconds": 60.0, "states": 27360,
+               "phases": {"explore": 2.9, "float": 0.4}}
+    row = bench_online.page_row("rigid", 8, 5, 0.1, 60.0, [done, stopped, {"status": "refused"}])
+    assert row.measured == "rigid, n = P = 8, tmax 5, q-bar 0.1: instances solved within 60 s"
+    assert row.goal == "optimal within 60 s (issue 26)"
+    assert row.figure == ("1/3 optimal; slowest 60.0 s (no_solution, 27,360 states; explore "
+                          "2.9 s, float 0.4 s; stopped at the limit); 1 refused up front")
