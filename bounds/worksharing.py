@@ -20,7 +20,9 @@ All bounds are >= E[W_cmp] of every static schedule (the family maximises):
   an upper bound on every finite-chunk schedule (free; charged through Theorem 1, E^c <= E^f)
   [I, §2.7 "Upper bounds"].
 - `prop1_bound`: Proposition 1 for one coterie's chart (any chart, linear risk).
-- `limit_bound`: the smallest of the applicable limits above (the registry's "limit").
+- `limit_bound`: the smallest of the applicable limits above (the registry's "limit");
+- `static_bound`: the Lagrangian bound on static schedules of `resilsched.bounds.
+  worksharing_static` (linear risk; issue 23), the registry's "static".
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from resilsched.bounds.worksharing_static import static_dual
 from resilsched.instances.worksharing.risk import LinearRisk
 
 #: largest exact omniscient computation: p workers and sum over K <= p of K (floor(min(w, K)) + 1)
@@ -155,6 +158,14 @@ def limit_bound(inst) -> float:
     if t8 is not None:
         vals.append(t8)
     return min(vals)
+
+
+def static_bound(inst) -> float:
+    """The static bound min(W, min_c W v(c) + p X M(phi_c)) for linear risk
+    (`resilsched.bounds.worksharing_static`); the omniscient bound for other risks."""
+    if not isinstance(inst.risk, LinearRisk):
+        return omniscient_bound(inst)
+    return static_dual(inst.W, inst.workers, inst.risk.X, inst.eps).value
 
 
 def prop1_bound(sl: float, n: int, g: int, kappa: float) -> float:

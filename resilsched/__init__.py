@@ -18,6 +18,7 @@ import importlib as _importlib
 import types as _types
 from typing import Any as _Any
 
+from resilsched import plot as _plot  # noqa: F401  (gives the results their .plot())
 from resilsched.errors import HeuristicRefusal, InvalidInstance, InvalidSchedule
 from resilsched.solution import HeuristicResult, Solution, Status
 

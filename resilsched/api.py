@@ -34,7 +34,7 @@ from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of
 from resilsched.registry import UnknownName, family_of, get_family
 from resilsched.registry import heuristic as heuristic_of
-from resilsched.solution import HeuristicResult, Solution, number_fields
+from resilsched.solution import HeuristicResult, Solution, computed_on, number_fields
 
 #: seconds per exact solve (and per heuristic run) of `gap` when no time limit is given
 GAP_TIME_LIMIT = 10.0
@@ -104,7 +104,7 @@ def simulate(instance: Any, heuristic: str | Callable[..., Any], scenario: Any =
         raise InvalidSchedule("; ".join(run.problems))
     for problem in run.problems:
         warnings.warn(problem, stacklevel=2)
-    return run.result
+    return computed_on(run.result, instance, sc)
 
 
 def simulate_with(fam: Family, h: Any, instance: Any, sc: Any, priority: Any, seed: int,
@@ -136,7 +136,8 @@ def solve(instance: Any, method: str | None = None, scenario: Any = None,
     sc = scenario_of(fam, instance, scenario)
     model = pick_model(fam, instance, method)
     deadline = Deadline(check_time_limit(time_limit, "time_limit"))
-    return solve_with(fam, instance, sc, model, deadline, options, portfolio=method is None)
+    return computed_on(solve_with(fam, instance, sc, model, deadline, options,
+                                  portfolio=method is None), instance, sc)
 
 
 def solve_with(fam: Family, instance: Any, sc: Any, model: ExactModel, deadline: Deadline,

@@ -31,6 +31,7 @@ from resilsched import __version__
 from resilsched.commands import campaign as campaign_commands
 from resilsched.commands import export as export_commands
 from resilsched.commands import library as library_commands
+from resilsched.commands import plot as plot_commands
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 
 MAX_SEED = 2**63 - 1
@@ -166,7 +167,8 @@ def _gap_args(p: argparse.ArgumentParser) -> None:
                    help="seconds per exact solve and per heuristic run of a case, in [0.01, "
                    "604800] (default 10)")
     p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress lines on standard error (default: one line per case)")
+                   help="no progress on standard error (default: a bar on a terminal, else a "
+                   "line every 10 s and at the end)")
     library_commands.add_gap_args(p)
     _json(p)
 
@@ -344,4 +346,5 @@ resilsched reproduce rigid --help    # paper figures and tables
     campaign_commands.add_parsers(sub)
     library_commands.add_parsers(sub)  # library list/verify/path
     export_commands.add_parsers(sub)
+    plot_commands.add_parsers(sub)
     return parser

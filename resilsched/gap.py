@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from resilsched.numeric import readable
 from resilsched.plugin import Bound, Case, Family, Heuristic
 from resilsched.solution import Solution, Status
 
@@ -313,7 +314,7 @@ def run_family(
                 st.violations.extend(violations)
         if progress is not None:
             progress(
-                f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {_num(ref)} "
+                f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {readable(ref)} "
                 f"({sol.status.value}, {time.perf_counter() - t0:.2f} s)"
             )
     finish_bound_rows(bound_rows, report)

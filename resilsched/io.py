@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from resilsched.errors import InvalidInstance
 from resilsched.registry import Family, available_families, get_family, reader_for
 
@@ -19,6 +21,9 @@ MAX_JSON_DEPTH = 64
 #: Largest JSON file read (bytes); an instance of 10^6 jobs is about 20 MB.
 MAX_JSON_BYTES = 512 * 2**20
 _CONSTANT = re.compile(r"-?Infinity|NaN")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_CHUNK = 2**24
 
 
 class _NotJson(ValueError):
@@ -29,15 +34,16 @@ def _refuse_constant(name: str) -> Any:
     raise _NotJson(name)
 
 
-def _depth(value: Any) -> int:
-    """Nesting depth of a parsed JSON value (iterative: no recursion limit)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+def _depth(text: str) -> int:
+    """Nesting depth of valid JSON `text`: its brackets outside strings, counted vectorised in
+    chunks (a walk of the parsed value took 4 s on a 10^6-entry file; this takes milliseconds)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text)).encode("ascii")
+    deepest, level = 0, 0
+    for start in range(0, len(brackets), _CHUNK):
+        codes = np.frombuffer(brackets, dtype=np.uint8, count=min(_CHUNK, len(brackets) - start),
+                              offset=start)
+        levels = level + np.cumsum(np.where((codes == 91) | (codes == 123), 1, -1))
+        deepest, level = max(deepest, int(levels.max())), int(levels[-1])
     return deepest
 
 
@@ -83,7 +89,7 @@ def read_json(path: str | Path) -> Any:
                                     f"{MAX_JSON_DEPTH} levels)") from None
     except ValueError as exc:  # e.g. an integer beyond Python's 4300-digit conversion limit
         raise InvalidInstance(name, f"is not valid JSON ({str(exc).split(';')[0]})") from None
-    depth = _depth(value)
+    depth = _depth(text)
     if depth > MAX_JSON_DEPTH:
         raise InvalidInstance(name, f"nests arrays/objects {depth} levels deep (at most "
                                     f"{MAX_JSON_DEPTH})")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
-from numbers import Real
+from numbers import Integral, Real
 
 REL_TOL = 1e-9
 
@@ -87,3 +87,47 @@ def integer_scale(values, max_scale: int = 10**6) -> tuple[int, bool]:
         if scale > max_scale:
             return max_scale, False
     return scale, exact
+
+
+#: significant digits of a number printed for a reader (`readable`)
+SHOWN_DIGITS = 5
+#: an exact fraction with a longer text is shown by its rounded value and ``...``
+LONG_EXACT = 80
+
+
+def readable(x: object, digits: int = SHOWN_DIGITS, *, fraction_value: bool = True) -> str:
+    """A number as a reader of a line of text wants it: progress lines, ``describe()`` of
+    results, schedule lines. JSON output keeps every digit; this is for text only.
+
+    Floats are rounded to `digits` significant digits, but never into their integral part
+    (one decimal is kept from 10^4 on, no exponent below 10^16), and lose a trailing ``.0``;
+    integers are shown in full; an exact fraction is shown as ``p/q = decimal``
+    (just ``p/q`` when `fraction_value` is False, as in a schedule's time intervals), or as
+    ``decimal...`` when ``p/q`` is longer than `LONG_EXACT` characters; None is ``-``.
+
+    >>> readable(23.08510638297872), readable(0.45499999999999996), readable(36.0)
+    ('23.085', '0.455', '36')
+    >>> readable(18938.81174435025), readable(Fraction(17, 3)), readable(10**20)
+    ('18938.8', '17/3 = 5.6667', '100000000000000000000')
+    >>> readable(Fraction(9, 2), fraction_value=False), readable(1.5e-7), readable(None)
+    ('9/2', '1.5e-07', '-')
+    """
+    if x is None:
+        return "-"
+    if isinstance(x, bool) or not isinstance(x, Real):
+        return str(x)
+    if isinstance(x, Integral):  # numpy integers too
+        return str(int(x))
+    if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return str(x.numerator)
+        text = str(x)  # a long exact value (the online optimum's) keeps its digits in JSON only
+        if len(text) > LONG_EXACT:
+            return f"{readable(float(x), digits)}..."
+        return f"{text} = {readable(float(x), digits)}" if fraction_value else text
+    value = float(x)
+    if not math.isfinite(value):
+        return str(value)
+    whole = len(str(int(abs(value)))) if abs(value) >= 1 else 0
+    shown = min(17, max(digits, whole + 1 if whole >= digits else digits))
+    return f"{value:.{shown}g}"

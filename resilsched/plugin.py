@@ -95,6 +95,9 @@ class ExactModel:
     description: str
     options: type[SolveOptions] = SolveOptions
     warm_start: bool = False
+    #: cheap checks ``check(instance, scenario, **options)`` of the options against the
+    #: instance (InvalidInstance naming the option), run before any phase of the portfolio
+    check: Callable[..., None] | None = None
 
     @property
     def params(self) -> tuple[Param, ...]:

@@ -104,6 +104,12 @@ def certified_solve(family: Family, instance: Any, scenario: Any = None, *,
     case = Case(str(getattr(instance, "name", "") or "instance"), instance, scenario)
     seed = int(options.get("seed", 0))
     violations: list[str] = []
+    if model.check is not None:  # the user's options first, not after minutes of phases
+        try:
+            model.check(instance, scenario, **options)
+        except InvalidInstance as exc:
+            if _users(exc, options):
+                raise
 
     say("portfolio: heuristics and constructions")
     schedules = _schedules(family, case, seed, deadline, _phase(deadline, SCHEDULE_SHARE), say)
@@ -283,13 +289,19 @@ def _run_model(model: ExactModel, case: Case, best: Found | None, deadline: Dead
     try:
         sol = model(case.instance, case.scenario, time_limit=limit, progress=progress, **kwargs)
     except InvalidInstance as exc:
-        if exc.field in options or exc.field.lstrip("-") in options:
-            raise  # the user's option breaks a rule of the model: their error, not a refusal
+        if _users(exc, options):
+            raise
         record["refused"] = str(exc)
         return None
     record.update({"status": sol.status.value, "objective": sol.objective,
                    "bound": sol.bound, "seconds": round(sol.wall_time, 4)})
     return sol
+
+
+def _users(exc: InvalidInstance, options: dict[str, Any]) -> bool:
+    """`exc` names one of the user's `options`: the option breaks a rule of the model, the
+    user's error (exit 2), not a refusal that the heuristics' schedules answer."""
+    return exc.field.removeprefix("--param ").split("=")[0].lstrip("-") in options
 
 
 def _answer(family: Family, model: ExactModel, sol: Solution | None, schedules: list[Found],

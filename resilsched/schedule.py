@@ -3,6 +3,11 @@
 A schedule for failure scenario f lists every execution attempt: job j runs f_j + 1 attempts,
 the first f_j fail and the last succeeds. Each attempt holds `p` processors for `end - start`.
 Rigid jobs use the same `p` for every attempt; moldable jobs may change it per attempt.
+
+JSON (``solution`` of ``resilsched simulate/solve --json``): times are numbers, an exact rational
+value that is not an integer beside them as a string (``"end": 4.5, "end_exact": "9/2"``), as
+``objective_exact`` does; heuristics and exact models put the schedule at the same path,
+``solution.makespan`` and ``solution.attempts``.
 """
 
 from __future__ import annotations
@@ -10,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from resilsched.solution import to_jsonable
+from resilsched.numeric import readable
+from resilsched.solution import number_fields, to_jsonable
 
 
 @dataclass(frozen=True)
@@ -25,16 +31,8 @@ class Attempt:
     failed: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return to_jsonable(
-            {
-                "job": self.job,
-                "k": self.k,
-                "start": self.start,
-                "end": self.end,
-                "p": self.p,
-                "failed": self.failed,
-            }
-        )
+        return {"job": self.job, "k": self.k, **number_fields("start", self.start),
+                **number_fields("end", self.end), "p": self.p, "failed": self.failed}
 
 
 @dataclass(frozen=True)
@@ -48,16 +46,15 @@ class Schedule:
         return sorted((a for a in self.attempts if a.job == j), key=lambda a: a.k)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "makespan": to_jsonable(self.makespan),
-            "attempts": [a.to_dict() for a in self.attempts],
-        }
+        return {**number_fields("makespan", self.makespan),
+                "attempts": [a.to_dict() for a in self.attempts]}
 
     def lines(self) -> list[str]:
         """One line per attempt, in start order: ``job 2 attempt 1: [0, 3) on 4 processors``."""
         rows = sorted(self.attempts, key=lambda a: (a.start, a.job, a.k))
         return [
-            f"job {a.job} attempt {a.k}: [{a.start}, {a.end}) on {a.p} processor"
+            f"job {a.job} attempt {a.k}: [{readable(a.start, fraction_value=False)}, "
+            f"{readable(a.end, fraction_value=False)}) on {a.p} processor"
             + ("s" if a.p != 1 else "") + (", failed" if a.failed else "")
             for a in rows
         ]
@@ -76,9 +73,10 @@ def makespan_of(schedule: Any) -> Any:
 @dataclass(frozen=True)
 class SchedulePayload:
     """What an exact model of the rigid and moldable families returns: the optimal schedule
-    and facts about the model (JSON: ``{"schedule": ..., "info": ...}``). It reads like a
-    `Schedule` (``attempts``, ``makespan``, ``attempts_of``), so ``solution.schedule`` of an
-    exact model and of a heuristic are used alike."""
+    and facts about the model. It reads like a `Schedule` (``attempts``, ``makespan``,
+    ``attempts_of``), so ``solution.schedule`` of an exact model and of a heuristic are used
+    alike. JSON: ``{"makespan", "attempts", "info", "schedule"}``, the schedule's fields at the
+    path of a heuristic's; ``"schedule"`` holds them again, the path of earlier versions."""
 
     schedule: Schedule
     info: dict[str, Any]
@@ -96,7 +94,8 @@ class SchedulePayload:
         return self.schedule.attempts_of(j)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schedule": self.schedule.to_dict(), "info": to_jsonable(self.info)}
+        flat = self.schedule.to_dict()
+        return {**flat, "info": to_jsonable(self.info), "schedule": flat}
 
     def lines(self) -> list[str]:
         return self.schedule.lines()

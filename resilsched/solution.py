@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+from resilsched.numeric import readable
 
 
 class Status(enum.StrEnum):
@@ -76,6 +79,37 @@ def to_jsonable(x: Any) -> Any:
     if hasattr(x, "to_dict"):
         return to_jsonable(x.to_dict())
     return x
+
+
+#: the drawer of results, `resilsched.plot.plot_result`: the plotting layer sits on top of this
+#: module, so it hands its function down here when ``resilsched`` is imported (`set_plotter`)
+_PLOTTER: list[Callable[..., Any]] = []
+
+
+def set_plotter(draw: Callable[..., Any]) -> None:
+    """Make `draw` ``(result, ax, *, instance, scenario)`` the drawer of `Solution.plot` and
+    `HeuristicResult.plot`."""
+    _PLOTTER[:] = [draw]
+
+
+def computed_on(result: Any, instance: Any, scenario: Any) -> Any:
+    """`result`, remembering the instance and scenario it was computed on (the front door's
+    results: their ``.plot()`` needs no arguments). Not a field: not in `to_dict`, equality
+    or `dataclasses.replace`."""
+    object.__setattr__(result, "_computed_on", (instance, scenario))
+    return result
+
+
+def _plot(result: Any, ax: Any, instance: Any, scenario: Any) -> Any:
+    if not _PLOTTER:
+        raise ImportError("no drawer: resilsched.plot is not installed")
+    if instance is None:
+        remembered = getattr(result, "_computed_on", None)
+        if remembered is None:
+            raise TypeError("plot() needs instance=: only the results of resilsched.simulate "
+                            "and resilsched.solve remember the instance they were computed on")
+        instance, scenario = remembered if scenario is None else (remembered[0], scenario)
+    return _PLOTTER[0](result, ax, instance=instance, scenario=scenario)
 
 
 @dataclass(frozen=True, init=False)
@@ -156,13 +190,24 @@ class Solution:
         d["solution"] = to_jsonable(self.schedule)
         return d
 
+    def plot(self, ax: Any = None, *, instance: Any = None, scenario: Any = None) -> Any:
+        """Draw the solution's schedule on `ax` (default: a new figure); returns the axes.
+
+        `instance` and `scenario` are those it was computed on (default: those a result of
+        `resilsched.solve` or `resilsched.simulate` remembers; else the instance is required
+        and the scenario defaults to its stored one): the schedule is checked by the family's
+        validator before anything is drawn (docs/plots.md; needs matplotlib,
+        ``pip install 'resilsched[plot]'``).
+        """
+        return _plot(self, ax, instance, scenario)
+
     def describe(self, objective_name: str = "objective", unit: str = "") -> str:
         """Headline (objective, status, bound, its sources, time) and the schedule's own
         lines."""
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
-            notes.append(f"bound {_show(self.bound)}{u}")
+            notes.append(f"bound {readable(self.bound)}{u}")
         notes += [f"{what} from {name}" for what, name in
                   (("objective", self.objective_source), ("bound", self.bound_source))
                   if name is not None and name != self.method]
@@ -171,7 +216,7 @@ class Solution:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
         elif self.scale != 1:
             notes.append(f"times scaled x{self.scale}")
-        value = "none found" if self.objective is None else f"{_show(self.objective)}{u}"
+        value = "none found" if self.objective is None else f"{readable(self.objective)}{u}"
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.schedule))])
 
@@ -210,24 +255,16 @@ class HeuristicResult:
             d["solution"] = to_jsonable(self.schedule)
         return d
 
+    def plot(self, ax: Any = None, *, instance: Any = None, scenario: Any = None) -> Any:
+        """Draw the schedule on `ax` (default: a new figure); returns the axes (see
+        `Solution.plot`)."""
+        return _plot(self, ax, instance, scenario)
+
     def describe(self, objective_name: str = "objective", unit: str = "",
                  verbose: bool = False) -> str:
         """Headline; with `verbose`, the schedule's own lines."""
         label = self.heuristic + (f"/{self.priority}" if self.priority else "")
         u = f" {unit}" if unit else ""
-        head = f"{label}: {objective_name} {_show(self.objective)}{u}"
+        head = f"{label}: {objective_name} {readable(self.objective)}{u}"
         body = lines_of(self.schedule) if verbose else []
         return "\n".join([head, *(f"  {line}" for line in body)])
-
-
-def _show(x: Any) -> str:
-    """A number as a reader wants it: exact fractions with their decimal value, floats to 10
-    significant digits, integral values without a decimal point."""
-    if isinstance(x, Fraction):
-        if x.denominator == 1:
-            return str(x.numerator)
-        text = str(x)  # a long exact value (the online optimum's): its digits in --json
-        return f"{text} = {float(x):.10g}" if len(text) <= 80 else f"{float(x):.10g}..."
-    if isinstance(x, float) and math.isfinite(x):
-        return f"{x:.10g}"
-    return str(x)

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from resilsched.errors import InvalidInstance
 from resilsched.io import write_instance
 from resilsched.plugin import Case
@@ -92,6 +94,46 @@ def coschedule_amdahl(n: int, k: int = 3, p: int = 16) -> Callable[[int, int], l
     return build
 
 
+def _moldable_mix(seed: int, count: int) -> list[Any]:
+    return get_family("moldable").generators["paper-mix"].generate(seed, count)
+
+
+def moldable_failure_free(seed: int, count: int) -> list[BenchCase]:
+    """Moldable, the paper's mix job sets (n = 500, P = 7500), failure-free."""
+    fam = get_family("moldable")
+    return [BenchCase("moldable mix n=500, P=7500, failure-free", "moldable", f"set {k}", inst,
+                      fam.scenario(inst, None))
+            for k, inst in enumerate(_moldable_mix(seed, count))]
+
+
+def moldable_lambda(seed: int, count: int) -> list[BenchCase]:
+    """Moldable, the same sets with one scenario drawn at the paper's lambda = 1e-7 (stored in
+    the preset's instances: q_j = 1 - exp(-lambda w_j)), seed + k for set k."""
+    from resilsched.instances.failures import sample_scenarios
+
+    fam = get_family("moldable")
+    out = []
+    for k, inst in enumerate(_moldable_mix(seed, count)):
+        drawn = sample_scenarios(inst.q(), 1, seed + k)[0]
+        failures = ",".join(str(f) for f in drawn.failures)
+        out.append(BenchCase("moldable mix, lambda = 1e-7", "moldable", f"set {k}", inst,
+                             fam.scenario(inst, failures), ["--failures", failures]))
+    return out
+
+
+def worksharing_p25(seed: int, count: int) -> list[BenchCase]:
+    """Worksharing, the E5 configurations with p = 25 and eps = 1e-3 (linear risk, X = 1):
+    `count` of the workloads W = 1..25 drawn with `seed`."""
+    from resilsched.instances.worksharing import LinearRisk, WorksharingInstance
+
+    rng = np.random.default_rng(seed)
+    loads = sorted(int(w) for w in rng.choice(np.arange(1, 26), count, replace=False))
+    return [BenchCase("worksharing p=25, eps=1e-3", "worksharing", f"W={w}",
+                      WorksharingInstance(float(w), 25, LinearRisk(1.0), 0.001,
+                                          name=f"e5-p25-W{w}-eps0.001"))
+            for w in loads]
+
+
 #: row name -> builder; families add their own rows here.
 ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "rigid-ff": rigid_failure_free,
@@ -100,6 +142,9 @@ ROWS: dict[str, Callable[[int, int], list[BenchCase]]] = {
     "coschedule-n200": coschedule_amdahl(200),
     "coschedule-n300": coschedule_amdahl(300),
     "coschedule-pinp40": coschedule_amdahl(40, k=16),
+    "moldable-ff": moldable_failure_free,
+    "moldable-1e-7": moldable_lambda,
+    "worksharing-p25": worksharing_p25,
 }
 
 
@@ -179,8 +224,8 @@ def table(results: list[dict[str, Any]]) -> list[str]:
              "| solve wall_time (process) |", "|---|---|---|---|---|---|---|"]
     for r in results:
         lines.append(f"| {r['row']} | {r['label']} | {100 * r['interval']:.2f}% | "
-                     f"{r['objective']:.1f} ({r['objective_source']}) | {r['bound']:.1f} "
-                     f"({r['bound_source']}) | {r['best_heuristic']:.1f} ({r['heuristic']}) "
+                     f"{r['objective']:.7g} ({r['objective_source']}) | {r['bound']:.7g} "
+                     f"({r['bound_source']}) | {r['best_heuristic']:.7g} ({r['heuristic']}) "
                      f"| {r['wall_time']:.1f} s ({r['process_time']:.1f} s) |")
     return lines
 

@@ -404,6 +404,9 @@ AREAS: dict[str, tuple[str, str, float]] = {
     "plugins": ("fuzz_plugins", "make_plugins_case", 0.05),     # MODULE:FUNCTION references
     "desktop": ("fuzz_desktop", "make_desktop_case", 0.05),     # desktop instances and traces
     "malleable": ("fuzz_malleable", "make_malleable_case", 0.05),  # malleable instances
+    "online": ("fuzz_online", "make_online_case", 0.05),        # online-optimal instances, options
+    "plot": ("fuzz_plot", "make_plot_case", 0.05),              # plot outputs, --compare, --csv
+    "shard": ("fuzz_shard", "make_shard_case", 0.05),           # campaign --shard and merge
 }
 
 

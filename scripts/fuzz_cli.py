@@ -181,7 +181,7 @@ def classify(case: Case, argv: list[str], code: int, out: str, err: str) -> str:
         return "refusal" if one_line and out == "" else "bad-refusal"
     if code == 1 and argv[:2] == ["library", "verify"]:  # a FAILED verdict per bad instance
         return "failed" if _verdict(out, "--json" in argv) else "bad-output"
-    if code in (0, 1) and (code == 0 or argv[0] == "check"):
+    if code in (0, 1) and (code == 0 or argv[0] == "check" or argv[:2] == ["campaign", "merge"]):
         if case.expect in ("refuse", "fail"):
             return "accepted"
         if "--json" in argv:

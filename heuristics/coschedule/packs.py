@@ -30,7 +30,8 @@ from typing import Any
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.coschedule.onepack import optimal_pack
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.solution import to_jsonable
+from resilsched.numeric import readable
+from resilsched.solution import number_fields
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,15 @@ class Pack:
     time: Any
 
     def to_dict(self) -> dict[str, Any]:
+        """``{"tasks", "procs", "time"}``, the time a number (an exact non-integral value
+        beside it as ``"time_exact": "p/q"``)."""
         return {"tasks": list(self.tasks), "procs": list(self.procs),
-                "time": to_jsonable(self.time)}
+                **number_fields("time", self.time)}
 
     def line(self, number: int) -> str:
         what = "task" if len(self.tasks) == 1 else "tasks"
         return (f"pack {number}: {what} {', '.join(map(str, self.tasks))} on "
-                f"{', '.join(map(str, self.procs))} processors, {_seconds(self.time)} s")
+                f"{', '.join(map(str, self.procs))} processors, {readable(self.time)} s")
 
 
 @dataclass(frozen=True)
@@ -113,11 +116,3 @@ def make_packs(inst: CoscheduleInstance, packs: Iterable[Sequence[int]],
             raise InvalidSchedule(f"pack of tasks {list(b.tasks)} has time {b.time}")
     out.sort(key=lambda b: (-b.time, b.tasks))
     return Packs(tuple(out))
-
-
-def _seconds(x: Any) -> str:
-    if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x} = {float(x):.10g}"
-    if isinstance(x, float):
-        return f"{x:.10g}"
-    return str(x)

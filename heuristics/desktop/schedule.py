@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from resilsched.numeric import readable
+
 
 @dataclass(frozen=True)
 class DesktopSchedule:
@@ -53,8 +55,8 @@ class DesktopSchedule:
                f"{'on' if self.slack_rule else 'off'}"]
         for key in ("disturbed_makespan", "nominal_makespan"):
             if key in self.info:
-                out.append(f"{key.replace('_', ' ')} {self.info[key]}, stability sigma = "
-                           f"makespan / horizon = {self.info.get('stability')}")
+                out.append(f"{key.replace('_', ' ')} {readable(self.info[key])}, stability "
+                           f"sigma = makespan / horizon = {readable(self.info.get('stability'))}")
         for (i, k), jobs in rows[:limit]:
             out.append(f"machine {i} interval {k}: jobs {', '.join(map(str, jobs))}")
         if len(rows) > limit:

@@ -29,6 +29,7 @@ from resilsched.heuristics.malleable.simulator import simulate
 from resilsched.heuristics.malleable.state import Options
 from resilsched.heuristics.malleable.unit import HalfView, to_units
 from resilsched.instances.malleable.traces import FailureTrace, trace_for
+from resilsched.numeric import readable
 from resilsched.solution import HeuristicResult
 
 EndMode = Literal["realized", "expected"]
@@ -88,8 +89,8 @@ class RunPayload:
     def lines(self) -> list[str]:
         c = self.counts
         n = len(self.finish)
-        head = (f"{n} applications, makespan {self.makespan:.6g} s"
-                f" ({self.makespan / 86400:.4g} days)")
+        head = (f"{n} applications, makespan {readable(self.makespan)} s"
+                f" ({readable(self.makespan / 86400)} days)")
         ctx = "fault-free" if self.fault_free else (
             f"{c['failures']} failures struck, {c['discarded']} discarded ({self.trace_source} "
             f"trace), {c['fatal']} fatal (the buddy failed during recovery; not simulated)")

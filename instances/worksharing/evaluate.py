@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.numeric import readable
+
 Interval = tuple[float, float]
 
 
@@ -196,7 +198,7 @@ def worker_line(j: int, chunks: Sequence[Any],
                 merged[-1][1] = b
             else:
                 merged.append([a, b])
-        return "+".join(f"[{float(a):.6g}, {float(b):.6g}]" for a, b in merged) or "[]"
+        return "+".join(f"[{readable(float(a))}, {readable(float(b))}]" for a, b in merged) or "[]"
 
     k = len(chunks)
     if k <= LINE_CHUNKS:

@@ -35,6 +35,7 @@ import numpy as np
 from resilsched.bounds.malleable import fluid_bound, upper_hull
 from resilsched.errors import InvalidInstance
 from resilsched.instances.malleable.formulas import Formulas
+from resilsched.numeric import readable
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 
@@ -50,25 +51,35 @@ class FaultFreeOptions(SolveOptions):
 
 @dataclass(frozen=True)
 class PlanPayload:
-    """A fault-free plan: the initial counts, then at each end the counts that change."""
+    """A fault-free plan: the initial counts, then at each end the counts that change.
+
+    `phases` is the same plan as the phases of a run (`resilsched.heuristics.malleable.run.
+    RunPayload`: ``(app, start, restart, count, alpha, end, kind, done)``, each ending by a
+    ``redistributed`` move or ``finished``), so that the JSON of a plan and of a simulated run
+    hold the schedule at the same path, ``solution.phases``.
+    """
 
     initial: tuple[int, ...]
     moves: tuple[tuple[float, int, dict[int, int]], ...]  # (time, ended app, {app: count})
     finish: tuple[float, ...]
     info: dict[str, Any] = field(default_factory=dict)
+    phases: tuple[tuple, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"initial": list(self.initial), "finish": list(self.finish),
                 "moves": [{"time": t, "ended": e, "counts": {str(a): k for a, k in m.items()}}
-                          for t, e, m in self.moves], **self.info}
+                          for t, e, m in self.moves],
+                "phase_fields": ["app", "start", "restart", "count", "alpha", "end", "kind",
+                                 "done"],
+                "phases": [list(p) for p in self.phases], **self.info}
 
     def lines(self) -> list[str]:
         out = [f"initial processors: {', '.join(map(str, self.initial))}"]
         for t, e, m in self.moves:
             if m:
                 moved = ", ".join(f"T{a} -> {k}" for a, k in sorted(m.items()))
-                out.append(f"t={t:.6g}: T{e} ends; {moved}")
-        out.append("ends: " + ", ".join(f"{x:.6g}" for x in self.finish))
+                out.append(f"t={readable(t)}: T{e} ends; {moved}")
+        out.append("ends: " + ", ".join(readable(x) for x in self.finish))
         return out
 
 
@@ -93,8 +104,8 @@ def solve_faultfree(instance, scenario=None, *, time_limit=None, **options) -> S
         return Solution(best, min(root, best), Status.FEASIBLE, "faultfree-optimal",
                         "branch-and-bound", time.perf_counter() - t0,
                         payload=PlanPayload((), (), ()), info={**info, "timed_out": True})
-    value, initial, moves, finish = search.plan
-    payload = PlanPayload(initial, moves, finish)
+    value, initial, moves, finish, phases = search.plan
+    payload = PlanPayload(initial, moves, finish, phases=phases)
     if search.timed_out:
         return Solution(value, min(root, value), Status.FEASIBLE, "faultfree-optimal",
                         "branch-and-bound", time.perf_counter() - t0, payload=payload,
@@ -214,23 +225,30 @@ class _Search:
 
     def _record(self, moves: list, value: float) -> None:
         initial = tuple(moves[0][2][i] for i in range(self.n))
-        finish = self._replay(moves)
-        self.plan = (value, initial, tuple((t, e, m) for t, e, m in moves[1:]), finish)
+        finish, phases = self._replay(moves)
+        self.plan = (value, initial, tuple((t, e, m) for t, e, m in moves[1:]), finish,
+                     phases)
 
-    def _replay(self, moves: list) -> tuple[float, ...]:
-        """End times of the plan (recomputed from its moves)."""
-        state = [(moves[0][2][i], 1.0, 0.0) for i in range(self.n)]
+    def _replay(self, moves: list) -> tuple[tuple[float, ...], tuple[tuple, ...]]:
+        """End times and phases of the plan (recomputed from its moves): an application
+        moved at t from j to k processors has done (t - t_lastR) / t_{i,j} of its work and
+        works again from t + RC^{j->k}."""
+        state = [(moves[0][2][i], 1.0, 0.0, 0.0) for i in range(self.n)]  # k, alpha, tl, start
         finish = [0.0] * self.n
+        phases: list[tuple] = []
         for t, e, change in moves[1:]:
             finish[e] = t
             for i, k in change.items():
-                j, a, tl = state[i]
-                state[i] = (k, max(0.0, a - (t - tl) / self.t[i][j]), t + self.rc[i][(j, k)])
-        for i, s in enumerate(state):
-            end = s[2] + s[1] * self.t[i][s[0]]
+                j, a, tl, start = state[i]
+                done = min(a, (t - tl) / self.t[i][j]) if t > tl else 0.0
+                phases.append((i, start, tl, j, a, t, "redistributed", done))
+                state[i] = (k, max(0.0, a - done), t + self.rc[i][(j, k)], t)
+        for i, (k, a, tl, start) in enumerate(state):
             if i not in {e for _, e, _ in moves[1:]}:
-                finish[i] = end
-        return tuple(finish)
+                finish[i] = tl + a * self.t[i][k]
+            phases.append((i, start, tl, k, a, finish[i], "finished", a))
+        phases.sort(key=lambda ph: ph[0])  # stable: each application's phases in time order
+        return tuple(finish), tuple(phases)
 
 
 def _combine(opts: list, pool: int, budget: float):

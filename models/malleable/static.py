@@ -31,6 +31,7 @@ import numpy as np
 from resilsched.bounds.malleable import fluid_bound
 from resilsched.errors import InvalidInstance
 from resilsched.instances.malleable.formulas import formulas_of
+from resilsched.numeric import readable
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 
@@ -63,7 +64,7 @@ class AllocationPayload:
         shown = ", ".join(map(str, self.sigma[:16])) + (", ..." if n > 16 else "")
         worst = int(np.argmax(self.values)) if n else -1
         return [f"processors: {shown} (sum {sum(self.sigma)})",
-                f"longest: application {worst}, {self.values[worst]:.6g} s"]
+                f"longest: application {worst}, {readable(self.values[worst])} s"]
 
 
 def solve_static(instance, scenario=None, *, time_limit=None, **options) -> Solution:

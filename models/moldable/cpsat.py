@@ -10,7 +10,7 @@ length t_j(p) and demand p per candidate, `AddExactlyOne` of the presences, shar
   for identical, non-contiguous processors, §1.2);
 - `add_makespan`: C >= end of every last attempt, C >= ceil(L') (a valid cut), minimise C
   (Eq. 1);
-- `add_hint`: a complete solution hint, the incumbent's allocation re-run by LIST in scaled
+- `add_hint`: a complete solution hint, the incumbent's allocations re-run by LIST in scaled
   times;
 - `read_schedule`: the attempt-level schedule of a CP-SAT solution in true times.
 """
@@ -93,18 +93,19 @@ def add_makespan(model: cp_model.CpModel, data: ScaledMoldable, v: AttemptVars) 
 
 
 def add_hint(model: cp_model.CpModel, data: ScaledMoldable, v: AttemptVars,
-             failures: tuple[int, ...], allocation: list[int]) -> int | None:
-    """A complete solution hint: LIST with the incumbent's allocation, in scaled times.
+             failures: tuple[int, ...], allocation: list[list[int]]) -> int | None:
+    """A complete solution hint: LIST with the incumbent's allocations, in scaled times.
 
-    LIST (LPT) with job j on ``allocation[j]`` processors, re-run with the scaled integer
-    durations, is a feasible schedule of the model; its starts, ends, choices and makespan are
-    hinted. Returns the hinted makespan, or None (no hint) when an allocation is not offered.
+    LIST (LPT) with attempt k of job j on ``allocation[j][k - 1]`` processors, re-run with the
+    scaled integer durations, is a feasible schedule of the model; its starts, ends, choices
+    and makespan are hinted. Returns the hinted makespan, or None (no hint) when an allocation
+    is not offered.
     """
     length = [{p: t for p, t, _ in opts} for opts in data.options]
-    if any(allocation[j] not in length[j] for j in range(len(length))):
+    if any(p not in length[j] for j in range(len(length)) for p in allocation[j]):
         return None
-    policy = ListPolicy(lambda j, k: allocation[j], lambda j, k: length[j][allocation[j]],
-                        range(len(length)))
+    policy = ListPolicy(lambda j, k: allocation[j][k - 1],
+                        lambda j, k: length[j][allocation[j][k - 1]], range(len(length)))
     res = run_engine(data.P, failures, lambda j, p: length[j][p], policy, exact=True)
     assert res.attempts is not None
     for a in res.attempts:

@@ -109,10 +109,12 @@ def thin_front(front: np.ndarray, keep: set[int], k: int) -> list[int]:
     return sorted(chosen)
 
 
-def candidate_fronts(instance, m: list[int], incumbent: list[int] | None, max_intervals: int,
-                     exact_times: bool, deadline: Deadline, max_exact: int | None = None
-                     ) -> tuple[list[list[int]], bool]:
-    """Candidate allocations per job and whether they are the complete fronts (see above).
+def candidate_fronts(instance, m: list[int], incumbent: list[list[int]] | None,
+                     max_intervals: int, exact_times: bool, deadline: Deadline,
+                     max_exact: int | None = None) -> tuple[list[list[int]], bool]:
+    """Candidate allocations per job and whether they are the complete fronts (see above);
+    ``incumbent[j]`` lists the allocations of job j's attempts in the incumbent, kept by the
+    thinned fronts when they are on the front.
 
     The exact fronts of an exact instance cost one exact t_j(p) per candidate (about 10 us):
     when there are more than `max_exact` candidates in all (a plateau of 10^6 processors) the
@@ -141,9 +143,9 @@ def candidate_fronts(instance, m: list[int], incumbent: list[int] | None, max_in
         area = T[j, front - 1] * front
         keep = {int(front[-1]), int(front[int(np.argmin(area))])}
         if incumbent is not None:
-            keep.add(incumbent[j])
+            keep.update(incumbent[j])
         if k == 1 and incumbent is not None:
-            keep = {incumbent[j]}
+            keep = set(incumbent[j])
         out.append(thin_front(front, keep, k))
     return out, False
 

@@ -9,22 +9,29 @@ time_limit=None, **options) -> Solution`` with the options of `MoldableOptions`,
 counts against the time limit:
 
 1. root bound: L'(J, f) (`resilsched.bounds.moldable.L_prime`, exact on exact data);
-2. incumbent: LPA-LIST's schedule (`resilsched.heuristics.moldable`), in exact times on exact
-   data, the answer if nothing better is found;
+2. incumbent: the best of the ``hint`` (a schedule of the instance, e.g. the best heuristic's
+   in ``resilsched solve``, checked by `resilsched.validation.validate_attempts`), the chain
+   construction's (`resilsched.heuristics.moldable.chains`, clairvoyant) and LPA-LIST's
+   schedules (`resilsched.heuristics.moldable`), in exact times on exact data: the answer if
+   nothing better is found. When it meets L' it is optimal and the call ends here;
 3. candidates and scaling (`resilsched.models.moldable.data`): the complete model when it has
-   at most ``max_intervals`` optional intervals, else a restricted model (thinned fronts);
-4. model building and CP-SAT search (`resilsched.models.moldable.cpsat`), hinted with the
-   incumbent's allocation; CP-SAT gets what remains of the limit (0.9 of it, minus a reserve);
+   at most ``max_intervals`` optional intervals, else a restricted model (thinned fronts that
+   keep the allocations of the guide: the hint if given, else LPA-LIST's schedule);
+4. model building and CP-SAT search (`resilsched.models.moldable.cpsat`), hinted with LIST on
+   the guide's allocations; CP-SAT gets what remains of the limit (0.9 of it, minus a
+   reserve);
 5. reading the solution; the better of CP-SAT's and the incumbent's schedules is returned.
 
 When the limit passes in phases 3-4 the incumbent is returned with status ``feasible``. The
-status is ``optimal`` only when CP-SAT proved the complete, exactly scaled model; the bound is
-then the optimum, otherwise max(L', CP-SAT's bound on the complete exact model). A restricted
-model's optimum and bound prove nothing (its optimum can exceed T_OPT) and are never reported
-as such. With ``deterministic=True`` every decision depends on sizes only, CP-SAT runs with a
-fixed worker count (1 unless ``workers`` says otherwise, with ``interleave_search``) and a
-deterministic time limit (`DTIME_PER_SECOND` per second of the limit), so the answer is
-reproducible as long as the wall-clock safety net (the deadline) does not fire; the payload's
+status is ``optimal`` only when CP-SAT proved the complete, exactly scaled model or the
+incumbent meets L' (on exact data an incumbent in exact times, compared exactly; within the
+float tolerance of `resilsched.numeric` on float data); the bound is then the optimum,
+otherwise max(L', CP-SAT's bound on the complete exact model). A restricted model's optimum
+and bound prove nothing (its optimum can exceed T_OPT) and are never reported as such. With
+``deterministic=True`` every decision depends on sizes only, CP-SAT runs with a fixed worker
+count (1 unless ``workers`` says otherwise, with ``interleave_search``) and a deterministic
+time limit (`DTIME_PER_SECOND` per second of the limit), so the answer is reproducible as long
+as the wall-clock safety net (the deadline) does not fire; the payload's
 ``info["reproducible"]`` says whether it did.
 """
 
@@ -37,10 +44,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from resilsched.bounds.moldable import L_prime
+from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.moldable.allocation import lpa
+from resilsched.heuristics.moldable.chains import MAX_TARGETS, chain_schedule
 from resilsched.heuristics.moldable.listsched import run_list
 from resilsched.instances.failures import Scenario
 from resilsched.models.moldable.data import (
@@ -51,9 +61,11 @@ from resilsched.models.moldable.data import (
     lower_bound_scaled,
     scale_candidates,
 )
-from resilsched.options import SolveOptions
+from resilsched.numeric import time_le
+from resilsched.options import Deadline, SolveOptions
 from resilsched.schedule import Schedule, SchedulePayload
 from resilsched.solution import Solution, Status, number_fields
+from resilsched.validation import validate_attempts
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -82,6 +94,12 @@ LPA_SECONDS_PER_CELL, LIST_SECONDS_PER_ATTEMPT = 4e-8, 1e-4
 #: the time-Pareto fronts of the n x P table (`MoldableInstance.fronts`, 4e-8 s per cell
 #: measured): not started when they would not end before the deadline
 FRONT_SECONDS_PER_CELL = 5e-8
+#: chain construction cost estimate: its fronts and allotments (1e-7 s per table cell) and its
+#: list scheduling (3e-5 s per job and attempt per target, 1.5e-5 measured at load 15); it
+#: runs when the estimate is at most half of the time left. Under a wall-clock deadline the
+#: estimate counts the first target (always built) and the target search stops at a third of
+#: the time left; under ``deterministic=True`` (no deadline inside) it counts every target
+CHAIN_SECONDS_PER_CELL, CHAIN_SECONDS_PER_TARGET_ITEM = 1e-7, 3e-5
 #: seconds per attempt kept for the output from the start (the schedule's `to_dict` and
 #: printing, 3-5e-5 s each measured)
 OUTPUT_SECONDS_PER_ATTEMPT = 8e-5
@@ -102,7 +120,8 @@ class MoldableOptions(SolveOptions):
         "low": 1, "high": 10**12,
         "help": "largest integer time scale; above it times are rounded up (feasible at best)"})
     incumbent: bool = field(default=True, metadata={
-        "help": "start from LPA-LIST's schedule (solution hint, and the answer if time runs out)"})
+        "help": "start from the best of LPA-LIST's and the chain construction's schedules "
+                "(solution hint, and the answer if time runs out)"})
 
 
 @dataclass
@@ -125,12 +144,15 @@ class _Run:
 
 
 def solve_scenario(instance, scenario: Scenario | None = None, *, time_limit: float | None = None,
-                   **options: Any) -> Solution:
+                   hint: Any = None, **options: Any) -> Solution:
     """Clairvoyant optimum T_OPT(J, f), allocation chosen per attempt (§1.5, §8).
 
     ``scenario=None``: the instance's stored scenario (failure-free without one); a scenario is
-    trusted as given (the family's hook checks it). ``options``: the fields of
-    `MoldableOptions`. Returns a `Solution` whose payload is the schedule (`SchedulePayload`).
+    trusted as given (the family's hook checks it). ``hint``: a schedule of the instance and
+    scenario (``attempts`` and ``makespan``, e.g. a heuristic's), checked, then the incumbent
+    when it is the best (`InvalidInstance` naming ``hint`` when it is not a valid schedule).
+    ``options``: the fields of `MoldableOptions`. Returns a `Solution` whose payload is the
+    schedule (`SchedulePayload`).
 
     >>> from resilsched.instances.moldable import MoldableInstance, Roofline
     >>> inst = MoldableInstance(4, (Roofline(6, 2), Roofline(5, 4)))
@@ -140,15 +162,36 @@ def solve_scenario(instance, scenario: Scenario | None = None, *, time_limit: fl
     """
     opts = MoldableOptions.of(time_limit, options)
     scenario = instance.scenario() if scenario is None else scenario
-    return _solve(instance, scenario, "cpsat-scenario", _reserve_output(opts, scenario))
+    return _solve(instance, scenario, "cpsat-scenario", _reserve_output(opts, scenario),
+                  _checked_hint(instance, scenario, hint))
 
 
 def solve_failure_free(instance, scenario: Scenario | None = None, *,
-                       time_limit: float | None = None, **options: Any) -> Solution:
-    """Failure-free moldable optimum (one attempt per job, §8); `scenario` is ignored."""
+                       time_limit: float | None = None, hint: Any = None,
+                       **options: Any) -> Solution:
+    """Failure-free moldable optimum (one attempt per job, §8); `scenario` is ignored and
+    ``hint`` is a failure-free schedule (see `solve_scenario`)."""
     opts = MoldableOptions.of(time_limit, options)
     scenario = Scenario.failure_free(instance.n)
-    return _solve(instance, scenario, "cpsat-failure-free", _reserve_output(opts, scenario))
+    return _solve(instance, scenario, "cpsat-failure-free", _reserve_output(opts, scenario),
+                  _checked_hint(instance, scenario, hint))
+
+
+def _checked_hint(instance, scenario: Scenario, hint: Any) -> Schedule | None:
+    """The hint as a `Schedule` of the instance and scenario, checked (module docstring)."""
+    if hint is None:
+        return None
+    attempts = getattr(hint, "attempts", None)
+    if attempts is None or not hasattr(hint, "makespan"):
+        raise InvalidInstance("hint", f"a {type(hint).__name__} is not a schedule (attempts "
+                                      "and makespan)")
+    schedule = Schedule(tuple(attempts), hint.makespan)
+    try:
+        validate_attempts(schedule, instance.P, scenario.failures, instance.duration,
+                          lambda j, p: isinstance(p, int) and 1 <= p <= instance.P)
+    except InvalidSchedule as exc:
+        raise InvalidInstance("hint", f"is not a schedule of this instance: {exc}") from None
+    return schedule
 
 
 def _reserve_output(opts: MoldableOptions, scenario: Scenario) -> MoldableOptions:
@@ -174,28 +217,95 @@ def _incumbent_fits(instance, scenario: Scenario, opts: MoldableOptions) -> bool
     return cost <= (0.5 if scenario.attempts <= opts.max_intervals else 0.9) * left
 
 
-def _incumbent(instance, scenario: Scenario, exact: bool) -> tuple[list[int], Schedule]:
-    """LPA-LIST (LPT) on the scenario: its allocation and schedule (exact times on exact data)."""
+def _chains_fit(instance, scenario: Scenario, opts: MoldableOptions) -> bool:
+    """Whether the chain construction's estimated cost (the comment of
+    `CHAIN_SECONDS_PER_CELL`) is at most half of the time left (of the limit under
+    ``deterministic=True``)."""
+    if scenario.attempts > MAX_INCUMBENT_ATTEMPTS:
+        return False
+    if opts.time_limit is None:
+        return True
+    targets = MAX_TARGETS if opts.deterministic else 1
+    cost = (CHAIN_SECONDS_PER_CELL * instance.n * instance.P
+            + CHAIN_SECONDS_PER_TARGET_ITEM * targets * (instance.n + scenario.attempts))
+    left = opts.time_limit if opts.deterministic else opts.deadline.remaining()
+    return cost <= 0.5 * left
+
+
+def _incumbent(instance, scenario: Scenario, exact: bool) -> Schedule:
+    """LPA-LIST (LPT) on the scenario: its schedule (exact times on exact data)."""
     p = [int(x) for x in lpa(instance)]
     res = run_list(instance, scenario.failures, lambda j, k: p[j], "LPT", exact=exact)
     assert res.attempts is not None
-    return p, Schedule(res.attempts, res.makespan)
+    return Schedule(res.attempts, res.makespan)
 
 
-def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions) -> Solution:
+def _incumbents(instance, scenario: Scenario, hint: Schedule | None, bound: Any, exact: bool,
+                run: _Run) -> tuple[Schedule | None, str | None, Schedule | None]:
+    """Phase 2: the best of the hint, the chain construction and LPA-LIST (module docstring),
+    each built when its estimate fits the time left and no schedule before it meets the
+    lower bound `bound`; (schedule, its source, the guide). The *guide* is the schedule whose
+    allocations hint CP-SAT and stay in thinned fronts: the hint when one is given, else
+    LPA-LIST's (as before the chains: a chains-guided search changed CP-SAT's deterministic
+    runs and lost proven optima of the shipped library), else the best."""
+    opts = run.opts
+    found: list[tuple[Schedule, str]] = []
+
+    def met() -> bool:
+        return any(_meets(s.makespan, bound, exact) for s, _ in found)
+
+    if hint is not None:
+        found.append((hint, "hint"))
+    if opts.incumbent and not met() and _chains_fit(instance, scenario, opts):
+        with run.phase("chains", "incumbent: chain construction"):
+            deadline = None if opts.deterministic or opts.time_limit is None else Deadline(
+                opts.deadline.share(1 / 3))
+            res = chain_schedule(instance, scenario, deadline=deadline)
+            found.append((res.schedule, "CHAINS"))
+    if opts.incumbent and not met() and _incumbent_fits(instance, scenario, opts):
+        with run.phase("incumbent", "incumbent: LPA-LIST"):
+            found.append((_incumbent(instance, scenario, exact), "LPA-LIST"))
+    if not found:
+        return None, None, None
+    best, source = min(found, key=lambda f: f[0].makespan)  # ties: the earlier source
+    run.info.update(number_fields("incumbent", best.makespan))
+    guide = next((s for s, src in found if src in ("hint", "LPA-LIST")), best)
+    return best, source, guide
+
+
+def _meets(makespan: Any, bound: Any, exact: bool) -> bool:
+    """Whether a makespan proves itself optimal by meeting the lower bound L': on exact data
+    only an exact makespan (int/Fraction) at most L' (a float schedule, e.g. a hint, is no
+    proof there); on float data within the tolerance of `resilsched.numeric` (decision T6)."""
+    if exact:
+        return isinstance(makespan, (int, Fraction)) and makespan <= bound
+    return time_le(makespan, bound)
+
+
+def _allocations(schedule: Schedule | None, n: int) -> list[list[int]] | None:
+    """Per job, the allocation of each attempt of `schedule` (in attempt order)."""
+    if schedule is None:
+        return None
+    out: list[list[int]] = [[] for _ in range(n)]
+    for a in sorted(schedule.attempts, key=lambda a: (a.job, a.k)):
+        out[a.job].append(a.p)
+    return out
+
+
+def _solve(instance, scenario: Scenario, method: str, opts: MoldableOptions,
+           hint: Schedule | None = None) -> Solution:
     """The phases of the module docstring; returns the best schedule found and its bound."""
     t0 = time.perf_counter()
     run = _Run(opts)
     with run.phase("root_bound", "root bound L'"):
         bound = L_prime(instance, scenario)
         exact_times = is_exact(instance)
-    allocation, best, source = None, None, None
-    if opts.incumbent and _incumbent_fits(instance, scenario, opts):
-        with run.phase("incumbent", "incumbent: LPA-LIST"):
-            allocation, best = _incumbent(instance, scenario, exact_times)
-            source = "LPA-LIST"
-            run.info.update(number_fields("incumbent", best.makespan))
+    best, source, guide = _incumbents(instance, scenario, hint, bound, exact_times, run)
     run.info["attempts"] = scenario.attempts
+    if best is not None and _meets(best.makespan, bound, exact_times):
+        run.info["proof"] = "the incumbent meets the lower bound L'"
+        return _solution(best, bound, True, source, method, None, run, time.perf_counter() - t0)
+    allocation = _allocations(guide, instance.n)
     search = None
     try:
         with run.phase("scaling", "candidate allocations and integer times"):
@@ -223,8 +333,8 @@ class _NoModel(Exception):
     """The model is not built (too many attempts for the interval budget)."""
 
 
-def _candidates(instance, scenario: Scenario, allocation: list[int] | None, exact_times: bool,
-                opts: MoldableOptions) -> ScaledMoldable:
+def _candidates(instance, scenario: Scenario, allocation: list[list[int]] | None,
+                exact_times: bool, opts: MoldableOptions) -> ScaledMoldable:
     """Phase 3: the candidate allocations and their integer times."""
     m = [f + 1 for f in scenario.failures]
     max_exact = (None if opts.time_limit is None  # from the limit: the same in every run
@@ -248,7 +358,7 @@ class _Search:
     bound: Any = None
 
 
-def _search(data: ScaledMoldable, scenario: Scenario, allocation: list[int] | None,
+def _search(data: ScaledMoldable, scenario: Scenario, allocation: list[list[int]] | None,
             run: _Run) -> _Search:
     """Phases 4-5: build the model, run CP-SAT, read its solution."""
     opts = run.opts

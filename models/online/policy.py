@@ -29,6 +29,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.models.online.exact import Move, evaluate, exact_value, reach
 from resilsched.models.online.problem import OnlineProblem
 from resilsched.models.online.space import INITIAL, Action, State, Step, step, successes
+from resilsched.numeric import readable
 from resilsched.schedule import Attempt, Schedule
 
 
@@ -276,7 +277,8 @@ class DecisionTable:
         """The first decision and the size of the table."""
         first = self.decision()
         start = ", ".join(f"job {j} on {p}" for j, p in first) or "nothing"
-        return [f"the policy's expected makespan over the failure model: {float(self.value):.10g}",
+        value = readable(float(self.value))
+        return [f"the policy's expected makespan over the failure model: {value}",
                 f"time 0: start {start}",
                 f"decision table: {len(self.table)} states reached by the policy "
                 "(--json lists them)"]

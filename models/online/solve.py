@@ -229,11 +229,16 @@ def solve_rigid(instance: Any, scenario: Any = None, *, time_limit: float | None
     6
     """
     opts = OnlineOptions.of(time_limit, options, "online-optimal")
+    q, problem = _rigid(instance, scenario, opts)
+    return solve_problem(problem, opts, "online-optimal", _model_info(q, opts.given_qbar))
+
+
+def _rigid(instance: Any, scenario: Any, opts: OnlineOptions
+           ) -> tuple[tuple[Fraction, ...], OnlineProblem]:
     base = getattr(instance, "rigid", instance)
     _no_scenario(scenario, base.n)
     q = rigid_failure_model(instance, opts.given_qbar)
-    problem = rigid_problem(base, q)
-    return solve_problem(problem, opts, "online-optimal", _model_info(q, opts.given_qbar))
+    return q, rigid_problem(base, q)
 
 
 def solve_moldable(instance: Any, scenario: Any = None, *, time_limit: float | None = None,
@@ -242,7 +247,27 @@ def solve_moldable(instance: Any, scenario: Any = None, *, time_limit: float | N
     independent of the allocation); each start also picks the job's processors among its
     time-Pareto front. Otherwise as `solve_rigid`."""
     opts = OnlineOptions.of(time_limit, options, "online-optimal")
+    q, problem = _moldable(instance, scenario, opts)
+    return solve_problem(problem, opts, "online-optimal", _model_info(q, opts.given_qbar))
+
+
+def _moldable(instance: Any, scenario: Any, opts: OnlineOptions
+              ) -> tuple[tuple[Fraction, ...], OnlineProblem]:
     _no_scenario(scenario, instance.n)
     q = moldable_failure_model(instance, opts.given_qbar)
-    problem = moldable_problem(instance, q)
-    return solve_problem(problem, opts, "online-optimal", _model_info(q, opts.given_qbar))
+    return q, moldable_problem(instance, q)
+
+
+def check_rigid(instance: Any, scenario: Any = None, **options: Any) -> None:
+    """What `solve_rigid` refuses before its first state (its options, the failure model, the
+    scenario, the state estimate), without solving: the registry's up-front check."""
+    opts = OnlineOptions.of(None, options, "online-optimal")
+    check_size(_rigid(instance, scenario, opts)[1], REFUSE_FACTOR * opts.max_states,
+               "max_states")
+
+
+def check_moldable(instance: Any, scenario: Any = None, **options: Any) -> None:
+    """As `check_rigid`, for `solve_moldable`."""
+    opts = OnlineOptions.of(None, options, "online-optimal")
+    check_size(_moldable(instance, scenario, opts)[1], REFUSE_FACTOR * opts.max_states,
+               "max_states")

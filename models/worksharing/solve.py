@@ -13,17 +13,21 @@ n = ``max_chunks``):
 3. p = 2, linear, n = 1, eps = 0: Theorem 7, certified by dense enumeration of all single-chunk
    schedules (`single_chunk_enumeration`); status ``optimal``.
 4. p = 2, linear: Algorithm 1(n') with the best n' <= n (exact evaluator), status ``feasible``,
-   bound = min(Theorem 8 limit, omniscient bound).
+   bound = min(Theorem 8 limit, omniscient bound, static bound).
 5. p = 1, other risks: Theorem 3's equal chunks with the best chunk count; p = 2, other
    risks: Theorem 6's mirrored equal chunks; p >= 3: the greedy group heuristic. Status
    ``feasible``, bound = the omniscient bound (the family's reference where no exact model
-   applies).
-In 4 and 5 with p = 2, the greedy group schedule replaces the model's when it is better.
+   applies), and the static bound too under linear risk.
+In 4 and 5 with p = 2, the greedy group schedule replaces the model's when it is better; in 4
+and 5 with linear risk (p >= 2), so does the static-types schedule (`static_types`: a type LP
+over the chunks of the static bound `resilsched.bounds.worksharing_static`, eps > 0, at most
+`MAX_STATIC_CHUNKS` chunks), docs/decisions.md WS-18, WS-19.
 
 The time limit bounds the whole call: the chunk-count searches and the greedy reference stop
 with the best count seen when their share of the time runs out, the certificates (QP scan,
-enumeration) cover what they reached (``certified_up_to_m`` says how far), and the bounds are
-of bounded cost (`resilsched.bounds.worksharing`). The schedule returned has at most
+enumeration) cover what they reached (``certified_up_to_m`` says how far), the static bound's
+search of c and the type LP's pricing stop at theirs, and the other bounds are of bounded
+cost (`resilsched.bounds.worksharing`). The schedule returned has at most
 ``max_entries`` chunk entries over all workers (by default 5000 per second of time limit, what
 a caller can print in time; time is set aside for it before the QP certificate). A proven
 optimum with more (Theorem 4 with a tiny eps has ~sqrt(2X/eps) chunks) is not returned as
@@ -47,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.bounds.worksharing import limit_bound, omniscient_bound, one_worker_limit
+from resilsched.bounds.worksharing_static import StaticDual, static_dual
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.worksharing.budget import Budget
 from resilsched.heuristics.worksharing.one_worker import (
@@ -60,6 +65,7 @@ from resilsched.instances.worksharing.evaluate import PieceSchedule, expected_wo
 from resilsched.instances.worksharing.risk import LinearRisk
 from resilsched.models.worksharing.highs_qp import qp_scan
 from resilsched.models.worksharing.payload import CertifiedPayload, QPPayload
+from resilsched.models.worksharing.static_types import StaticSchedule, static_schedule
 from resilsched.models.worksharing.two_worker import (
     algorithm1,
     single_chunk_enumeration,
@@ -71,6 +77,8 @@ from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 
 FREE_DEFAULT_N = 1000
+#: most chunks per worker the static schedule may have (its type LP has one row per chunk)
+MAX_STATIC_CHUNKS = 1000
 #: time set aside per chunk entry of the schedule returned, for the caller to print it (the
 #: CLI's indented JSON takes up to ~50 us per entry on a loaded machine)
 OUTPUT_SECONDS_PER_ENTRY = 5e-5
@@ -118,6 +126,7 @@ class _Run:
         self.phases: dict[str, float] = {}
         self.cut: list[str] = []
         self._bounds: float | None = None
+        self._dual: StaticDual | None = None
 
     def phase(self, name: str, seconds: float) -> None:
         self.phases[name] = round(self.phases.get(name, 0.0) + seconds, 6)
@@ -145,13 +154,53 @@ class _Run:
         return plan, E
 
     def bound(self) -> float:
-        """min(limit bound, omniscient bound), both of bounded cost."""
+        """min(limit bound, omniscient bound, static bound), all of bounded cost."""
         if self._bounds is None:
             self.opts.say("bounds: limit and omniscient")
             t0 = time.perf_counter()
             self._bounds = min(limit_bound(self.inst), omniscient_bound(self.inst))
             self.phase("bounds", time.perf_counter() - t0)
+            dual = self.dual()
+            if dual is not None:
+                self._bounds = min(self._bounds, dual.value)
         return self._bounds
+
+    def has_dual(self) -> bool:
+        """Whether the static bound applies: linear risk and at least two workers."""
+        return isinstance(self.inst.risk, LinearRisk) and self.inst.workers >= 2
+
+    def dual(self) -> StaticDual | None:
+        """The static bound (linear risk, p >= 2; `resilsched.bounds.worksharing_static`),
+        computed once; its scan stops at the deadline (every value it saw is a bound), and
+        with ``deterministic=True`` it runs on a grid sized by the time limit alone."""
+        inst = self.inst
+        if self._dual is None and self.has_dual():
+            self.opts.say("static bound: prices phi_c and the one-worker chunk program")
+            t0 = time.perf_counter()
+            kwargs: dict[str, Any] = {"deadline": self.opts.deadline}
+            if self.opts.deterministic:
+                cells = _deterministic_cells(self.opts.time_limit)
+                kwargs = {"search_cells": cells, "final_cells": 10 * cells}
+            self._dual = static_dual(inst.W, inst.workers, inst.risk.X, inst.eps, **kwargs)
+            self.phase("static bound", time.perf_counter() - t0)
+        return self._dual
+
+    def static(self, share: float) -> StaticSchedule | None:
+        """The schedule of the static bound (eps > 0, at most `MAX_STATIC_CHUNKS` chunks, the
+        instance's max_chunks and max_entries), its type LP within `share` of the budget."""
+        inst, dual = self.inst, self.dual()
+        if dual is None or inst.eps <= 0 or not 0 < len(dual.chunk_ends) <= min(
+                MAX_STATIC_CHUNKS, inst.max_chunks or MAX_STATIC_CHUNKS):
+            return None
+        self.opts.say(f"static schedule: type LP over {len(dual.chunk_ends)} chunks")
+        t0 = time.perf_counter()
+        budget = self.budget.share(share)
+        out = static_schedule(inst.W, inst.workers, inst.risk, inst.eps, dual.chunk_ends,
+                              budget, self.opts.entries)
+        self.phase("static schedule", time.perf_counter() - t0)
+        if out is not None and not out.converged:
+            self.cut.append("static schedule")
+        return out
 
     def done(self, obj: float, bound: float, status: Status, model: str, solver: str,
              schedule, facts: dict[str, Any] | None = None) -> Solution:
@@ -207,9 +256,9 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
         return _theorem3(run)
     if p == 2:
         return _theorem6(run)
-    plan, E = run.greedy(0.8)
-    return run.done(E, run.bound(), Status.FEASIBLE, "greedy-reference", "heuristic",
-                    plan.schedule, _plan_facts(plan))
+    plan, E = run.greedy(0.3 if run.has_dual() else 0.8)
+    return _best_with_static(run, E, "greedy-reference", "heuristic", plan.schedule,
+                             _plan_facts(plan))
 
 
 def _plan_facts(plan) -> dict[str, Any]:
@@ -344,13 +393,42 @@ def _theorem6(run: _Run) -> Solution:
 
 
 def _best_with_greedy(run: _Run, E: float, model: str, sched, facts: dict) -> Solution:
-    """Feasible two-worker answer: the model schedule or the greedy group schedule, the better."""
-    bound = run.bound()
-    plan, Eg = run.greedy(0.8)
+    """Feasible two-worker answer: the model schedule, the greedy group schedule or the static
+    schedule, the best."""
+    plan, Eg = run.greedy(0.3 if run.has_dual() else 0.8)
     if Eg > E:
-        return run.done(Eg, bound, Status.FEASIBLE, "greedy-reference", "heuristic",
-                        plan.schedule, {**_plan_facts(plan), model: {"objective": E, **facts}})
-    return run.done(E, bound, Status.FEASIBLE, model, "closed-form", sched, facts)
+        facts = {**_plan_facts(plan), model: {"objective": E, **facts}}
+        E, model, solver, sched = Eg, "greedy-reference", "heuristic", plan.schedule
+    else:
+        solver = "closed-form"
+    return _best_with_static(run, E, model, solver, sched, facts)
+
+
+def _best_with_static(run: _Run, E: float, model: str, solver: str, sched,
+                      facts: dict) -> Solution:
+    """The given schedule or the static one (`_Run.static`), the better, with the best bound."""
+    bound = run.bound()
+    static = run.static(0.9)
+    dual = run.dual()
+    if dual is not None:
+        facts = {**facts, "static_c": dual.c}
+    if static is not None:
+        facts = {**facts, "static": {"chunks": static.chunks, "types": static.types,
+                                     "lp_value": static.lp_value,
+                                     "converged": static.converged}}
+        if static.expected > E:
+            return run.done(static.expected, bound, Status.FEASIBLE, "static-types", "type-lp",
+                            static.schedule,
+                            {**facts, "replaced": {"model": model, "objective": E}})
+    return run.done(E, bound, Status.FEASIBLE, model, solver, sched, facts)
+
+
+def _deterministic_cells(time_limit: float | None) -> int:
+    """Cells of the static bound's c search under ``deterministic=True``: from the time limit
+    alone (500 per second of limit, 200 to 4000), so the answer repeats on any machine."""
+    if time_limit is None:
+        return 4000
+    return int(min(4000, max(200, 500 * time_limit)))
 
 
 def solve_qp_one_worker(instance, scenario: Any = None, *, time_limit: float | None = None,

@@ -72,6 +72,8 @@ EXIT_INTERRUPTED = 130
 DEFAULT_CHUNK_SECONDS = 1.0
 #: how often the Dask loop looks at the cluster's size (workers join and leave)
 DASK_POLL_SECONDS = 2.0
+#: seconds between two lines saying that a Dask cluster has no worker
+NO_WORKER_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
                  store: ResultStore, *, config: Mapping[str, Any] | None = None,
                  jobs: int | None = None, dask: Any = None, progress: bool = True,
                  label: str | None = None, chunk_seconds: float = DEFAULT_CHUNK_SECONDS,
-                 collect: bool = True) -> list[Any]:
+                 collect: bool = True, note: str = "") -> list[Any]:
     """Run the tasks of campaign `name` not yet in `store`; return all results in task order.
 
     Parameters
@@ -171,6 +173,8 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
     label : name in the progress lines (default `name`).
     chunk_seconds : seconds of work per message to a worker (pool and Dask).
     collect : return the results (False: return an empty list, and load nothing).
+    note : said of the run after its executor, in its ``runs`` row and its first progress
+        line (``"shard 2/4"``: ``"2 processes, shard 2/4"``).
 
     Other runs of the same campaign on the same store share the work
     (`resilsched.campaign.claims`): a task one of them is running is left to it, and this run
@@ -189,13 +193,14 @@ def run_campaign(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any],
     """
     return execute(name, tasks, fn, store, config=config, jobs=jobs, dask=dask,
                    progress=progress, label=label, chunk_seconds=chunk_seconds,
-                   collect=collect).results
+                   collect=collect, note=note).results
 
 
 def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: ResultStore, *,
             config: Mapping[str, Any] | None = None, jobs: int | None = None, dask: Any = None,
             progress: bool = True, label: str | None = None,
-            chunk_seconds: float = DEFAULT_CHUNK_SECONDS, collect: bool = True) -> Outcome:
+            chunk_seconds: float = DEFAULT_CHUNK_SECONDS, collect: bool = True,
+            note: str = "") -> Outcome:
     """`run_campaign`, returning the `Outcome` (results and counts) instead of the results."""
     if dask is not None:
         require_dask()
@@ -235,7 +240,8 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
 
     workers = min(os.cpu_count() or 1 if jobs is None else jobs, len(todo))
     backend = (f"Dask ({dask if isinstance(dask, str) else 'client'})" if dask is not None
-               else f"{workers} processes" if workers > 1 else "inline")
+               else f"{workers} processes" if workers > 1 else "inline") + (
+                   f", {note}" if note else "")
     claims = Claims(store, name)
     try:
         if todo:
@@ -252,7 +258,8 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
             chunks = _claimed_chunks(pending, todo, sizer, claims, held, elsewhere)
             if dask is not None:
                 _run_dask(chunks, sizer, todo, fn, record, claims.beat, dask, jobs,
-                          lambda found: _record_worker_versions(store, name, found, len(todo)))
+                          lambda found: _record_worker_versions(store, name, found, len(todo)),
+                          bar.say)
             elif workers > 1:
                 _run_pool(chunks, sizer, todo, fn, record, claims.beat, workers)
             else:
@@ -471,9 +478,12 @@ def _record_worker_versions(store: ResultStore, name: str, found: list[dict[str,
 
 def _run_dask(chunks: _Chunks, sizer: ChunkSizer, todo: _Todo, fn: Callable[[Any], Any],
               record: _Record, beat: Callable[[], None], dask: Any, jobs: int | None,
-              on_versions: Callable[[list[dict[str, Any]]], None]) -> None:
+              on_versions: Callable[[list[dict[str, Any]]], None],
+              say: Callable[[str], None]) -> None:
     """Dask distributed: a `Client`, a scheduler address, or ``"local"`` (a `LocalCluster`);
-    `on_versions` gets the distinct package versions of the workers."""
+    `on_versions` gets the distinct package versions of the workers. While the cluster has no
+    worker (none started yet, or all lost) the run waits, and `say` is told so every
+    `NO_WORKER_SECONDS`."""
     distributed = require_dask()
     cluster = None
     if isinstance(dask, distributed.Client):
@@ -501,11 +511,23 @@ def _run_dask(chunks: _Chunks, sizer: ChunkSizer, todo: _Todo, fn: Callable[[Any
             return set()
 
     last = [-math.inf, 1]
+    idle: list[float] = []  # since when the cluster has no worker, and when it was said
 
     def workers() -> int:
         """Worker threads of the cluster, asked at most every `DASK_POLL_SECONDS`."""
-        if time.monotonic() - last[0] >= DASK_POLL_SECONDS:
-            last[:] = [time.monotonic(), max(1, sum(client.nthreads().values()))]
+        now = time.monotonic()
+        if now - last[0] >= DASK_POLL_SECONDS:
+            threads = sum(client.nthreads().values())
+            last[:] = [now, max(1, threads)]
+            if threads:
+                idle.clear()
+            elif not idle:
+                idle[:] = [now, now]
+            elif now - idle[1] >= NO_WORKER_SECONDS:
+                idle[1] = now
+                say(f"the Dask cluster has had no worker for {now - idle[0]:.0f} s: waiting "
+                    "for one (the unfinished tasks are kept; do the workers start, and can they "
+                    "import resilsched and the task function?)")
         return last[1]
 
     try:

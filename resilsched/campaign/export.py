@@ -103,15 +103,21 @@ def checked_rows(store: ResultStore, campaign: str) -> tuple[list[Row], list[Lef
     rows, left = [], []
     for key, fields_text, result_text, seconds, finished in store.texts(campaign):
         try:
-            fields = strict_json(fields_text, "fields")
-            if not isinstance(fields, dict):
-                raise ValueError("fields is not a JSON object")
-            result = strict_json(result_text, "result")
+            fields, result = parse_row(fields_text, result_text)
         except ValueError as exc:
             left.append(LeftOut(str(key), str(exc)))
             continue
         rows.append((key, fields, result, seconds, finished))
     return rows, left
+
+
+def parse_row(fields_text: Any, result_text: Any) -> tuple[dict, Any]:
+    """(fields, result) of a stored row, read strictly (`strict_json`; fields an object);
+    `ValueError` saying what is wrong otherwise."""
+    fields = strict_json(fields_text, "fields")
+    if not isinstance(fields, dict):
+        raise ValueError("fields is not a JSON object")
+    return fields, strict_json(result_text, "result")
 
 
 def left_out_line(left: list[LeftOut], shown: int = 3) -> str:

@@ -14,6 +14,11 @@ sees the same random stream for it; the heuristic's own seed (random priorities)
 same triple through a separate stream. Reordering the instances or the algorithms of a spec
 changes no draw. The seeds are derived in the worker (`resilsched.campaign.tasks.Work.stream`),
 so planning a million tasks takes seconds; `plan` reports its progress per instance.
+
+Shards (``campaign run --shard I/N``, docs/campaigns.md "A SLURM job array"): task `t` belongs
+to shard ``int(t.key[:16], 16) % N + 1``, a pure function of its key and N, so every machine
+computes the same slices, whatever the order of the spec or the tasks; the N slices partition
+the campaign.
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ from resilsched.campaign.tasks import Work, attempt, draw_seeds
 from resilsched.errors import InvalidInstance
 from resilsched.registry import get_family, heuristic
 
-__all__ = ["check_parameters", "count_tasks", "draw_seeds", "instance_digest", "load_instances",
-           "parameterised", "plan"]
+__all__ = ["MAX_SHARDS", "check_parameters", "count_tasks", "draw_seeds", "instance_digest",
+           "load_instances", "parameterised", "plan", "shard_of", "shard_slice"]
 
 
 def instance_digest(instance: Any) -> str:
@@ -100,8 +105,10 @@ def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> l
             digest = instance_digest(inst)
             base = {"family": fam.name, "instance": name, "instance_sha": digest}
             for alg in algorithms:
-                extra = ({} if alg.kind == "heuristic"
-                         else {"time_limit": alg.time_limit, "workers": alg.workers})
+                extra = ({"time_limit": alg.time_limit} if alg.kind == "exact"
+                         or alg.time_limit is not None else {})
+                if alg.kind == "exact":
+                    extra["workers"] = alg.workers
                 for prio in alg.priorities:
                     for params in alg.grid:
                         head = {**base, "algorithm": alg.name, "kind": alg.kind,
@@ -158,3 +165,22 @@ def check_parameters(spec: CampaignSpec, tasks: list[Task]) -> list[tuple[Task, 
                 f"{where}.params.{name}", f"{refusal.rule} (on instance {f['instance']})")))
         out.append((task, row))
     return out
+
+
+#: most slices a campaign is cut into (``--shard I/N``)
+MAX_SHARDS = 1_000_000
+
+
+def shard_of(key: str, count: int) -> int:
+    """The shard (1 to `count`) of the task whose key is `key`: its first 64 bits modulo
+    `count`, plus one.
+
+    >>> shard_of("00000000000000ff" + "0" * 48, 4), shard_of("f" * 64, 1)
+    (4, 1)
+    """
+    return int(key[:16], 16) % count + 1
+
+
+def shard_slice(tasks: list[Task], index: int, count: int) -> list[Task]:
+    """The tasks of shard `index` of `count` (`shard_of`), in their order."""
+    return [t for t in tasks if shard_of(t.key, count) == index]

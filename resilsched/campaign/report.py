@@ -45,6 +45,7 @@ from resilsched.campaign.metrics import (
     mean_ci,
     summary,
 )
+from resilsched.campaign.plots import report_pictures
 from resilsched.campaign.store import CampaignError, ResultStore
 
 STATS = ("n", "mean", "q25", "median", "q75", "q95", "max")
@@ -96,8 +97,10 @@ def write_report(store_path: str | Path, out: str | Path, campaign: str | None =
         files = [out / "rows.csv", out / "summary.csv"]
         write_csv(flat_rows(name, stored), files[0])
         _write_summary(families, files[1])
-        figures = {fam: _figures(fr, out) if plots else [] for fam, fr in families.items()}
-        files += [p for paths in figures.values() for _, p in paths]
+        pairs = [(f, r) for _, f, r, _, _ in stored]
+        figures = {fam: _figures(fr, out) + report_pictures(fr, pairs, store.config(name), out)
+                   if plots else [] for fam, fr in families.items()}
+        files += [p for paths in figures.values() for _, p in paths if p.name]
         files.append(out / "report.md")
         text = _markdown(store, name, len(stored), families, figures, left)
         with output(files[-1], str(files[-1])) as f:
@@ -314,8 +317,8 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
                                        for x in xs)]
                              for label, pts in sorted(sweep_lines.items())])
     lines += _refused_section(fr)
-    for caption, path in figures:
-        lines += ["", f"![{fam.name}: {caption}]({path.name})"]
+    for caption, path in figures:  # a caption without a file says why it was not drawn
+        lines += ["", f"![{fam.name}: {caption}]({path.name})" if path.name else caption]
     lines += ["", "Algorithms:", ""]
     lines += [f"- **{alg}**: {desc}" for alg, desc in sorted(fr.descriptions.items())]
     return lines

@@ -391,12 +391,13 @@ def _algorithm(t: dict, where: str, fam: Family, kind: str, entry: Any) -> Algor
         raise InvalidInstance(f"{where}.params", "must be a table of NAME = value or [values]")
     params = dict(t.get("params", {}))
     if kind == "heuristic":
-        for key in ("time_limit", "workers"):
-            if key in t:
-                raise InvalidInstance(f"{where}.{key}", f"applies to exact models, not to the "
-                                      f"heuristic {owner}")
+        if "workers" in t:
+            raise InvalidInstance(f"{where}.workers", f"applies to exact models, not to the "
+                                  f"heuristic {owner}")
         priorities = _priorities(t.get("priority"), entry, f"{where}.priority")
-        time_limit, workers = None, 1
+        time_limit = (None if "time_limit" not in t  # no limit unless given (K32)
+                      else _time_limit(t["time_limit"], f"{where}.time_limit"))
+        workers = 1
     else:
         if "priority" in t:
             raise InvalidInstance(f"{where}.priority", f"exact model {owner} takes no priority")

@@ -52,8 +52,8 @@ from resilsched.campaign.errors import CampaignError, StoreError
 from resilsched.campaign.storefile import FileState, inspect, sqlite_problem
 from resilsched.solution import to_jsonable
 
-__all__ = ["CampaignError", "ResultStore", "StoreError", "canonical_json", "key_of_text",
-           "task_key", "versions"]
+__all__ = ["CampaignError", "ResultStore", "StoreError", "canonical_json", "config_diff",
+           "key_of_text", "task_key", "versions"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
@@ -141,6 +141,12 @@ def now() -> str:
 def _short(x: Any, width: int = 40) -> str:
     s = canonical_json(x)
     return s if len(s) <= width else s[: width - 3] + "..."
+
+
+def config_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """``field: old -> new, ...`` for the top-level fields where two configurations differ."""
+    return ", ".join(f"{k}: {_short(before.get(k))} -> {_short(after.get(k))}"
+                     for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k))
 
 
 def _sql(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -298,12 +304,10 @@ class ResultStore:
             except ValueError:
                 raise StoreError(self.path, f"is damaged: the configuration of campaign "
                                             f"{campaign!r} is not valid JSON") from None
-            diff = ", ".join(f"{k}: {_short(before.get(k))} -> {_short(after.get(k))}"
-                             for k in sorted(set(before) | set(after))
-                             if before.get(k) != after.get(k))
             raise CampaignError(
                 f"campaign {campaign!r} in {self.path} holds {self.count(campaign)} results of "
-                f"another configuration ({diff}); start over with --fresh, or use another --store")
+                f"another configuration ({config_diff(before, after)}); start over with --fresh, "
+                "or use another --store")
 
     @_sql
     def forget(self, campaign: str) -> int:
@@ -366,6 +370,43 @@ class ResultStore:
         return added
 
     @_sql
+    def copy_rows(self, campaign: str, rows: Sequence[tuple[str, str, str, Any, str]]
+                  ) -> tuple[int, list[tuple[str, str, str]]]:
+        """Store rows of another store as they are, ``(key, fields JSON, result JSON, seconds,
+        finished)``, in one committed transaction (``campaign merge``); returns how many were
+        new and, for the keys already stored, ``(key, stored result, given result)``."""
+        if not rows:
+            return 0, []
+        before = self._db.total_changes
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            known = dict(self._lookup(campaign, [r[0] for r in rows], "key, result"))
+            self._db.executemany(
+                "INSERT OR IGNORE INTO results (campaign, key, fields, result, seconds, finished) "
+                "VALUES (?,?,?,?,?,?)", [(campaign, *r) for r in rows])
+            added = self._db.total_changes - before
+        return added, [(k, known[k], r) for k, _, r, _, _ in rows if k in known]
+
+    @_sql
+    def add_runs(self, campaign: str, runs: Sequence[tuple[str, str, int, str]]) -> int:
+        """Copy ``(started, executor, tasks, versions JSON)`` rows of another store's ``runs``
+        that this store does not hold yet (``campaign merge``); returns how many were new."""
+        have = set(self._db.execute("SELECT started, executor, tasks, versions FROM runs "
+                                    "WHERE campaign = ?", (campaign,)))
+        new = [r for r in dict.fromkeys(runs) if tuple(r) not in have]
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT INTO runs (campaign, started, executor, tasks, "
+                                 "versions) VALUES (?,?,?,?,?)", [(campaign, *r) for r in new])
+        return len(new)
+
+    @_sql
+    def run_texts(self, campaign: str) -> list[tuple[str, str, int, str]]:
+        """The ``runs`` rows of `campaign` as stored: (started, executor, tasks, versions)."""
+        return list(self._db.execute("SELECT started, executor, tasks, versions FROM runs "
+                                     "WHERE campaign = ? ORDER BY rowid", (campaign,)))
+
+    @_sql
     def has(self, campaign: str, key: str) -> bool:
         return self._db.execute("SELECT 1 FROM results WHERE campaign = ? AND key = ?",
                                 (campaign, key)).fetchone() is not None
@@ -381,13 +422,15 @@ class ResultStore:
         return self._stored_among(campaign, keys)
 
     def _stored_among(self, campaign: str, keys: Sequence[str]) -> set[str]:
-        found: set[str] = set()
+        return {k for (k,) in self._lookup(campaign, keys, "key")}
+
+    def _lookup(self, campaign: str, keys: Sequence[str], columns: str) -> Iterator[tuple]:
+        """`columns` of the results of `campaign` whose key is among `keys`."""
         for i in range(0, len(keys), _BATCH):
             part = list(keys[i: i + _BATCH])
-            found.update(k for (k,) in self._db.execute(
-                f"SELECT key FROM results WHERE campaign = ? AND key IN "
-                f"({','.join('?' * len(part))})", (campaign, *part)))
-        return found
+            yield from self._db.execute(
+                f"SELECT {columns} FROM results WHERE campaign = ? AND key IN "
+                f"({','.join('?' * len(part))})", (campaign, *part))
 
     @_sql
     def load(self, campaign: str, keys: set[str] | None = None) -> dict[str, Any]:

@@ -164,8 +164,8 @@ def _row(fam: Family, work: Work) -> dict[str, Any]:
         run = run_checked(fam, h, Case(work.family, work.instance, scenario), work.priority,
                           seed=work.seed, params={**work.params, **({} if own else
                                                                     _fast_path(h.run))},
-                          check=own)
-        objective = run.scored if own else run.result.objective
+                          time_limit=work.time_limit, check=own)
+        objective = run.scored if own or run.result is None else run.result.objective
         if run.problems:
             row["violations"] = list(run.problems)
     else:

@@ -1,4 +1,4 @@
-"""``resilsched campaign run|export`` and ``resilsched report`` (docs/campaigns.md).
+"""``resilsched campaign run|merge|export`` and ``resilsched report`` (docs/campaigns.md).
 
 `add_parsers` adds the subcommands to the CLI's subparsers. Errors are told apart at the
 boundary, before any task runs: every problem the user can fix (a bad spec, a store that is a
@@ -7,6 +7,7 @@ directory, a store of another configuration, a missing optional package, bad opt
 line ``error: ...`` naming the path or field, with exit status 2 (rows stored so far are kept).
 Only an exception raised inside a task is blamed on a task: one line ``error: task ... failed``
 naming it, exit status 1. Ctrl-C exits with 130 after one line saying how to resume.
+``campaign merge --spec`` exits with status 1 when tasks of the spec are in no store.
 ``--json`` prints one JSON object on standard output.
 """
 
@@ -16,6 +17,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -24,6 +26,7 @@ from typing import Any
 from resilsched.campaign.store import CampaignError
 
 EXIT_USAGE = 2
+#: a task raised (`campaign run`), or tasks are missing (`campaign merge --spec`)
 EXIT_TASK_FAILED = 1
 EXIT_INTERRUPTED = 130
 #: most worker processes (or local Dask workers) a run starts
@@ -37,8 +40,11 @@ def _examples(text: str) -> str:
 
 
 def _guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
-             text: Callable[[dict[str, Any]], str]) -> Callable[[argparse.Namespace], int]:
-    """A command: run `body`, print its result (JSON or `text`), turn errors into statuses."""
+             text: Callable[[dict[str, Any]], str],
+             status: Callable[[dict[str, Any]], int] = lambda result: 0,
+             ) -> Callable[[argparse.Namespace], int]:
+    """A command: run `body`, print its result (JSON or `text`), turn errors into statuses;
+    `status` gives the exit status of a result."""
     from resilsched.campaign.engine import failed_task
     from resilsched.errors import InvalidInstance
     from resilsched.registry import UnknownName
@@ -65,7 +71,7 @@ def _guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
                 return EXIT_USAGE
             raise  # a bug, not the input: a traceback (MemoryError: one line from the CLI)
         print(json.dumps(result) if args.json else text(result))
-        return 0
+        return status(result)
 
     return command
 
@@ -94,12 +100,31 @@ def _executor(args: argparse.Namespace) -> tuple[int, str | None]:
     return args.jobs or os.cpu_count() or 1, None
 
 
+def _shard(text: str | None) -> tuple[int, int] | None:
+    """(I, N) of ``--shard I/N``, or None; `CampaignError` naming the rule otherwise."""
+    from resilsched.campaign.plan import MAX_SHARDS
+
+    if text is None:
+        return None
+    found = re.fullmatch(r"\s*(\d{1,7})\s*/\s*(\d{1,7})\s*", text)
+    if found is None or not 1 <= int(found[1]) <= int(found[2]) <= MAX_SHARDS:
+        raise CampaignError(f"--shard={text[:40]!r} must be I/N with 1 <= I <= N <= "
+                            f"{MAX_SHARDS} (--shard 2/4: the second of four slices)")
+    return int(found[1]), int(found[2])
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Check the options, the spec and the store, list the tasks, try the spec's parameters,
-    run the missing tasks into the store."""
+    """Check the options, the spec and the store, list the tasks (the slice of ``--shard``),
+    try the spec's parameters, run the missing tasks into the store."""
     from resilsched.campaign.claims import live_runs
     from resilsched.campaign.engine import bulk, execute, require_dask
-    from resilsched.campaign.plan import check_parameters, count_tasks, parameterised, plan
+    from resilsched.campaign.plan import (
+        check_parameters,
+        count_tasks,
+        parameterised,
+        plan,
+        shard_slice,
+    )
     from resilsched.campaign.spec import load_spec
     from resilsched.campaign.store import ResultStore
     from resilsched.campaign.storefile import inspect
@@ -108,6 +133,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     t0 = time.perf_counter()
     jobs, dask = _executor(args)
+    shard = _shard(args.shard)
     if dask is not None:
         require_dask()
     spec = load_spec(args.spec)
@@ -117,12 +143,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with bulk():
         tasks = plan(spec, progress=lambda n: bar.tick(n - bar.done))
     bar.close()
-    probes = parameterised(tasks)
+    probes = parameterised(tasks)  # the whole campaign's: every shard checks the same
+    if shard is not None:
+        everything, tasks = len(tasks), shard_slice(tasks, *shard)
+        mine = {t.key for t in tasks}
     if probes and found.exists and not args.fresh:  # a resumed run tried them already
         with ResultStore(args.store, readonly=True) as store:
             stored = store.stored_among(spec.name, [t.key for t in probes])
         probes = [t for t in probes if t.key not in stored]
     probed = check_parameters(spec, probes)  # a SpecError leaves no file behind
+    if shard is not None:  # rows of the other shards are theirs to store
+        probed = [(task, row) for task, row in probed if task.key in mine]
     with ResultStore(args.store) as store:
         if args.fresh:
             others = live_runs(store, spec.name)
@@ -136,15 +167,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             store.add_run(spec.name, "inline (parameter check)", len(probed))
             checked = sum(store.add(spec.name, task.key, row, fields=task.fields)
                           for task, row in probed)
+        note = "" if shard is None else f"shard {shard[0]}/{shard[1]}"
         outcome = execute(spec.name, tasks, run_task, store, config=spec.config(), jobs=jobs,
                           dask=dask, progress=not args.quiet, chunk_seconds=args.chunk_seconds,
-                          collect=False)
+                          collect=False, note=note)
         stored_now = store.count(spec.name)
         refused = store.count_with(spec.name, "status", "refused")
     return {"campaign": spec.name, "store": str(args.store), "tasks": len(tasks),
             "ran": outcome.computed + checked, "by_others": outcome.by_others,
             "already_stored": outcome.already - checked, "stored": stored_now,
             "refused": refused,
+            "shard": None if shard is None else {"index": shard[0], "count": shard[1],
+                                                 "campaign_tasks": everything},
             "wall_time": round(time.perf_counter() - t0, 3)}
 
 
@@ -152,9 +186,67 @@ def _run_text(r: dict[str, Any]) -> str:
     others = f", {r['by_others']} by another run" if r["by_others"] else ""
     refused = (f"; {r['refused']} refused by their algorithm (counted in the report)"
                if r["refused"] else "")
-    return (f"campaign {r['campaign']}: {r['stored']} rows in {r['store']} ({r['ran']} run now"
-            f"{others}, {r['already_stored']} already stored){refused}, {r['wall_time']:.1f} s; "
-            f"next: resilsched report {r['store']} --out DIR")
+    shard = r["shard"]
+    what = "" if shard is None else (f" shard {shard['index']}/{shard['count']} ({r['tasks']} "
+                                     f"of its {shard['campaign_tasks']} tasks)")
+    then = (f"resilsched report {r['store']} --out DIR" if shard is None else
+            "resilsched campaign merge SHARD-STORES... --store all.sqlite --spec SPEC")
+    return (f"campaign {r['campaign']}{what}: {r['stored']} rows in {r['store']} ({r['ran']} "
+            f"run now{others}, {r['already_stored']} already stored){refused}, "
+            f"{r['wall_time']:.1f} s; next: {then}")
+
+
+# -- campaign merge ---------------------------------------------------------------------------
+
+def merge(args: argparse.Namespace) -> dict[str, Any]:
+    """Merge the input stores into ``--store`` (checked against ``--spec`` when given)."""
+    from resilsched.campaign.export import left_out_line
+    from resilsched.campaign.merge import merge_stores
+    from resilsched.campaign.spec import load_spec
+
+    t0 = time.perf_counter()
+    spec = load_spec(args.spec) if args.spec else None
+    result = merge_stores(args.stores, args.store, campaign=args.campaign, spec=spec,
+                          progress=not args.quiet)
+    left = [x for m in result.inputs for x in m.left_out]
+    if left:
+        print(f"warning: {left_out_line(left)}", file=sys.stderr)
+    conflicts = [k for m in result.inputs for k in m.conflicts]
+    if conflicts:
+        print(f"warning: {len(conflicts)} task(s) stored with different results in two stores "
+              f"(kept the first seen; e.g. key {conflicts[0][:12]}): were they run with "
+              "different versions? (see the runs table)", file=sys.stderr)
+    for who in result.still_running:
+        print(f"warning: {who} is still running this campaign: its rows so far are merged",
+              file=sys.stderr)
+    return {**result.to_dict(), "spec": args.spec,
+            "missing_examples": result.missing_examples,
+            "wall_time": round(time.perf_counter() - t0, 3)}
+
+
+def _merge_text(r: dict[str, Any]) -> str:
+    from resilsched.campaign.engine import TaskFailure
+
+    counts = [f"{r['added']} new", f"{r['duplicates']} duplicates"]
+    counts += [f"{r[k]} {k.replace('_', ' ')}" for k in ("conflicts", "left_out") if r[k]]
+    lines = [f"merged campaign {r['campaign']} from {len(r['inputs'])} store(s) into "
+             f"{r['store']}: {r['stored']} rows ({', '.join(counts)})"]
+    lines += [f"  {m['store']}: {m['rows']} rows, {m['added']} new" for m in r["inputs"]]
+    if r["missing"] is None:
+        lines.append(f"next: resilsched report {r['store']} --out DIR (add --spec SPEC to "
+                     "check that every task is stored)")
+    elif r["missing"] == 0:
+        lines.append(f"all {r['tasks']} tasks of the spec are stored; next: resilsched report "
+                     f"{r['store']} --out DIR")
+    else:
+        shards = ", ".join(f"shard {k}: {n}" for k, n in r["missing_by_shard"].items())
+        lines.append(f"INCOMPLETE: {r['missing']} of the {r['tasks']} tasks of the spec are in "
+                     f"no store{f' ({shards})' if shards else ''}; run them (resilsched "
+                     f"campaign run {r['spec']}{' --shard I/N' if shards else ''} --store ...) "
+                     "and merge again")
+        lines += [f"  missing: {TaskFailure(fields).describe()}"
+                  for fields in r["missing_examples"]]
+    return "\n".join(lines)
 
 
 # -- campaign export --------------------------------------------------------------------------
@@ -232,7 +324,7 @@ def add_parsers(sub: Any) -> None:
                        help="print one JSON object on standard output (default: text)")
 
     camp = sub.add_parser(
-        "campaign", help="run a campaign declared in a TOML spec; export its result store",
+        "campaign", help="run a campaign declared in a TOML spec; merge and export stores",
         formatter_class=fmt,
         description="Campaigns: the cross product of instances, algorithms and failure "
         "scenarios that a TOML spec declares (format: docs/campaigns.md), run resumably into "
@@ -240,6 +332,8 @@ def add_parsers(sub: Any) -> None:
         epilog=_examples("""
 resilsched campaign run rigid-qbar.toml --store results.sqlite
 resilsched campaign run rigid-qbar.toml --store results.sqlite --executor dask --dask local
+resilsched campaign run rigid-qbar.toml --shard 2/4 --store shard-2.sqlite
+resilsched campaign merge shard-*.sqlite --store all.sqlite --spec rigid-qbar.toml
 resilsched campaign export results.sqlite --csv rows.csv
 resilsched report results.sqlite --out report/
 """))
@@ -256,6 +350,7 @@ resilsched report results.sqlite --out report/
 resilsched campaign run spec.toml --store results.sqlite --jobs 2
 resilsched campaign run spec.toml --store results.sqlite --executor inline -q
 resilsched campaign run spec.toml --store results.sqlite --dask tcp://scheduler:8786
+resilsched campaign run spec.toml --shard 3/16 --store shard-3.sqlite
 """))
     p.add_argument("spec", metavar="SPEC.toml", help="campaign spec file (docs/campaigns.md)")
     p.add_argument("--store", default="results.sqlite",
@@ -273,12 +368,44 @@ resilsched campaign run spec.toml --store results.sqlite --dask tcp://scheduler:
     p.add_argument("--chunk-seconds", type=float, default=1.0,
                    help="seconds of work per message to a worker, measured on the first tasks "
                    "(default 1.0)")
+    p.add_argument("--shard", metavar="I/N", default=None,
+                   help="run only slice I of N (1 <= I <= N): the tasks whose key falls in it, "
+                   "the same on every machine; merge the N stores with `campaign merge` "
+                   "(default: every task)")
     p.add_argument("--fresh", action="store_true",
                    help="delete this campaign's stored rows first (default: resume)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: progress lines)")
     common(p)
     p.set_defaults(func=_guarded(run, _run_text))
+
+    p = actions.add_parser(
+        "merge", help="merge result stores of one campaign (the shards of a job array)",
+        formatter_class=fmt,
+        description="Copy the rows of one campaign from the input stores (opened read-only, "
+        "never changed) into --store. Stores of another spec or configuration are refused "
+        "before anything is written; a task stored twice is kept once; with --spec, the "
+        "tasks no store holds are counted per shard and the exit status is 1 while any is "
+        "missing.",
+        epilog=_examples("""
+resilsched campaign merge shard-*.sqlite --store all.sqlite
+resilsched campaign merge shard-*.sqlite --store all.sqlite --spec spec.toml --json
+"""))
+    p.add_argument("stores", metavar="STORE", nargs="+",
+                   help="result stores to merge (read only)")
+    p.add_argument("--store", required=True,
+                   help="the merged store, created if missing; may hold rows already "
+                   "(required)")
+    p.add_argument("--spec", metavar="SPEC.toml", default=None,
+                   help="the campaign's spec: the stores must be of it, and the tasks no "
+                   "store holds are reported (default: no check of completeness)")
+    p.add_argument("--campaign", default=None,
+                   help="campaign name (default: the spec's, or the stores' only campaign)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress lines on standard error (default: progress lines)")
+    common(p)
+    p.set_defaults(func=_guarded(merge, _merge_text,
+                                 lambda r: EXIT_TASK_FAILED if not r["complete"] else 0))
 
     p = actions.add_parser(
         "export", help="write a campaign's rows as CSV or Parquet", formatter_class=fmt,
@@ -301,7 +428,7 @@ resilsched campaign run spec.toml --store results.sqlite --dask tcp://scheduler:
         description="Per family: the normalized objective (objective / the family's first "
         "registered bound) and, when the campaign ran an exact model, the gap to its optimum; "
         "tables of mean, quartiles, 95th percentile and max per algorithm and swept parameter; "
-        "box plots and sweep plots with 95 %% confidence bands (docs/campaigns.md).",
+        "box plots and sweep plots with 95 % confidence bands (docs/campaigns.md).",
         epilog=_examples("resilsched report results.sqlite --out report/\n"
                          "resilsched report results.sqlite --out report/ --no-plots --json"))
     p.add_argument("store", metavar="STORE", help="SQLite result store of `campaign run`")

@@ -176,8 +176,8 @@ def add_generate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=1,
                    help="with --solve: worker processes for the solves (default 1)")
     p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress lines on standard error (default: a line every ~5 %% of "
-                        "the solves)")
+                   help="no progress on standard error (default: a bar on a terminal, else a "
+                        "line every 10 s and at the end)")
 
 
 def generate_solved(args: argparse.Namespace) -> int:

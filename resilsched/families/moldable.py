@@ -15,6 +15,7 @@ from resilsched.instances.moldable import MoldableInstance
 from resilsched.plugin import (
     Bound,
     Case,
+    Construction,
     ExactModel,
     Family,
     Generator,
@@ -86,6 +87,7 @@ def _validate(case: Case, result: HeuristicResult) -> None:
 def _build() -> Family:
     from resilsched.bounds import moldable as bounds
     from resilsched.heuristics import moldable as heuristics
+    from resilsched.heuristics.moldable.chains import chain_schedule
     from resilsched.instances.moldable.presets import PRESETS
     from resilsched.models import moldable as models
 
@@ -126,19 +128,20 @@ def _build() -> Family:
     fam.add(ExactModel(
         "cpsat-scenario", models.solve_scenario,
         "CP-SAT clairvoyant optimum T_OPT(J,f), allocation chosen per attempt (§1.5); "
-        "LPA-LIST incumbent, thinned fronts on large instances",
-        options=models.MoldableOptions))
+        "incumbent: the best of the hint, the chains and LPA-LIST; thinned fronts on large "
+        "instances", options=models.MoldableOptions, warm_start=True))
     fam.add(ExactModel(
         "cpsat-failure-free", models.solve_failure_free,
         "CP-SAT failure-free moldable optimum (ignores the scenario)",
         options=models.MoldableOptions))
-    from resilsched.models.online.solve import OnlineOptions, solve_moldable
+    from resilsched.models.online.solve import OnlineOptions, check_moldable, solve_moldable
 
     fam.add(ExactModel(
         "online-optimal", solve_moldable,
         "the optimal online policy's expected makespan E[T_online-OPT] over the failure model "
         "(--qbar Q or the instance's lambda), allocations on the time-Pareto fronts, exact "
-        "(issue 26; small instances)", options=OnlineOptions))
+        "(issue 26; small instances)", options=OnlineOptions,
+                       check=check_moldable))
     fam.add(Bound(
         "L'", bounds.L_prime,
         "L'(J,f) = max(max (f_j+1) t_min, sum (f_j+1) a_min / P), the paper's normaliser "
@@ -147,6 +150,10 @@ def _build() -> Family:
         "L*", bounds.L_star,
         "L*(J,f) = min over allocations of L (Eq. 8): exact g=1 search, else HiGHS MILP "
         "(dual bound, 10 s), never below L' (§2.3)"))
+    fam.add(Construction(
+        "CHAINS", chain_schedule,
+        "clairvoyant: each job's attempts back to back on one allocation, the chains "
+        "list-scheduled for a target makespan from L' up (issue 23)"))
     for name, (description, make) in PRESETS.items():
         fam.add(Generator(name, make, description))
     return fam

@@ -36,6 +36,7 @@ from resilsched.models.online.problem import rigid_problem
 from resilsched.models.online.solve import (
     REFUSE_FACTOR,
     OnlineOptions,
+    check_rigid,
     check_size,
     jensen_bound,
     solve_rigid,
@@ -139,7 +140,8 @@ def _build() -> Family:
                           params=()))
     fam.add(ExactModel("online-optimal", solve_rigid, "the optimal online policy: exact "
                        "E[T_online-OPT] and its decision table (issue 26)",
-                       options=OnlineOptions))
+                       options=OnlineOptions,
+                       check=check_rigid))
     fam.add(Bound("E-clairvoyant", clairvoyant_bound, "E[T_OPT(f)], the clairvoyant optimum "
                   "averaged over the scenarios (enumerated, low end): bound/reference = 1 - "
                   "the value of clairvoyance"))

@@ -33,7 +33,7 @@ from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.presets import PRESETS
 from resilsched.instances.rigid.swf import read_swf
-from resilsched.models.online.solve import OnlineOptions, solve_rigid
+from resilsched.models.online.solve import OnlineOptions, check_rigid, solve_rigid
 from resilsched.models.rigid import (
     RigidSolveOptions,
     solve_failure_free,
@@ -143,7 +143,8 @@ def _build() -> Family:
                        options=RigidSolveOptions))
     fam.add(ExactModel("online-optimal", solve_rigid, "the optimal online policy's expected "
                        "makespan E[T_online-OPT] over the failure model (--qbar Q), exact, with "
-                       "its decision table (issue 26; small instances)", options=OnlineOptions))
+                       "its decision table (issue 26; small instances)", options=OnlineOptions,
+                       check=check_rigid))
     fam.add(Bound("L", lower_bound,
                   "L(f) = max(t_max(f), A(f)/P), the paper's normaliser (spec 002 §7)"))
     fam.add(Bound("LB-big", big_jobs_bound,

@@ -122,6 +122,9 @@ def _build() -> Family:
                   "E[min(W, sum_j (tau_j - eps)^+)], exact for linear risk (spec 003 §3.5)"))
     fam.add(Bound("limit", _bound(bounds.limit_bound),
                   "min(W, p x one-worker limit) and Theorem 8's limit for p = 2 (spec 003 §2)"))
+    fam.add(Bound("static", _bound(bounds.static_bound),
+                  "Lagrangian bound on static schedules, prices phi_c (linear risk; else the "
+                  "omniscient bound), issue 23"))
     fam.add(Generator("random", gen.random_instances, "small mixed instances, p = 1..4 (seeded)"))
     fam.add(Generator("library", gen.library_instances,
                       "100 small linear-risk instances (p 1..4) whose optimum the certified "

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from resilsched.numeric import readable
 from resilsched.solution import Solution, Status, number_fields
 
 #: relative tolerance between two float certificates (numerically certified models, e.g. the
@@ -234,17 +235,15 @@ class Certificate:
     def describe(self) -> str:
         """``optimum 37`` or ``bounds [35, 38] (feasible)``."""
         if self.is_optimal:
-            return f"optimum {_show(self.optimum)}"
-        return (f"bounds [{_show(self.lower_bound)}, {_show(self.upper_bound)}] "
+            return f"optimum {readable(self.optimum)}"
+        return (f"bounds [{readable(self.lower_bound)}, {readable(self.upper_bound)}] "
                 f"({self.status})")
 
 
 def _show(x: Any) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, float):
-        return f"{x:.10g}"
-    return str(x)
+    """A value compared in a problem line: 10 significant digits, so that a disagreement
+    beyond the float tolerance shows."""
+    return readable(x, 10, fraction_value=False)
 
 
 def coherence(cert: Certificate) -> list[str]:

@@ -46,7 +46,8 @@ def check_packs(inst: Any, packs: Any) -> Any:
             if s < inst.pmin[i]:
                 raise InvalidSchedule(f"pack {b}: task {i} on {s} < pmin={inst.pmin[i]}")
         time = max(inst.t(i, s) for i, s in zip(tasks, procs, strict=True))
-        if not time_eq(time, parse_number(d["time"], f"packs[{b}].time")):
+        stated = parse_number(d.get("time_exact", d["time"]), f"packs[{b}].time")
+        if not time_eq(time, stated):
             raise InvalidSchedule(f"pack {b}: stated time {d['time']} != {time}")
         seen += tasks
         total += time

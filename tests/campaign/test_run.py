@@ -41,7 +41,8 @@ def test_the_issue_example_runs_as_written_and_resumes(spec, run, tmp_path, monk
     assert code == 0 and err == ""
     assert json.loads(out) | {"wall_time": 0} == {
         "campaign": "rigid-qbar", "store": "results.sqlite", "tasks": 120, "ran": 0,
-        "by_others": 0, "already_stored": 120, "stored": 120, "refused": 0, "wall_time": 0}
+        "by_others": 0, "already_stored": 120, "stored": 120, "refused": 0, "shard": None,
+        "wall_time": 0}
     # another spec under the same name is refused in one line; --fresh starts over
     spec(ISSUE_EXAMPLE.replace("count = 5", "count = 6"), "rigid-qbar")
     code, _, err = run("campaign", "run", path, "--store", "results.sqlite", "-q")

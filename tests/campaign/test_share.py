@@ -18,7 +18,7 @@ from resilsched.campaign import ResultStore, Task, run_campaign
 from resilsched.campaign.claims import Claims, live_runs, place, process_start
 from resilsched.campaign.engine import execute
 from resilsched.campaign.store import canonical_json
-from tests.campaign.test_kill import SLOW
+from tests.campaign.midrun import SLOW, wait_for_rows
 
 
 def square(x: int) -> int:
@@ -133,11 +133,8 @@ def test_a_killed_run_leaves_its_claims_to_the_next(spec, tmp_path):
     store = tmp_path / "results.sqlite"
     cmd = [sys.executable, "-m", "resilsched", "campaign", "run", path, "--store", str(store),
            "--jobs", "2"]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    while True:
-        line = proc.stderr.readline()
-        if not line or "[slow] " in line and "/80 tasks" in line:
-            break
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    wait_for_rows(store, 1, proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     con = sqlite3.connect(store)

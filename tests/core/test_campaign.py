@@ -28,6 +28,7 @@ from resilsched.campaign import (
 from resilsched.reproduce import moldable as reproduce_moldable
 from resilsched.reproduce import rigid as reproduce_rigid
 from resilsched.reproduce import worksharing as reproduce_worksharing
+from tests.campaign.midrun import wait_for_rows
 
 
 def draw(payload: dict) -> dict:
@@ -205,14 +206,10 @@ def test_ctrl_c_on_the_process_pool_keeps_stored_results(tmp_path):
     store = tmp_path / "slow.sqlite"
     proc = subprocess.Popen([sys.executable, str(script), str(store)], stderr=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
-    lines = []
-    while True:  # interrupt once a few tasks are stored
-        lines.append(proc.stderr.readline())
-        if "6/24 tasks" in lines[-1] or not lines[-1]:
-            break
+    wait_for_rows(store, 6, proc)  # interrupt once a few tasks are stored
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == EXIT_INTERRUPTED, "".join(lines) + err
+    assert proc.returncode == EXIT_INTERRUPTED, err
     assert "interrupted:" in err and "Traceback" not in err
     stored = ResultStore(store).count("slow")
     assert 6 <= stored < 24

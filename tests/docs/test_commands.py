@@ -89,6 +89,9 @@ def shown_files(page: Path) -> dict[str, str]:
     return dict(re.findall(r"`([\w.-]+)`:\n\n```\w+\n(.*?)```", page.read_text(), flags=re.S))
 
 
+PICTURES = ("writes the pictures of docs/img (scripts/draw_docs_pictures.py): "
+            "tests/plot/test_docs.py::test_the_script_draws_every_picture")
+LONG.update({c: PICTURES for c in commands(DOCS / "plots.md") if "--out docs/img/" in c})
 RUN = [(p, c) for p in PAGES for c in commands(p) if c not in LONG]
 RUN_PAGES = sorted({p for p, _ in RUN})
 

@@ -58,12 +58,15 @@ def test_cpsat_matches_brute_force_and_bounds(case):
     sol = solve_scenario(inst, sc, time_limit=20)
     assert sol.status is Status.OPTIMAL and sol.exact_scaling
     assert sol.objective == brute_opt(inst, sc.failures)
-    sched = sol.to_dict()["solution"]["schedule"]
+    sched = sol.to_dict()["solution"]
     from resilsched.schedule import Attempt, Schedule
 
-    atts = tuple(Attempt(a["job"], a["k"], Fraction(a["start"]), Fraction(a["end"]), a["p"],
+    def exact(d, name):  # the exact value beside the number, where there is one
+        return Fraction(d.get(f"{name}_exact", d[name]))
+
+    atts = tuple(Attempt(a["job"], a["k"], exact(a, "start"), exact(a, "end"), a["p"],
                          a["failed"]) for a in sched["attempts"])
-    validate_attempts(Schedule(atts, Fraction(sched["makespan"])), inst.P, sc.failures,
+    validate_attempts(Schedule(atts, exact(sched, "makespan")), inst.P, sc.failures,
                       inst.time, lambda j, p: 1 <= p <= inst.P)
     lstar = L_star(inst, sc)
     assert float(sol.objective) >= lstar * (1 - 1e-9)

@@ -163,3 +163,19 @@ def test_time_limit_ends_without_optimal(run, tmp_path):
     assert code == 0, err
     d = json.loads(out)
     assert d["status"] == "no_solution" and d["bound"] > 0 and d["wall_time"] < 2.25
+
+
+@pytest.mark.parametrize("options, field", [
+    ({"qbar": 0.1}, "qbar"),          # the instance stores its failure model
+    ({"max_states": 0}, "max_states"),
+])
+def test_the_portfolio_refuses_a_users_option_before_any_phase(options, field):
+    import resilsched
+    from resilsched.portfolio import certified_solve
+
+    said: list[str] = []
+    with pytest.raises(InvalidInstance) as caught:
+        certified_solve(get_family("online"), resilsched.load(EXAMPLE), None,
+                        options=options, progress=said.append)
+    assert caught.value.field.endswith(field) and said == []
+

@@ -96,3 +96,46 @@ def test_a_bad_reference_in_a_spec_is_one_line(run, plugins):
     assert (code, out) == (2, "")
     assert err == ("error: bad.toml: algorithms[1].name myheur:nothing: names no callable "
                    "(module 'myheur' has no attribute 'nothing')\n")
+
+
+HANG = textwrap.dedent('''
+    [campaign]
+    name = "hang"
+    [[instances]]
+    family = "rigid"
+    preset = "smoke"
+    count = 2
+    [[algorithms]]
+    name = "stuck:forever"
+    time_limit = 0.5
+    [[algorithms]]
+    name = "R-LIST-0"
+    [scenarios]
+    qbar = [0.2]
+''')
+
+STUCK = textwrap.dedent('''
+    def forever(instance, scenario=None, priority=None, *, seed=0, **params):
+        """Never returns."""
+        while True:
+            pass
+''')
+
+
+def test_a_plugin_that_never_returns_is_stopped_by_its_time_limit(plugins):
+    (plugins / "stuck.py").write_text(STUCK)
+    (plugins / "hang.toml").write_text(HANG)
+    for executor in ("inline", "pool"):
+        store = f"{executor}.sqlite"
+        done = _spawned(plugins, "campaign", "run", "hang.toml", "--store", store,
+                        "--executor", executor, "--jobs", "2", "-q")
+        assert done.returncode == 0, done.stderr
+        with ResultStore(plugins / store) as s:
+            rows = [(f, r) for _, f, r, _, _ in s.rows("hang")]
+        stuck = [r for f, r in rows if f["algorithm"] == "stuck:forever"]
+        assert len(rows) == 4 and len(stuck) == 2
+        assert all(r["objective"] is None and r["violations"] == [
+            "stuck:forever did not return within 0.5 s (--time-limit)"] for r in stuck)
+        assert all(f["time_limit"] == 0.5 for f, _ in rows if f["algorithm"] == "stuck:forever")
+        assert all("time_limit" not in f and r["objective"] > 0
+                   for f, r in rows if f["algorithm"] == "R-LIST-0")

@@ -39,14 +39,15 @@ def random_scenario(rng: np.random.Generator, P: tuple[int, int], n: tuple[int, 
 
 
 def schedule_from_payload(sol: Solution) -> Schedule:
-    """Rebuild the `Schedule` from a solution payload (what a user of the JSON would do)."""
-    d = sol.to_dict()["solution"]["schedule"]
+    """Rebuild the `Schedule` from a solution payload (what a user of the JSON would do: the
+    exact value where there is one, else the number)."""
+    d = sol.to_dict()["solution"]
     atts = tuple(
-        Attempt(a["job"], a["k"], _num(a["start"]), _num(a["end"]), a["p"], a["failed"])
+        Attempt(a["job"], a["k"], _num(a, "start"), _num(a, "end"), a["p"], a["failed"])
         for a in d["attempts"]
     )
-    return Schedule(atts, _num(d["makespan"]))
+    return Schedule(atts, _num(d, "makespan"))
 
 
-def _num(x):
-    return Fraction(x) if isinstance(x, str) else x
+def _num(d, name):
+    return Fraction(d[f"{name}_exact"]) if f"{name}_exact" in d else d[name]

@@ -1,0 +1,295 @@
+"""``resilsched plot``: draw a schedule in its family's picture (docs/plots.md).
+
+``resilsched plot FILE (--heuristic H [--priority R] | --method M | --heuristic H --method M
+--compare) [--failures ... | --qbar Q --seed S] [--param ...] --out OUT.png|.svg|.pdf
+[--csv OUT.csv]``. The schedule is checked by the family's validator before it is drawn;
+``--csv`` writes the segment table the drawing reads (one row per segment). Bad input (an
+output in a missing folder, an unknown suffix, ``--compare`` without both sides, matplotlib
+missing) is one ``error:`` line on standard error with exit status 2, before anything runs;
+nothing is written then. A schedule the validator refuses is one line and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from resilsched.errors import InvalidInstance, InvalidSchedule
+
+EXIT_USAGE = 2
+EXIT_INVALID = 1
+MAX_SEED = 2**63 - 1
+
+
+def _examples(text: str) -> str:
+    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
+
+
+def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> Path:
+    """`value` as a file the command may write: a known suffix, an existing folder, not a
+    directory, not the input, writable."""
+    path = Path(value)
+    if path.suffix.lower() not in suffixes:
+        raise InvalidInstance(f"{option}={value}", f"has the unknown suffix "
+                                                   f"{path.suffix or '(none)'!r} (choose "
+                                                   f"{', '.join(suffixes)})")
+    try:
+        _usable(path, value, option, source)
+    except OSError as exc:  # a name too long, a folder one may not look into
+        raise InvalidInstance(f"{option}={value}", f"cannot be written "
+                                                   f"({exc.strerror or exc})") from None
+    return path
+
+
+def _usable(path: Path, value: str, option: str, source: str) -> None:
+    if path.is_dir():
+        raise InvalidInstance(f"{option}={value}", "is a directory, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise InvalidInstance(f"{option}={value}", f"its folder {parent} {what}")
+    if path.exists() and Path(source).exists() and path.samefile(source):
+        raise InvalidInstance(f"{option}={value}", "is the input file")
+    existed = path.exists()  # opened for appending, to find out now, and left as it was
+    with open(path, "ab"):
+        pass
+    if not existed:
+        path.unlink()
+
+
+def _check_options(args: argparse.Namespace) -> tuple[Path, Path | None]:
+    """Everything that needs no instance, checked before anything runs."""
+    from resilsched.plot.result import FORMATS
+
+    if args.compare and (args.heuristic is None or args.method is None):
+        missing = "--heuristic" if args.heuristic is None else "--method"
+        raise InvalidInstance("--compare", f"draws the heuristic above the exact model: give "
+                                           f"both --heuristic and --method ({missing} is "
+                                           "missing)")
+    if args.heuristic is None and args.method is None:
+        raise InvalidInstance("plot", "needs --heuristic H or --method M (or both with "
+                                      "--compare)")
+    if args.heuristic is not None and args.method is not None and not args.compare:
+        raise InvalidInstance("--heuristic and --method", "draw one schedule each: add "
+                                                          "--compare to draw both")
+    if args.priority is not None and args.heuristic is None:
+        raise InvalidInstance("--priority", "applies to --heuristic")
+    if args.qbar is not None and not (math.isfinite(args.qbar) and 0 <= args.qbar <= 1):
+        raise InvalidInstance("--qbar", f"={args.qbar} must be in [0, 1]")
+    if not 0 <= args.seed <= MAX_SEED:
+        raise InvalidInstance("--seed", f"={args.seed} must be in [0, {MAX_SEED}]")
+    if args.index < 0:
+        raise InvalidInstance("--index", f"={args.index} must be >= 0")
+    for option, value in (("--P", args.P), ("--cores-per-node", args.cores_per_node)):
+        if value is not None and value < 1:
+            raise InvalidInstance(option, f"={value} must be >= 1")
+    out = _output(args.out, "--out", tuple(FORMATS), args.file)
+    csv = None if args.csv is None else _output(args.csv, "--csv", (".csv",), args.file)
+    if csv is not None and csv.resolve() == out.resolve():
+        raise InvalidInstance("--csv", f"={args.csv} is the --out file")
+    return out, csv
+
+
+def _split_params(pairs: list[str] | None, owners: list[Any]) -> list[dict[str, Any]]:
+    """The ``--param`` pairs of each owner (heuristic, model): a name goes to every owner
+    that has it, and must belong to one of them."""
+    from resilsched.options import parse_params
+
+    names = [{p.name for p in o.params} for o in owners]
+    mine: list[list[str]] = [[] for _ in owners]
+    for pair in pairs or []:
+        name = pair.partition("=")[0].strip()
+        hits = [r for r, known in enumerate(names) if name in known]
+        for r in hits or [0]:  # unknown: refused by the first owner's parser, naming it
+            mine[r].append(pair)
+    return [parse_params(o.params, mine[r], o.name) for r, o in enumerate(owners)]
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, Any]:
+    from resilsched.io import read_instances
+
+    options = {k: v for k, v in (("P", args.P), ("cores_per_node", args.cores_per_node))
+               if v is not None}
+    if options and Path(args.file).suffix.lower() == ".json":
+        raise InvalidInstance(f"--{next(iter(options)).replace('_', '-')}",
+                              f"applies to trace files (.swf), not to {args.file}")
+    fam, instances = read_instances(args.file, **options)
+    if args.index >= len(instances):
+        raise InvalidInstance("--index", f"={args.index} is out of range: {args.file} holds "
+                                         f"{len(instances)} instance(s)")
+    return fam, instances[args.index]
+
+
+class RunFailed(Exception):
+    """The heuristic raised, ran out of time or returned an invalid schedule: one line, exit 1."""
+
+
+def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
+             started: float) -> list[tuple[str, Any]]:
+    """(panel, result) of the heuristic and/or the exact model, in drawing order, through the
+    front door of ``simulate`` and ``solve`` (`resilsched.api`): a plug-in's result checked,
+    the names stamped, the whole within ``--time-limit``."""
+    from resilsched.api import simulate_with, solve_with
+    from resilsched.options import Deadline, check_time_limit
+    from resilsched.progress import Heartbeat
+    from resilsched.registry import exact_model, heuristic, priority
+
+    h = heuristic(fam, args.heuristic) if args.heuristic is not None else None
+    model = exact_model(fam, args.method) if args.method is not None else None
+    owners = [x for x in (h, model) if x is not None]
+    params = dict(zip([id(o) for o in owners], _split_params(args.param, owners), strict=True))
+    if h is not None:
+        priority(h, args.priority)  # a bad rule is refused before anything runs
+    if model is not None and any(p.name == "qbar" for p in model.params):
+        raise InvalidInstance("--method", f"{model.name} averages over the failure model: "
+                                          "it gives an expected makespan, not a schedule, so "
+                                          "there is nothing to draw (draw a heuristic or a "
+                                          "model of one scenario)")
+    limit = check_time_limit(60.0 if args.time_limit is None else args.time_limit,
+                             "--time-limit")
+    deadline = Deadline(limit, start=started)
+    out = []
+    if h is not None:
+        with Heartbeat(f"plot: {h.name}", deadline, enabled=not args.quiet):
+            run = simulate_with(fam, h, instance, scenario, args.priority, args.seed,
+                                params[id(h)], max(deadline.remaining(), 0.01))
+        if isinstance(run.error, InvalidInstance):  # the heuristic refused its input
+            raise run.error
+        if not run.valid:
+            raise RunFailed("; ".join(run.problems))
+        out.append(("heuristic", run.result))
+    if model is not None:
+        with Heartbeat(f"plot: {model.name}", deadline, enabled=not args.quiet) as beat:
+            out.append(("exact", solve_with(fam, instance, scenario, model, deadline,
+                                            params[id(model)], beat.phase, portfolio=False)))
+    return out
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    """Draw (and tabulate) the schedule(s); see the module docstring."""
+    from resilsched.plot.axes import MatplotlibMissing, require_matplotlib
+    from resilsched.plot.picture import NothingToDraw
+
+    started = getattr(args, "started", time.perf_counter())
+    try:
+        out, csv = _check_options(args)
+        require_matplotlib()
+        return _draw(args, out, csv, started)
+    except MatplotlibMissing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidSchedule as exc:
+        print(f"error: the schedule fails the family's validator, nothing drawn: {exc}",
+              file=sys.stderr)
+        return EXIT_INVALID
+    except (RunFailed, NothingToDraw) as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_INVALID
+
+
+def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float) -> int:
+    from resilsched.api import scenario_of
+    from resilsched.plot.result import (
+        Headline,
+        figure_of,
+        label_of,
+        objective_text,
+        pictures_of,
+        require_picture,
+        save,
+        scenario_text,
+    )
+    from resilsched.plot.segments import SegmentTable
+
+    fam, instance = _load(args)
+    require_picture(fam.name)
+    scenario = scenario_of(fam, instance, args.failures, args.qbar, args.seed)
+    results = _results(fam, instance, scenario, args, started)
+    pictures = pictures_of(fam, instance, scenario, results)
+    drawn = scenario_text(fam, scenario)
+    if args.qbar is not None and drawn:
+        drawn += f", drawn at q-bar {args.qbar:g} with seed {args.seed}"
+    name = getattr(instance, "name", "") or Path(args.file).stem
+    fig = figure_of(pictures, Headline(f"{fam.name} instance {name}", drawn))
+    table = SegmentTable()
+    for pic in pictures:
+        table.extend(pic.segments)
+    for option, path, write in (("--out", out, lambda p: save(fig, p)),
+                                ("--csv", csv, table.write_csv)):
+        if path is not None:
+            try:
+                write(path)
+            except OSError as exc:  # a full disk, a folder gone since the check
+                raise InvalidInstance(f"{option}={path}", f"cannot be written "
+                                                          f"({exc.strerror or exc})") from None
+    summary = {"family": fam.name, "out": str(out), "csv": None if csv is None else str(csv),
+               "segments": len(table), "scenario": drawn,
+               "panels": [{"schedule": panel, "algorithm": label_of(res),
+                           "objective": objective_text(fam, res),
+                           "segments": len(pic.segments)}
+                          for (panel, res), pic in zip(results, pictures, strict=True)],
+               "wall_time": round(time.perf_counter() - started, 3)}
+    if args.json:
+        print(json.dumps(summary, allow_nan=False))
+    else:
+        panels = "; ".join(f"{p['algorithm']} {p['objective']}" for p in summary["panels"])
+        extra = f" and {len(table)} segments to {csv}" if csv is not None else ""
+        print(f"wrote {out}{extra}: {panels}")
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``plot`` to the subcommands `sub`."""
+    p = sub.add_parser(
+        "plot", help="draw a schedule: Gantt chart of the family, heuristic beside optimum",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Draw the schedule of a heuristic (--heuristic) or of an exact model\n"
+                    "(--method), or both on one time axis (--compare), in the family's "
+                    "picture:\nprocessors x time (rigid, moldable, coschedule), workers x time "
+                    "with the risk\n(worksharing), processor counts per application "
+                    "(malleable), plan and run\nper machine (desktop). The schedule is checked "
+                    "by the family's validator first.\n--csv writes what is drawn, one row per "
+                    "segment (docs/plots.md).",
+        epilog=_examples("""
+resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --out rigid.png
+resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --method cpsat-scenario \\
+    --compare --out compare.png --csv compare.csv
+resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg"""))
+    p.add_argument("file", help="instance file: JSON (with \"family\"), or a trace such as .swf")
+    p.add_argument("--heuristic", help="heuristic to draw (see `resilsched list`; default: "
+                                       "none, then --method is needed)")
+    p.add_argument("--priority", help="its priority rule (default: the heuristic's)")
+    p.add_argument("--method", help="exact model to draw (see `resilsched list`; default: "
+                                    "none, then --heuristic is needed)")
+    p.add_argument("--compare", action="store_true",
+                   help="draw --heuristic above --method on one time axis (default: one)")
+    p.add_argument("--out", required=True,
+                   help="picture file, .png, .svg or .pdf; its folder must exist (required)")
+    p.add_argument("--csv", help="also write the segments drawn, one row each, to this .csv "
+                                 "file (default: none)")
+    p.add_argument("--index", type=int, default=0,
+                   help="which instance of a multi-instance file, from 0 (default 0)")
+    p.add_argument("--failures", metavar="F1,F2,...",
+                   help="failure scenario, as for simulate (default: the instance's stored one)")
+    p.add_argument("--qbar", type=float, help="draw the scenario at q-bar in [0, 1] (desktop: "
+                                              "the disturbance level; default: no draw)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of --qbar draws and random priorities (default 0)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="a parameter of the heuristic or the model, repeatable (default: none)")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds for the whole command, in [0.01, 604800] (default 60)")
+    p.add_argument("--P", type=int, metavar="N", help="trace files: processor count "
+                                                      "(default: the header's)")
+    p.add_argument("--cores-per-node", type=int, metavar="C",
+                   help="trace files: cores per node (default 1)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress lines on standard error (default: progress after 3 s)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object on standard output (default: text)")
+    p.set_defaults(func=cmd_plot)

@@ -1,0 +1,83 @@
+"""A Dask run that loses a worker mid-campaign (docs/campaigns.md, "Dask"): the scheduler runs
+the lost chunks again elsewhere and the run still ends with every row exactly once, each with
+its own value. On a local cluster of two worker processes on 127.0.0.1, one of them killed
+with SIGKILL once the store holds a tenth of the rows (about 15 s in all); and a cluster that
+has no worker yet is waited for, and said."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from resilsched.campaign import ResultStore, Task
+from resilsched.campaign.engine import execute
+from tests.campaign.midrun import slow_square, stored_rows
+
+distributed = pytest.importorskip("distributed")
+
+TASKS = 200
+
+
+def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path):
+    path = tmp_path / "loss.sqlite"
+    tasks = [Task({"x": x}, x) for x in range(TASKS)]
+    killed: list[int] = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert all(a.startswith("tcp://127.0.0.1:") for a in client.nthreads())
+        pids = sorted(client.run(os.getpid).values())
+        assert len(pids) == 2
+
+        def kill_one() -> None:
+            deadline = time.monotonic() + 60
+            while stored_rows(path) < TASKS // 10 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(stored_rows(path))
+
+        killer = threading.Thread(target=kill_one, daemon=True)
+        killer.start()
+        with ResultStore(path) as store:
+            outcome = execute("loss", tasks, slow_square, store, dask=client,
+                              chunk_seconds=0.3, progress=False)
+        killer.join(timeout=60)
+        alive = sorted(client.run(os.getpid).values())
+    assert killed and killed[0] < TASKS, "the worker was killed after the run"
+    assert pids[0] not in alive  # it did die (its nanny may have started another)
+    assert outcome.computed == TASKS and outcome.already == 0
+    assert outcome.results == [x * x for x in range(TASKS)]
+    con = sqlite3.connect(path)
+    try:
+        assert con.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM results").fetchone() == (
+            TASKS, TASKS)
+        got = sorted(con.execute("SELECT json_extract(fields, '$.x'), result FROM results"))
+    finally:
+        con.close()
+    assert got == [(x, str(x * x)) for x in range(TASKS)]
+
+
+def test_a_cluster_without_workers_is_waited_for_and_said(tmp_path, monkeypatch, capsys):
+    """No worker yet (a batch queue), or all lost: the run waits, says so, and finishes when a
+    worker comes."""
+    import resilsched.campaign.engine as engine
+
+    monkeypatch.setattr(engine, "DASK_POLL_SECONDS", 0.1)
+    monkeypatch.setattr(engine, "NO_WORKER_SECONDS", 0.5)
+    tasks = [Task({"x": x}, x) for x in range(20)]
+    with distributed.LocalCluster(n_workers=0, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        later = threading.Timer(2.0, cluster.scale, (1,))
+        later.start()
+        with ResultStore(tmp_path / "s.sqlite") as store:
+            outcome = execute("late", tasks, slow_square, store, dask=client)
+        later.join()
+    assert outcome.results == [x * x for x in range(20)]
+    err = capsys.readouterr().err
+    assert "[late] the Dask cluster has had no worker for " in err and "waiting for one" in err

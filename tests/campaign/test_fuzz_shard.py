@@ -1,0 +1,26 @@
+"""A seeded slice of the shard fuzzer (scripts/fuzz_shard.py) in the suite: malformed
+``--shard`` values and merges of foreign, corrupt or mismatched stores into bad outputs give no
+traceback, no hang and no accepted bad input; every refusal is one line with exit status 2, and
+a merge that finds tasks missing reports them (exit 1)."""
+
+from collections import Counter
+
+from tests.campaign.test_fuzz_campaign import _load
+
+
+def test_fuzzed_shards_and_merges_are_refused_in_one_line_or_run():
+    fuzz = _load("fuzz_cli")
+    cases = _load("fuzz_shard").make_shard_cases(120, seed=3)
+    outcomes = fuzz.run_all(cases, timeout=60.0, fork=False)
+    counts = Counter(o.kind for o in outcomes)
+    bad = [f"{o.kind}: {o.case.label}: {' '.join(o.case.argv)[:200]} -> {o.err.strip()[-300:]}"
+           for o in outcomes if o.kind in fuzz.BAD]
+    assert not bad, "\n".join(bad[:20])
+    assert counts["refusal"] >= 40 and counts["ok"] >= 15
+    assert counts["ok"] + counts["refusal"] == len(outcomes)
+    for o in outcomes:
+        if o.kind == "refusal":
+            assert o.code == 2 and o.out == "" and o.err.count("\n") == 1
+    kinds = Counter(o.case.label.split()[0] for o in outcomes)
+    assert min(kinds["shard"], kinds["merge"]) >= 30  # both surfaces
+    assert any(o.code == 1 for o in outcomes)  # an incomplete merge, reported
