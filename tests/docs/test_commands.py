@@ -26,7 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_hooks" not in p.parts)
-SHELL = re.compile(r"[$`|&;<>]")
+SHELL = re.compile(r"[$`|&;<>*?]")
 
 FRESH_CLONE = "slow: tests/docs/test_site.py::test_a_fresh_clone_installs_and_builds_the_site"
 REPRODUCTION = ("a reproduction run, minutes to hours: no test runs it as written; the "
