@@ -1,4 +1,4 @@
-"""Co-scheduling instances: n tasks with speedup tables t[i][j] on p processors (spec 001 §1.2-1.3).
+"""Co-scheduling instances: n tasks, speedup tables ``t[i][j]``, p processors (spec 001 §1.2-1.3).
 
 A k-in-p co-scheduling instance (Definition 1.1) has p identical processors, at most k tasks per
 pack (1 <= k <= p) and, for every task T_i, its fault-free execution time t_{i,j} on j = 1..p
@@ -127,7 +127,7 @@ class CoscheduleInstance:
     ----------
     p : number of identical processors.
     k : maximum number of tasks per pack, 1 <= k <= p.
-    times : times[i][j-1] = t_{i,j}, j = 1..p (validated against (1.1)/(1.2) for j >= pmin_i).
+    times : ``times[i][j-1]`` = t_{i,j}, j = 1..p (validated against (1.1)/(1.2) for j >= pmin_i).
     pmin : per-task minimum processor count (default 1 for every task).
     name : free-form identifier.
     specs : the JSON task specs (model parameters) for the round trip; None entries mean tables.

@@ -221,6 +221,8 @@ class Deadline:
 class SolveOptions:
     """Settings every exact model understands (subclass it for a model's own knobs).
 
+    Attributes
+    ----------
     time_limit : seconds for the whole call, every phase included (None: no limit).
     workers : solver threads (0: the model's default).
     seed : the solver's random seed.

@@ -24,6 +24,7 @@ Usage::
 
     python3 scripts/bench_engine.py              # 2 sets x 20 scenarios, 3 repeats
     python3 scripts/bench_engine.py --quick      # 1 set x 5 scenarios, 1 repeat
+    python3 scripts/bench_engine.py --write      # ... and its section of docs/performance.md
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from benchpage import Row, Run, add_write_option
 
 from resilsched import core
 from resilsched.heuristics.moldable import Simulator, lpa
@@ -48,6 +50,17 @@ from resilsched.registry import get_family
 
 #: per-scenario goals of issue 15 (seconds)
 GOALS = {"R-LIST-0": 20e-6, "R-LIST-Q": 200e-6, "LPA-LIST": 50e-6, "BATCH-LIST": 1e-3}
+TITLE = "Compiled simulation core (`scripts/bench_engine.py`)"
+INTRO = """The C engines of `resilsched._core` against the pure-Python reference, in one process, on
+the same scenarios (every makespan checked equal): CPU microseconds per simulated scenario,
+medians of the repeats. Rigid: the paper's synthetic sets (n = 100, P = 10,000, q-bar = 0.3,
+LPT), batched (all scenarios of a set in one call). Moldable: the paper defaults (n = 500, P =
+7500, lambda = 1e-7, LPT). Scaling: the core's cost divided by n log2 n (flat or falling:
+no worse than n log n). Goals: issue 15."""
+
+
+def goal(name: str) -> str:
+    return f"<= {1e6 * GOALS[name]:,.0f} us (issue 15)" if name in GOALS else "-"
 
 
 def clock(fn: Callable[[], object], count: int, repeats: int) -> tuple[float, float]:
@@ -74,7 +87,7 @@ def rigid_cases(seed: int, sets: int, scenarios: int, qbar: float, n: int = 100,
     return out
 
 
-def rigid_table(args) -> None:
+def rigid_table(args) -> list[Row]:
     family = get_family("rigid")
     cases = rigid_cases(args.seed, args.sets, args.scenarios, args.qbar)
     count = sum(F.shape[0] for _, F in cases)
@@ -86,6 +99,7 @@ def rigid_table(args) -> None:
     runs = [(name, h.run, {}) for name, h in family.heuristics.items()]
     runs += [(f"{name}, fixed", family.heuristics[name].run, {"reservations": "fixed"})
              for name in ("R-LIST-1", "R-LIST-Q")]
+    page = []
     for name, fn, kw in runs:
 
         def one_by_one(fn=fn, kw=kw):
@@ -101,22 +115,29 @@ def rigid_table(args) -> None:
         assert one_by_one() == ref_values and batched() == ref_values, name
         single = clock(one_by_one, count, args.repeats)
         batch = clock(batched, count, args.repeats)
-        goal = f"<= {1e6 * GOALS[name]:.0f}" if name in GOALS else ""
         print(f"| {name} | {us(ref)} | {us(single)} | {us(batch)} | {ref[1] / batch[1]:,.0f} | "
-              f"{goal} |", flush=True)
+              f"{goal(name)} |", flush=True)
+        page.append(Row(f"rigid {name}, core batched: us per scenario", goal(name),
+                        f"{1e6 * batch[1]:,.1f} (one call per scenario {1e6 * single[1]:,.1f}; "
+                        f"pure Python {1e6 * ref[1]:,.0f})"))
+    return page
 
 
-def moldable_table(args) -> None:
+def moldable_table(args) -> list[Row]:
     print(f"\n## Moldable: paper sets at the defaults (n = 500, P = 7500, lambda = 1e-7), "
           f"{args.scenarios} scenarios per model, LPT; us per scenario, wall / CPU\n")
     print("| model | LPA-LIST reference | LPA-LIST core | LPA-LIST core batched | "
           "BATCH-LIST reference | BATCH-LIST core |")
     print("|---|---|---|---|---|---|")
+    page = []
     for model in args.models.split(","):
-        print(moldable_row(model, args), flush=True)
+        line, rows = moldable_row(model, args)
+        print(line, flush=True)
+        page += rows
+    return page
 
 
-def moldable_row(model: str, args) -> str:
+def moldable_row(model: str, args) -> tuple[str, list[Row]]:
     rng = np.random.default_rng([args.seed, len(model)])
     inst = paper_instance(model, rng)
     F = rng.geometric(1.0 - inst.q(), size=(args.scenarios, inst.n)) - 1
@@ -140,11 +161,17 @@ def moldable_row(model: str, args) -> str:
     assert batch(True) == batch(False), model
     b_ref = clock(lambda: batch(False), S, args.repeats)
     b_core = clock(lambda: batch(True), S, args.repeats)
-    return (f"| {model} | {us(lpa_ref)} | {us(lpa_one)} | {us(lpa_many)} | {us(b_ref)} | "
+    line = (f"| {model} | {us(lpa_ref)} | {us(lpa_one)} | {us(lpa_many)} | {us(b_ref)} | "
             f"{us(b_core)} |")
+    return line, [
+        Row(f"moldable LPA-LIST, {model}, core batched: us per scenario", goal("LPA-LIST"),
+            f"{1e6 * lpa_many[1]:,.1f} (one call per scenario {1e6 * lpa_one[1]:,.1f}; pure "
+            f"Python {1e6 * lpa_ref[1]:,.0f})"),
+        Row(f"moldable BATCH-LIST, {model}, core: us per scenario", goal("BATCH-LIST"),
+            f"{1e6 * b_core[1]:,.0f} (pure Python {1e6 * b_ref[1]:,.0f})")]
 
 
-def scaling_table(args) -> None:
+def scaling_table(args) -> list[Row]:
     sizes = [int(x) for x in args.sizes.split(",")]
     family = get_family("rigid")
     names = ("R-LIST-0", "R-LIST-1", "R-SHELF-B")
@@ -152,6 +179,7 @@ def scaling_table(args) -> None:
           "(n log2 n) in ns\n")
     print("| n | " + " | ".join(names) + " | LPA-LIST (roofline, P = min(15 n, 10^6 / n)) |")
     print("|---|" + "---|" * (len(names) + 1))
+    page = []
     for n in sizes:
         cells = []
         S = args.scenarios
@@ -171,6 +199,10 @@ def scaling_table(args) -> None:
         c = clock(lambda sim=sim, MF=MF: sim.makespans(MF, lpa), len(MF), args.repeats)[1]
         cells.append(f"{1e6 * c:,.0f} ({1e9 * c / nlogn:.1f})")
         print(f"| {n:,} | " + " | ".join(cells) + " |", flush=True)
+        page.append(Row(f"core at n = {n:,}: us per scenario (ns per n log2 n), "
+                        + ", ".join(names) + ", LPA-LIST roofline", "flat or falling in n",
+                        ", ".join(cells)))
+    return page
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -184,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="100,300,1000,3000,10000")
     ap.add_argument("--parts", default="rigid,moldable,scaling")
     ap.add_argument("--quick", action="store_true", help="1 set, 5 scenarios, 1 repeat")
+    add_write_option(ap)
     args = ap.parse_args(argv)
+    bench = Run(__file__, argv)
     if args.quick:
         args.sets, args.scenarios, args.repeats = 1, 5, 1
     if not core.available():
@@ -193,12 +227,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
           f"({time.strftime('%H:%M UTC', time.gmtime())})")
     parts = args.parts.split(",")
+    page = []
     if "rigid" in parts:
-        rigid_table(args)
+        page += rigid_table(args)
     if "moldable" in parts:
-        moldable_table(args)
+        page += moldable_table(args)
     if "scaling" in parts:
-        scaling_table(args)
+        page += scaling_table(args)
+    if args.write:
+        bench.write(args.write, TITLE, INTRO, page)
     return 0
 
 

@@ -9,7 +9,9 @@ medians of `--repeat` runs in this one process (reference and fast code alternat
 change hits both); the load average is printed before and after.
 
     python scripts/bench_malleable.py [--n 1000 --p 5000] [--ref-n 100 --ref-p 1000]
-                                      [--repeat 3] [--grid]
+                                      [--repeat 3] [--grid] [--write]
+
+``--write`` replaces its section of docs/performance.md (scripts/benchpage.py).
 """
 
 from __future__ import annotations
@@ -21,8 +23,19 @@ import os
 import statistics
 import time
 
+from benchpage import Row, Run, add_write_option
+
 from resilsched.heuristics.malleable import HEURISTICS
 from resilsched.instances.malleable import DrawnTrace, paper_instance
+
+TITLE = "Malleable simulator (`scripts/bench_malleable.py`)"
+INTRO = """One simulated execution per heuristic at the paper's setting (spec 001 §4: n = 1000,
+p = 5000, MTBF 100 years, `paper_instance(7, 1000, 5000)`, about 50 failures per run) on a
+cold instance (j_max and every cache computed inside the run): median CPU seconds of the
+repeats and the mean wall time; the fast code against `Reference` (the pseudo-code of spec
+001 §3.2-3.7 line by line) at n = 100, p = 1000 on two seeds, with the same makespans
+(checked); with `--grid`, one repetition of the Figure 1.5 grid, scaled to the paper's 50.
+Goals: issue 11's."""
 
 COMBOS = {"ENDLOCAL-SAF": ("local", "saf"), "ENDLOCAL-IG": ("local", "ig"),
           "ENDGREEDY-SAF": ("greedy", "saf"), "ENDGREEDY-IG": ("greedy", "ig"),
@@ -307,7 +320,7 @@ def cpu(fn, repeat):
     return statistics.median(times), out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--p", type=int, default=5000)
@@ -315,7 +328,11 @@ def main() -> None:
     ap.add_argument("--ref-p", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--grid", action="store_true", help="also time one Fig 1.5 repetition")
-    args = ap.parse_args()
+    add_write_option(ap)
+    args = ap.parse_args(argv)
+    bench = Run(__file__, argv)
+    page: list[Row] = []
+    speedups: dict[str, list[float]] = {}
     print(_load())
     print(f"reference vs fast, n={args.ref_n}, p={args.ref_p}, MTBF 100 y (median CPU seconds "
           f"of {args.repeat}, cold instances)")
@@ -331,6 +348,11 @@ def main() -> None:
             print(f"  seed {seed} {name:14s} ref {t_ref:7.3f}  fast {t_fast:6.3f}  "
                   f"x{t_ref / max(t_fast, 1e-9):6.1f}  same makespan: {ok}")
             assert ok, (name, ref, res.objective)
+            speedups.setdefault(name, []).append(t_ref / max(t_fast, 1e-9))
+    for name, x in speedups.items():
+        page.append(Row(f"{name}: fast code against the reference, n = {args.ref_n}, p = "
+                        f"{args.ref_p} (CPU)", "same makespans",
+                        f"{min(x):.0f}-{max(x):.0f}x faster, same makespans ({len(x)} seeds)"))
     print(f"fast, n={args.n}, p={args.p}, MTBF 100 y, cold instance (j_max included); "
           f"median of {args.repeat} (CPU s), mean wall")
     for h in HEURISTICS:
@@ -340,6 +362,10 @@ def main() -> None:
         label = h.__name__.upper().replace("_", "-")
         print(f"  {label:14s} {best:6.3f} s cpu  {wall:6.3f} s wall  "
               f"{res.objective / 86400:8.2f} days  {res.schedule.counts['failures']} failures")
+        page.append(Row(f"{label}, n = {args.n}, p = {args.p}: CPU / wall seconds per execution",
+                        "<= 0.5 s (issue 11)",
+                        f"{best:.3f} / {wall:.3f} s ({res.objective / 86400:.1f} days, "
+                        f"{res.schedule.counts['failures']} failures)"))
     if args.grid:
         from resilsched.reproduce.malleable import FIGURES, run_point, settings
 
@@ -352,7 +378,13 @@ def main() -> None:
             total += time.process_time() - t0
         print(f"one repetition of the Fig 1.5 grid: {total:.1f} s CPU; 50 repetitions: "
               f"{50 * total / 60:.1f} min CPU, {25 * total / 60:.1f} min on 2 processes")
+        page.append(Row("Figure 1.5 grid at 50 repetitions (one timed, CPU)",
+                        "< 10 min on 2 processes (issue 11)",
+                        f"{50 * total / 60:.1f} min CPU, so {25 * total / 60:.1f} min on 2 "
+                        f"processes ({total:.1f} s per repetition)"))
     print(_load())
+    if args.write:
+        bench.write(args.write, TITLE, INTRO, page)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ Step = Literal[2, 1]
 class RunPayload:
     """One simulated execution: allocations, phases and what the trace did.
 
+    Attributes
+    ----------
     phases : ``(app, start, restart, count, alpha, end, kind, done)`` per phase of an
         application: from the event at `start` it holds `count` processors, works from `restart`
         (t_lastR) with `alpha` of its work left, until `end`, which is a ``redistributed``,

@@ -280,6 +280,8 @@ def dp_work(instance, failures: Sequence[int], eps: float) -> float:
 def batch_params() -> tuple[Param, ...]:
     """BATCH-LIST's ``--param`` options: `batch_list`'s keyword arguments, with ranges and help.
 
+    Examples
+    --------
     >>> [(p.name, p.default, p.low, p.high) for p in batch_params()][:3]
     [('eps', 0.3, 0.05, 1.0), ('eps2', 0.03, 0.001, 1.0), ('area_slack', 1.1, 1.0, 4.0)]
     >>> batch_params()[3].choices

@@ -61,6 +61,8 @@ class RShelf:
     """Policy object of R-SHELF (``fill=None``) / R-SHELFFILL (``fill`` a rule of `FILL_RULES`)
     for `run_engine`.
 
+    After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
+
     Parameters
     ----------
     p, t : processors and duration of each job.
@@ -72,8 +74,6 @@ class RShelf:
         former boolean form is still accepted (False: R-SHELF, True: ``"own"``; the online
         family's shelf policies call it so).
     exact : time arithmetic (see `run_engine`).
-
-    After a run, ``shelves`` lists ``(start, end, members)`` for every shelf built.
     """
 
     def __init__(self, p: Sequence[int], t: Sequence[Any], P: int, queue: PriorityQueue, *,

@@ -133,7 +133,7 @@ def is_valid_chart(C: np.ndarray) -> bool:
 
 
 def k_constant(C) -> int:
-    """K = sum_j prod_r C[r][j], exact (Python integers)."""
+    """K = sum_j prod_r ``C[r][j]``, exact (Python integers)."""
     cols = np.asarray(C).T.tolist()  # Python ints: exact products
     return sum(map(math.prod, cols))
 

@@ -58,6 +58,8 @@ STORED = -1.0
 class OnlineOptions(SolveOptions):
     """Options of ``online-optimal`` (``--param NAME=VALUE``), besides `SolveOptions`'.
 
+    Attributes
+    ----------
     qbar : the average failure probability q-bar the q_j are calibrated to (spec 002 §1.2,
         spec 000 §1.4), as ``--qbar Q`` gives it; -1: the failure model the instance stores.
     max_states : the most states the exploration may reach (refused beyond).

@@ -109,6 +109,8 @@ MAX_ATTEMPTS = 10_000
 class RigidSolveOptions(SolveOptions):
     """Options of the rigid exact models (``--param NAME=VALUE``), besides `SolveOptions`'.
 
+    Attributes
+    ----------
     strengthen : add the redundant constraints and the isolated-job reduction (False gives the
         plain cumulative model of §11.2, kept as a baseline).
     forbidden_set_size : largest minimal forbidden set turned into clauses (0 disables them).
