@@ -53,6 +53,15 @@ LONG = {
     "resilsched reproduce moldable --algos BATCH --attempt-order first_only --sets 30 "
     "--scenarios 100": REPRODUCTION,
     "python3 scripts/moldable_mix_minarea.py --sets 10 --scenarios 20": REPRODUCTION,
+    "resilsched reproduce moldable --no-table --theorems --jobs 1": REPRODUCTION,
+    "resilsched reproduce moldable --models mix-low-com,mix --mix-gamma-scale 2.5 --sets 30 "
+    "--scenarios 100 --no-plots": REPRODUCTION,
+    "resilsched reproduce moldable --models mix --mix-gamma-scale 2.5 --no-table --sweeps "
+    "--grids lambda --sweep-sets 30 --sweep-scenarios 100 --no-plots": REPRODUCTION,
+    "resilsched reproduce desktop --machine-sets 2 --job-sets 2 --only r1-sizes": REPRODUCTION,
+    "resilsched reproduce desktop --machine-sets 2 --job-sets 2 --only r9-cost": REPRODUCTION,
+    "resilsched reproduce malleable --reps 5 --only r1-cause": REPRODUCTION,
+    "resilsched reproduce malleable --reps 10 --only r3-rule": REPRODUCTION,
     "resilsched reproduce rigid --only fig4,fig5,fig6,table1,fig78,prop3": REPRODUCTION,
     "resilsched reproduce rigid --sets 30 --scenarios 100 --qbars 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,"
     "0.8,0.9 --Ps 5000,7500,10000,12500,15000,17500,20000 --mira-days 30 --mira-scenarios 100 "
@@ -171,3 +180,13 @@ def test_a_family_page_shows_its_example_file_as_it_is(page):
     shown = re.search(rf"`{re.escape(name)}`:\n\n```json\n(.*?)```", page.read_text(), flags=re.S)
     assert shown, f"{page.name} does not show {name}"
     assert json.loads(shown.group(1)) == json.loads((ROOT / name).read_text())
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if (DOCS / "families") in p.parents],
+                         ids=lambda p: p.name)
+def test_a_family_page_shows_its_plugin_example_as_it_is(page):
+    shown = re.search(r"`examples/plugins/(\w+\.py)`:\n\n```python\n(.*?)```", page.read_text(),
+                      flags=re.S)
+    assert shown, f"{page.name} shows no heuristic of one's own"
+    assert shown.group(2) == (ROOT / "examples" / "plugins" / shown.group(1)).read_text()
+    assert shown.group(1).startswith(page.stem)
