@@ -65,10 +65,9 @@ def cut(k: np.ndarray, val: np.ndarray, cap: np.ndarray, pool: int,
         rows = ends[is_open[ends]]
         if rows.size == 0:
             break
-        # a step after the cut stays after it (later rounds only add costs before it): drop it
-        kept = order[:stop]
-        kept = kept[kept < s_pos.size]
-        steps = [(s_pos[kept], s_col[kept], s_val[kept], s_from[kept], s_cost[kept])]
+        # every step stays: dropping those after the cut would let the next cut pass them
+        # (their costs gone) and take a later step of a chain without them (issue 27)
+        steps = [(s_pos, s_col, s_val, s_from, s_cost)]
         width = np.zeros(n, dtype=np.int64)
         width[rows] = np.minimum(span[rows] - done[rows], np.maximum(2 * done[rows], WIDEN))
     taken = order[:stop]

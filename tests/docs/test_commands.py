@@ -61,6 +61,10 @@ LONG = {
     "resilsched reproduce desktop --machine-sets 2 --job-sets 2 --only r1-sizes": REPRODUCTION,
     "resilsched reproduce desktop --machine-sets 2 --job-sets 2 --only r9-cost": REPRODUCTION,
     "resilsched reproduce malleable --reps 5 --only r1-cause": REPRODUCTION,
+    "resilsched reproduce malleable --reps 30 --figures 1.5,1.7,f --jobs 1": REPRODUCTION,
+    "resilsched reproduce moldable --models mix,mix-low-com --algos BATCH --no-table --sweeps "
+    "--grids lambda --sweep-sets 1 --sweep-scenarios 1 --pn-sets 1 --pn-scenarios 1 "
+    "--point-size lambda=1e-6:10x30 --no-plots --jobs 1 --batch-eps2 0.3": REPRODUCTION,
     "resilsched reproduce malleable --reps 10 --only r3-rule": REPRODUCTION,
     "resilsched reproduce rigid --only fig4,fig5,fig6,table1,fig78,prop3": REPRODUCTION,
     "resilsched reproduce rigid --sets 30 --scenarios 100 --qbars 0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,"

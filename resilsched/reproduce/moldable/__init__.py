@@ -53,7 +53,7 @@ from resilsched.campaign import (
 )
 from resilsched.cli_parser import ReproductionParser
 from resilsched.errors import InvalidInstance
-from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS
+from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS, batch_params
 from resilsched.instances.moldable.generators import (
     MAX_GAMMA_SCALE,
     PAPER_MODELS,
@@ -62,6 +62,8 @@ from resilsched.instances.moldable.generators import (
 from resilsched.reproduce.arguments import count, seed
 from resilsched.reproduce.moldable.experiments import (
     ALGOS,
+    BATCH_EPS,
+    BATCH_EPS2,
     COMBOS,
     DEFAULT,
     PAPER_TABLE1,
@@ -105,6 +107,23 @@ def _slack(text: str) -> float:
     if not 1.0 <= value <= 4.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"{value} must be in [1, 4] (BATCH-LIST's area_slack)")
     return value
+
+
+def _batch_range(name: str) -> Callable[[str], float]:
+    """argparse type of --batch-eps / --batch-eps2: a number in BATCH-LIST's range of `name`."""
+    low, high = next((p.low, p.high) for p in batch_params() if p.name == name)
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low <= value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{value} must be in [{low:g}, {high:g}] "
+                                             f"(BATCH-LIST's {name})")
+        return value
+
+    return parse
 
 
 def _subset(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
@@ -175,6 +194,12 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     help="BATCH: order of a job's allotted attempts in a batch; first_only "
                          "runs them all on the first allocation, as the authors' code "
                          "(default %(default)s)")
+    ap.add_argument("--batch-eps", type=_batch_range("eps"), default=BATCH_EPS,
+                    help="BATCH: MT-ALLOTMENT's accuracy eps (quantum eps X / g), in [0.05, 1] "
+                         "(default %(default)s, the paper's)")
+    ap.add_argument("--batch-eps2", type=_batch_range("eps2"), default=BATCH_EPS2,
+                    help="BATCH: the bisection stops at Xmax / Xmin <= 1 + eps2, in "
+                         "[0.001, 1] (default %(default)s, the paper's)")
     ap.add_argument("--mix-gamma-scale", type=_gamma_scale, default=1.0,
                     help="multiply the sequential fraction gamma of the mix and mix-low-com "
                          f"jobs by this factor (capped at 1), in (0, {MAX_GAMMA_SCALE:g}]; "
@@ -303,7 +328,8 @@ def _point_sizes(args: argparse.Namespace) -> dict[Config, tuple[int, int]]:
 
 def report(args: argparse.Namespace, res: Results) -> list[str]:
     """The printed tables (also written to ``<out>/summary.md``)."""
-    batch = (f"BATCH: eps=0.3, eps2=0.03, area_slack={args.area_slack}, "
+    batch = (f"BATCH: eps={args.batch_eps:g}, eps2={args.batch_eps2:g}, "
+             f"area_slack={args.area_slack}, "
              f"attempt_order={args.attempt_order}, g1_exact={args.g1_exact}")
     if args.mix_gamma_scale != 1.0:
         batch += f"; mix models' gamma x {args.mix_gamma_scale:g} (capped at 1)"
@@ -355,7 +381,8 @@ def _main(args: argparse.Namespace, store: ResultStore) -> int:
     t0 = time.perf_counter()
     reqs, tags = _requests(args)
     batch = {"area_slack": args.area_slack, "g1_exact": args.g1_exact,
-             "attempt_order": args.attempt_order, "mix_gamma_scale": args.mix_gamma_scale}
+             "attempt_order": args.attempt_order, "mix_gamma_scale": args.mix_gamma_scale,
+             "eps": args.batch_eps, "eps2": args.batch_eps2}
     res = collect(reqs, args.seed, batch, run, args.models) if reqs else {}
     lines = report(args, res)
     if args.theorems:

@@ -96,6 +96,11 @@ SWEEPS: dict[str, tuple[tuple, tuple[Config, ...]]] = {
 PN: tuple[Config, ...] = tuple(Config(P, n, DEFAULT_LAMBDA) for P, n in PN_COMBOS)
 
 
+#: BATCH-LIST's MT-ALLOTMENT accuracies in every default task (spec 000 §5: eps = 0.3, eps2 =
+#: 0.03); ``--batch-eps`` / ``--batch-eps2`` change them (decision M30)
+BATCH_EPS, BATCH_EPS2 = 0.3, 0.03
+
+
 def label(algo: str, priority: str) -> str:
     """Result key of a combination, e.g. ``LPA/LPT``."""
     return f"{algo}/{priority}"
@@ -104,17 +109,22 @@ def label(algo: str, priority: str) -> str:
 def set_tasks(model: str, cfg: Config, sets: int, scenarios: int, seed: int,
               combos: Sequence[tuple[str, str]], area_slack: float = 1.1,
               g1_exact: bool = False, attempt_order: str = "desc_p",
-              mix_gamma_scale: float = 1.0) -> list[Task]:
+              mix_gamma_scale: float = 1.0, eps: float = BATCH_EPS,
+              eps2: float = BATCH_EPS2) -> list[Task]:
     """One task per job set of (model, configuration); its fields are all `run_set` needs.
 
     ``mix_gamma_scale`` (the mix models' sequential fraction scaled, issue 27) is a field of
-    the mix models' tasks only when it is not 1, so the other tasks and the default ones keep
+    the mix models' tasks only when it is not 1, and BATCH-LIST's ``eps`` / ``eps2`` (issue 27's
+    look inside BATCH-LIST) only when they differ from 0.3 / 0.03, so the default tasks keep
     their keys (and their stored results)."""
     base = {"model": model, "P": cfg.P, "n": cfg.n, "lambda": cfg.lam, "scenarios": scenarios,
             "seed": seed, "config": cfg.id, "combos": [list(c) for c in combos],
             "area_slack": area_slack, "g1_exact": g1_exact, "attempt_order": attempt_order}
     if mix_gamma_scale != 1.0 and model in MIX_MODELS:
         base["mix_gamma_scale"] = mix_gamma_scale
+    for name, value, default in (("eps", eps, BATCH_EPS), ("eps2", eps2, BATCH_EPS2)):
+        if value != default:
+            base[name] = value
     return [Task(f, f) for f in ({**base, "set": k} for k in range(sets))]
 
 
@@ -133,7 +143,8 @@ def run_set(task: dict[str, Any]) -> dict[str, list[float]]:
     m = F + 1.0
     lp = np.maximum((m * tmin).max(axis=1), (m * amin).sum(axis=1) / P)
     sim = Simulator(inst, area_slack=task["area_slack"], g1_exact=task["g1_exact"],
-                    attempt_order=task["attempt_order"])
+                    attempt_order=task["attempt_order"], eps=task.get("eps", BATCH_EPS),
+                    eps2=task.get("eps2", BATCH_EPS2))
     out = {}
     for a, pr in task["combos"]:
         r = makespans(sim, F, a, pr) / lp
