@@ -4,28 +4,19 @@ to make a certificate not hold fails verification (exit 1, one FAILED verdict pe
 instance), every manifest that cannot be read is one refusal (exit 2), and nothing tampered is
 accepted."""
 
-import importlib.util
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from tests.fuzzing import load
+
 #: the outcomes each expectation allows
 ALLOWED = {"refuse": {"refusal"}, "fail": {"failed"}, "any": {"ok", "refusal", "failed"}}
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_tampered_libraries_fail_or_are_refused_never_accepted():
-    fuzz = _load("fuzz_cli")
-    cases_module = _load("fuzz_library")
+    fuzz = load("fuzz_cli")
+    cases_module = load("fuzz_library")
     rng = random.Random(21)
     cases = [cases_module.make_library_case(rng) for _ in range(90)]
     outcomes = fuzz.run_all(cases, timeout=30.0, fork=False)

@@ -1,27 +1,16 @@
 """A seeded slice of the reference fuzz cases (scripts/fuzz_plugins.py) through the command-line
 fuzzer: every bad ``MODULE:FUNCTION`` is a one-line refusal, exit status 2, naming it."""
 
-import importlib.util
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
-
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.fuzzing import load
 
 
 def test_bad_references_are_refused_in_one_line():
-    _load("fuzz_cases")
-    fuzz = _load("fuzz_cli")
-    cases = [_load("fuzz_plugins").make_plugins_case(random.Random(k)) for k in range(120)]
+    load("fuzz_cases")
+    fuzz = load("fuzz_cli")
+    cases = [load("fuzz_plugins").make_plugins_case(random.Random(k)) for k in range(120)]
     assert len({c.label for c in cases}) >= 20
     outcomes = fuzz.run_all(cases, timeout=20.0, fork=False)
     bad = [f"{o.kind}: {' '.join(o.case.argv)} -> {o.err.strip()[-300:]}" for o in outcomes
