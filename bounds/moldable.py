@@ -6,8 +6,8 @@
   max(max_j (f_j+1) t_min,j, sum_j (f_j+1) a_min,j / P), exact min over p = 1..P (§7 item 10);
   exact (int/Fraction) on exact data, see `exact_extremes`.
 - `L_star` (§2.3): min over allocations of L, by the integer program of §2.3 solved with
-  HiGHS through highspy (scipy's bundled HiGHS as an optional cross-check),
-  or, for one attempt per job, by the exact threshold search of §3.7 (`L_star_g1`).
+  HiGHS through the solver runner (`resilsched.solvers`; scipy's bundled HiGHS as an optional
+  cross-check), or, for one attempt per job, by the exact threshold search of §3.7 (`L_star_g1`).
   L' <= L* <= T_OPT.
 - `lemma1_bound` (Lemma 1) and `r_alpha_beta` (Eq. 10, Lemma 2), `certified_ratio`,
   `theorem_ratio` (Thms 1-6, 8) and `lpa_guarantee` (the registered guarantee of LPA-LIST).
@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 
 from resilsched.errors import InvalidInstance
+from resilsched.solution import Status
+from resilsched.solvers import new_highs, run_highs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,11 +253,7 @@ def L_star_milp(instance, chains: Sequence[int], time_limit: float = 60.0,
 def _milp_highspy(P, chains, cols, m, time_limit):
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("time_limit", time_limit)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("mip_rel_gap", 1e-9)
+    h = new_highs({"mip_rel_gap": 1e-9}, seconds=time_limit)
     inf = highspy.kHighsInf
     nv = 1 + len(cols)
     lower = np.zeros(nv)
@@ -278,14 +276,12 @@ def _milp_highspy(P, chains, cols, m, time_limit):
     ids = np.arange(nv, dtype=np.int32)
     vals = np.array([-float(P)] + [t * p for _, p, t in cols])
     h.addRow(-inf, 0.0, nv, ids, vals)
-    h.run()
-    optimal = h.getModelStatus() == highspy.HighsModelStatus.kOptimal
-    info = h.getInfo()
+    run = run_highs(h)
+    bound = 0.0 if run.bound is None else run.bound  # makespans are >= 0
     x = np.array(h.getSolution().col_value)
-    if x.size != nv:
-        return float("inf"), float(info.mip_dual_bound or 0.0), False, None
-    obj = float(info.objective_function_value)
-    return obj, min(obj, float(info.mip_dual_bound)), optimal, x
+    if x.size != nv or run.objective is None:
+        return float("inf"), bound, False, None
+    return run.objective, min(run.objective, bound), run.status is Status.OPTIMAL, x
 
 
 def _milp_scipy(P, chains, cols, m, time_limit):

@@ -224,16 +224,20 @@ class SolveOptions:
     Attributes
     ----------
     time_limit : seconds for the whole call, every phase included (None: no limit).
-    workers : solver threads (0: the model's default).
+    workers : CP-SAT threads (0: 1 under ``deterministic``, else 2); HiGHS always runs one
+        (the worker rule of `resilsched.solvers`).
     seed : the solver's random seed.
-    deterministic : reproducible runs (campaigns): fixed worker count and, for CP-SAT, a
-        deterministic time limit, so that the same call gives the same result on any machine.
+    deterministic : reproducible runs (campaigns): a fixed worker count and, for CP-SAT, a
+        deterministic time limit (the search's budget from the time limit, in the family's
+        CP-SAT units: `resilsched.solvers`), so that the same call gives the same result on
+        any machine.
     progress : called with a one-line message at each phase (the CLI prints them on stderr).
     """
 
     time_limit: float | None = None
-    workers: int = field(default=0, metadata={"low": 0, "high": 256,
-                                              "help": "solver threads, 0 = the model's default"})
+    workers: int = field(default=0, metadata={
+        "low": 0, "high": 256,
+        "help": "CP-SAT threads, 0 = 1 when deterministic, else 2 (HiGHS runs one)"})
     seed: int = field(default=0, metadata={"low": 0, "high": 2**31 - 1,
                                            "help": "solver random seed"})
     deterministic: bool = field(default=False, metadata={

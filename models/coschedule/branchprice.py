@@ -46,13 +46,7 @@ from resilsched.models.coschedule.cover import close_by_cover
 from resilsched.models.coschedule.dive import price_and_dive
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.coschedule.improve import improve_packs
-from resilsched.models.coschedule.master import (
-    add_pack_columns,
-    new_highs,
-    partition_master,
-    quiet_stdout,
-    set_time_limit,
-)
+from resilsched.models.coschedule.master import add_pack_columns, partition_master
 from resilsched.models.coschedule.options import SetpartBPOptions
 from resilsched.models.coschedule.oracle import PackOracle, PricingResult
 from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
@@ -60,6 +54,7 @@ from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_s
 from resilsched.models.coschedule.setpart import pack_columns
 from resilsched.options import Deadline
 from resilsched.solution import Solution
+from resilsched.solvers import new_highs, quiet_stdout, set_time_limit
 
 TOL = 1e-9
 #: ``pricing=auto`` prices over the explicit pool up to this many packs, with the oracle above

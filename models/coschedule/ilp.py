@@ -20,8 +20,9 @@ Only j >= pmin_i is modelled (t_{i,j} = +inf below it). Stronger formulation ``k
   sum_j x_{i,j,b} <= sum_j x_{b,j,b} for i > b;
 - valid cut y_b >= sum_j t_{b,j} x_{b,j,b} is implied by (iv'); nothing else is added.
 
-Backend: Pyomo's ``appsi_highs`` interface to HiGHS (highspy), ``mip_rel_gap = 0``,
-``mip_abs_gap = 1e-6``, one thread. Building the Pyomo model is part of the time limit
+Backend: Pyomo's ``appsi_highs`` interface to HiGHS (highspy) with the solver runner's HiGHS
+options (`resilsched.solvers.highs_options`: silent, one thread, the seed), ``mip_rel_gap = 0``,
+``mip_abs_gap = 1e-6``. Building the Pyomo model is part of the time limit
 (decision C16): model building and solving run together in a forked child killed when the
 time is spent (`hardlimit`; building alone takes ~25 s at n = 80, p = 16). A time limit yields
 status ``feasible`` with the best packs known (HiGHS's, or PACK-APPROX's when the child found
@@ -39,10 +40,10 @@ from typing import TYPE_CHECKING, Any
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
-from resilsched.models.coschedule.master import quiet_stdout
 from resilsched.models.coschedule.options import HighsOptions
 from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
 from resilsched.solution import Solution, Status
+from resilsched.solvers import quiet_stdout
 
 if TYPE_CHECKING:
     import pyomo.environ as pe
@@ -119,7 +120,7 @@ def _build_and_solve(inst: CoscheduleInstance, strong: bool, settings: dict[str,
     left = end - time.monotonic()
     if left != float("inf"):
         opt.config.time_limit = max(1e-3, left)
-    opt.highs_options = {"mip_rel_gap": 0.0, "mip_abs_gap": 1e-6, **settings}
+    opt.highs_options = {**settings, "mip_rel_gap": 0.0, "mip_abs_gap": 1e-6}
     logging.getLogger("pyomo.contrib.appsi").setLevel(logging.ERROR)
     with quiet_stdout():
         res = opt.solve(m)

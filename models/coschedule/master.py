@@ -5,16 +5,13 @@
 plus, optionally, the pack-count cut sum_B z_B >= ceil(n/k) and subset-row cuts
 (`subset_rows`). `Master` solves its LP (duals for pricing) in-process; its MIP runs in a forked
 child under a hard limit (`hardlimit`), since HiGHS's presolve does not always check its
-``time_limit``.
+``time_limit``. HiGHS is set up, limited and read through `resilsched.solvers`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
-import os
-import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,48 +22,16 @@ import numpy as np
 
 from resilsched.models.coschedule.hardlimit import run_limited
 from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.solution import Status
+from resilsched.solvers import new_highs, run_highs, set_time_limit
 
 Column = tuple[int, ...]
 
 
-@contextlib.contextmanager
-def quiet_stdout():
-    """Silence C-level writes to file descriptor 1 (HiGHS 1.12 prints debug lines from its MIP
-    solution transformer even with ``output_flag`` off, which would corrupt ``--json`` output;
-    decision C12)."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, ValueError, OSError):
-        yield
-        return
-    sys.stdout.flush()
-    saved = os.dup(fd)
-    try:
-        with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), fd)
-            yield
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)
-
-
-def new_highs(settings: dict[str, Any] | None = None) -> highspy.Highs:
-    """A silent HiGHS instance with `settings` (threads, random_seed, ...; one thread by
-    default)."""
-    h = highspy.Highs()
-    for name, value in {"output_flag": False, "threads": 1, **(settings or {})}.items():
-        h.setOptionValue(name, value)
-    return h
-
-
-def set_time_limit(h: highspy.Highs, seconds: float) -> None:
-    h.setOptionValue("time_limit", float(max(1e-3, seconds)) if math.isfinite(seconds)
-                     else highspy.kHighsInf)
-
-
 def partition_master(n: int, min_packs: int | None = None,
                      settings: dict[str, Any] | None = None) -> highspy.Highs:
-    """A silent HiGHS model with n rows fixed to 1: each task in exactly one pack.
+    """A HiGHS model (`resilsched.solvers.new_highs` with `settings`, the model's
+    ``highs_options``) with n rows fixed to 1: each task in exactly one pack.
 
     With `min_packs`, row n is the pack-count cut sum_B z_B >= min_packs (columns get a 1 there
     through `add_pack_columns(..., extra_rows=...)`).
@@ -165,7 +130,7 @@ class Master:
         self.h.changeColsIntegrality(ncol, np.arange(ncol, dtype=np.int32),
                                      np.array([highspy.HighsVarType.kContinuous] * ncol))
         set_time_limit(self.h, seconds)
-        self.h.run()
+        run_highs(self.h)
         duals = np.array(self.h.getSolution().row_dual)
         n, c = self.n, self.first_cut_row
         mu = max(0.0, float(duals[n])) if self.count_rows else 0.0
@@ -206,13 +171,10 @@ class Master:
             sol.col_value = [1.0 if b in chosen else 0.0 for b in self.cols]
             sol.value_valid = True
             h.setSolution(sol)
-        with quiet_stdout():
-            h.run()
-        status = h.getModelStatus()
-        info = h.getInfo()
-        optimal = status == highspy.HighsModelStatus.kOptimal and rel_gap == 0
-        bound = info.mip_dual_bound if np.isfinite(info.mip_dual_bound) else -math.inf
-        if info.primal_solution_status == 0:  # no feasible point
+        run = run_highs(h, quiet=True)
+        optimal = run.status is Status.OPTIMAL and rel_gap == 0
+        bound = -math.inf if run.bound is None else run.bound
+        if not run.has_solution:  # no feasible point
             return MipResult(None, bound, False)
         x = h.getSolution().col_value
         return MipResult([self.cols[c] for c in range(ncol) if x[c] > 0.5], bound, optimal)

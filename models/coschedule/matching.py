@@ -52,6 +52,7 @@ from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_li
 from resilsched.models.coschedule.options import MatchingNetworkxOptions, MatchingOptions
 from resilsched.models.coschedule.outcome import fallback, finish, makespan_unit
 from resilsched.solution import Solution
+from resilsched.solvers import new_highs, run_highs
 
 BACKENDS = ("auto", "networkx", "networkx-dup", "rustworkx")
 
@@ -141,9 +142,7 @@ def fractional_matching_duals(gain: np.ndarray, tol: float = 1e-9,
     import highspy
 
     n = len(gain)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
+    h = new_highs()
     h.addRows(n, np.full(n, -highspy.kHighsInf), np.ones(n), 0, np.zeros(0, np.int32),
               np.zeros(0, np.int32), np.zeros(0))
     g = np.where(np.isfinite(gain), gain, 0.0).copy()
@@ -169,7 +168,7 @@ def fractional_matching_duals(gain: np.ndarray, tol: float = 1e-9,
     scale = max(1.0, float(g.max()))
     while True:
         if cols:
-            h.run()
+            run_highs(h)
             u = -np.array(h.getSolution().row_dual)
         else:
             u = np.zeros(n)

@@ -4,10 +4,11 @@ Every model's ``solve(instance, scenario=None, *, time_limit=None, **options)`` 
 ``opts = XOptions.of(time_limit, options)``; the fields below are its ``--param``
 names beside the common ``workers``, ``seed`` and ``deterministic``.
 
-HiGHS (set-partitioning and ILP models): ``workers`` is the HiGHS thread count (0: one thread),
-``seed`` its ``random_seed``. HiGHS has no deterministic time limit: with
-``deterministic=True`` it runs single-threaded, which gives the same result on every run that
-finishes within its limit.
+HiGHS (set-partitioning and ILP models) is set up by the solver runner (`resilsched.solvers`):
+one thread whatever ``workers`` says (HiGHS keeps one thread pool per process, decision T26),
+``seed`` its ``random_seed``. HiGHS has no deterministic time limit: it is deterministic by
+itself, so every run that finishes within its limit gives the same result, with
+``deterministic=True`` or not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from resilsched.options import SolveOptions
+from resilsched.solvers import highs_options
 
 #: largest explicit pool of packs (all k-subsets): C(n, 1) + ... + C(n, k)
 MAX_POOL = 12_000_000
@@ -26,8 +28,8 @@ class HighsOptions(SolveOptions):
     """Options of the models solved with HiGHS."""
 
     def highs_settings(self) -> dict[str, Any]:
-        threads = 1 if self.deterministic or self.workers == 0 else self.workers
-        return {"threads": threads, "random_seed": self.seed, "output_flag": False}
+        """The HiGHS options of these options (`resilsched.solvers.highs_options`)."""
+        return highs_options(self)
 
 
 @dataclass(frozen=True)

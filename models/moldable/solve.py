@@ -29,9 +29,10 @@ float tolerance of `resilsched.numeric` on float data); the bound is then the op
 otherwise max(L', CP-SAT's bound on the complete exact model). A restricted model's optimum
 and bound prove nothing (its optimum can exceed T_OPT) and are never reported as such. With
 ``deterministic=True`` every decision depends on sizes only, CP-SAT runs with a fixed worker
-count (1 unless ``workers`` says otherwise, with ``interleave_search``) and a deterministic
-time limit (`DTIME_PER_SECOND` per second of the limit), so the answer is reproducible as long
-as the wall-clock safety net (the deadline) does not fire; the payload's
+count and a deterministic time limit of the whole limit in the family's CP-SAT units
+(`resilsched.solvers`: 1 worker unless ``workers`` says otherwise, interleaved when several;
+``CP_SAT_UNITS_PER_SECOND["moldable"]`` = 0.001 units per second), so the answer is reproducible
+as long as the wall-clock safety net (the deadline) does not fire; the payload's
 ``info["reproducible"]`` says whether it did.
 """
 
@@ -65,6 +66,7 @@ from resilsched.numeric import time_le
 from resilsched.options import Deadline, SolveOptions
 from resilsched.schedule import Schedule, SchedulePayload
 from resilsched.solution import Solution, Status, number_fields
+from resilsched.solvers import cpsat_solver, run_cpsat
 from resilsched.validation import validate_attempts
 
 if TYPE_CHECKING:
@@ -75,11 +77,6 @@ SOLVER = "cp-sat"
 MAX_INCUMBENT_ATTEMPTS = 200_000
 #: share of the remaining time CP-SAT's wall-clock limit gets, and the reserve kept for reading
 SEARCH_SHARE, SEARCH_RESERVE = 0.9, 0.05
-#: deterministic mode: CP-SAT's deterministic time limit per second of the time limit. CP-SAT
-#: counts about 0.0015-0.01 deterministic units per wall second on these cumulative models
-#: (measured on the smoke suite and on n = 12-500 instances), so this budget ends the search at
-#: 10-70 % of the limit and the wall clock stays a safety net
-DTIME_PER_SECOND = 0.001
 #: models with more optional intervals skip CP-SAT's probing / its whole presolve, whose
 #: cumulative reasoning took 2 s at 2,600 intervals and the whole limit at 17,000
 #: (docs/performance.md)
@@ -387,47 +384,38 @@ def _search(data: ScaledMoldable, scenario: Scenario, allocation: list[list[int]
     budget = solver.parameters.max_time_in_seconds
     limit = f"{budget:.3g} s at most" if math.isfinite(budget) else "no time limit"
     with run.phase("search", f"CP-SAT search ({limit})"):
-        code = solver.solve(model)
-    run.info["cp_sat_status"] = solver.status_name(code)
+        found = run_cpsat(solver, model)
+    run.info["cp_sat_status"] = found.solver_status
     if opts.deterministic:
-        by_wall = solver.wall_time >= 0.98 * budget
-        run.info["reproducible"] = code == cp_model.OPTIMAL or not by_wall
+        run.info["reproducible"] = found.reproducible
     out = _Search(data)
-    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if not found.has_solution:
         return out
     with run.phase("read", "reading the solution"):
         out.found = cpsat.read_schedule(solver, data, v, scenario.failures)
         if data.complete and data.exact:
-            out.proven = code == cp_model.OPTIMAL
-            scaled = max(math.ceil(solver.best_objective_bound - 1e-9), lower_bound_scaled(data))
+            out.proven = found.status is Status.OPTIMAL
+            scaled = max(math.ceil(found.bound - 1e-9), lower_bound_scaled(data))
             out.bound = cpsat.to_time(scaled, data.scale)
     return out
 
 
 def _solver(opts: MoldableOptions, data: ScaledMoldable) -> cp_model.CpSolver:
-    """CP-SAT with the options' workers, seed and time budget (see the module docstring)."""
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.random_seed = opts.seed
-    params.cp_model_presolve = data.intervals <= PRESOLVE_LIMIT
-    if data.intervals > PROBING_LIMIT:
-        params.cp_model_probing_level = 0
+    """CP-SAT from the solver runner (`resilsched.solvers.cpsat_solver`): the wall clock stops
+    it at `SEARCH_SHARE` of the time left minus `SEARCH_RESERVE`; under ``deterministic=True``
+    its budget is the whole time limit in the family's deterministic units, the clock a safety
+    net. Large models skip the probing / the presolve (`PROBING_LIMIT`, `PRESOLVE_LIMIT`)."""
     remaining = opts.deadline.remaining()
+    wall = None
     if math.isfinite(remaining):
-        budget = remaining * SEARCH_SHARE - SEARCH_RESERVE
-        if budget <= 0:
+        wall = remaining * SEARCH_SHARE - SEARCH_RESERVE
+        if wall <= 0:
             raise OutOfTime("the search (no time left)")
-        params.max_time_in_seconds = budget
-    if opts.deterministic:
-        params.num_workers = opts.workers or 1
-        params.interleave_search = params.num_workers > 1
-        if opts.time_limit is not None:
-            params.max_deterministic_time = DTIME_PER_SECOND * opts.time_limit
-    else:
-        params.num_workers = opts.workers or 2
-    return solver
+    own: dict[str, Any] = {"cp_model_presolve": data.intervals <= PRESOLVE_LIMIT}
+    if data.intervals > PROBING_LIMIT:
+        own["cp_model_probing_level"] = 0
+    return cpsat_solver(opts, "moldable", seconds=opts.time_limit if opts.deterministic else wall,
+                        wall=wall, **own)
 
 
 def _solution(best: Schedule | None, bound: Any, proven: bool, source: str | None, method: str,

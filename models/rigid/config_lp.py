@@ -10,10 +10,10 @@ attempts form a configuration (capacity, Eq. 2 of spec 002 §1.3) holding each j
 (its attempts are chained, Eq. 3), and job j runs w_j in total. It dominates L(f) and the clique
 chains (a configuration holds at most one job of a conflict clique).
 
-Solved by column generation (HiGHS LP, knapsack pricing). The bound does not trust floating
-point: for ANY pi >= 0, pi / z(pi) with z(pi) = max_K sum_{j in K} pi_j is dual feasible, so
-C >= sum_j w_j pi_j / z(pi); it is evaluated with pi rounded down to integers (x 2^20) and an
-exact integer knapsack (`ConfigurationLP.certificate`).
+Solved by column generation (HiGHS LP through `resilsched.solvers`, knapsack pricing). The
+bound does not trust floating point: for ANY pi >= 0, pi / z(pi) with z(pi) = max_K
+sum_{j in K} pi_j is dual feasible, so C >= sum_j w_j pi_j / z(pi); it is evaluated with pi
+rounded down to integers (x 2^20) and an exact integer knapsack (`ConfigurationLP.certificate`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import numpy as np
 
 from resilsched.models.rigid.scaling import ScaledScenario
 from resilsched.options import Deadline
+from resilsched.solvers import new_highs, run_highs, set_time_limit
 
 #: Column-generation rounds at most (each: one LP re-solve and one knapsack).
 MAX_ROUNDS = 500
@@ -108,9 +109,7 @@ class ConfigurationLP:
     def __init__(self, p: Sequence[int], P: int, max_rounds: int = MAX_ROUNDS) -> None:
         self.p, self.P, self.max_rounds = list(p), P, max_rounds
         n = len(self.p)
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
+        h = new_highs()
         h.addRows(n, np.zeros(n), np.full(n, highspy.kHighsInf), 0,
                   np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
         self.highs = h
@@ -133,8 +132,8 @@ class ConfigurationLP:
         pi = np.zeros(len(self.p))
         for _ in range(self.max_rounds):
             if deadline is not None:
-                h.setOptionValue("time_limit", max(deadline.remaining(), 1e-3))
-            h.run()
+                set_time_limit(h, deadline.remaining())
+            run_highs(h)
             pi = np.maximum(0.0, np.array(h.getSolution().row_dual))
             if len(pi) != len(self.p):  # stopped before any solution: pi = 0 is valid
                 return np.zeros(len(self.p))

@@ -44,6 +44,8 @@ from resilsched.heuristics.worksharing.charts import (
 )
 from resilsched.models.coschedule.cover import cheapest_cover
 from resilsched.options import Deadline
+from resilsched.solution import Status
+from resilsched.solvers import new_highs, run_highs
 
 #: largest group size and chunk count solved exactly
 MAX_G = 4
@@ -64,10 +66,7 @@ def _check(g: int, m: int) -> None:
 
 def _lp_duals(n: int, blocks: list[tuple[int, ...]], costs: np.ndarray) -> np.ndarray:
     """Duals of the set-partitioning LP over every block (steps 0-based)."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    h.setOptionValue("solver", "ipm")  # dual simplex: 24 s at g = 4, n = 28 (degenerate); IPM 1 s
+    h = new_highs({"solver": "ipm"})  # dual simplex: 24 s at g = 4, n = 28 (degenerate); IPM 1 s
     ones = np.ones(n)
     h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
     g = len(blocks[0])
@@ -76,8 +75,7 @@ def _lp_duals(n: int, blocks: list[tuple[int, ...]], costs: np.ndarray) -> np.nd
     index = np.array(blocks, dtype=np.int32).ravel()
     h.addCols(m, costs, np.zeros(m), np.full(m, highspy.kHighsInf), len(index), starts, index,
               np.ones(len(index)))
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+    if run_highs(h).status is not Status.OPTIMAL:
         return np.zeros(n)
     return np.array(h.getSolution().row_dual)
 

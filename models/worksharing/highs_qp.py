@@ -5,8 +5,9 @@ sum(w) + m eps <= X, is the concave QP
 
     max sum_i w_i (1 - kappa (w_1 + ... + w_i + i eps))   s.t.  w >= 0,  sum w <= min(W, X - m eps)
 
-(Hessian -kappa (J + I)); HiGHS's QP solver returns its global optimum. The optimum over at most
-n chunks is the best over m = 1..n (chunks ending after X contribute nothing and can be dropped).
+(Hessian -kappa (J + I)); HiGHS's QP solver (through `resilsched.solvers`) returns its global
+optimum. The optimum over at most n chunks is the best over m = 1..n (chunks ending after X
+contribute nothing and can be dropped).
 HiGHS shares the process with OR-Tools thanks to the version pin of docs/decisions.md T7.
 `qp_scan` runs the chunk counts in increasing order within a `Budget` (one solve of m chunks
 spends 2000 + m^3/10 units, about its cost) and says how far it got.
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from resilsched.heuristics.worksharing.budget import Budget
+from resilsched.solution import Status
+from resilsched.solvers import new_highs, run_highs
 
 Problem = tuple[float, float, float, int]  # (W, X, eps, n)
 
@@ -34,10 +37,7 @@ def qp_fixed_m(W: float, X: float, eps: float, m: int) -> tuple[float, np.ndarra
     cap = min(W, X - m * eps)
     if cap < 0:
         return None
-    h = highspy.Highs()
-    h.silent()
-    h.setOptionValue("primal_feasibility_tolerance", 1e-10)
-    h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+    h = new_highs({"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     model = highspy.HighsModel()
     lp = model.lp_
     lp.num_col_ = m
@@ -63,9 +63,9 @@ def qp_fixed_m(W: float, X: float, eps: float, m: int) -> tuple[float, np.ndarra
     hess.index_ = rows.astype(np.int32)
     hess.value_ = np.where(rows == cols, 2 * kappa, kappa).astype(float)
     h.passModel(model)
-    h.run()
-    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        raise RuntimeError(f"HiGHS QP: {h.modelStatusToString(h.getModelStatus())}")
+    run = run_highs(h)
+    if run.status is not Status.OPTIMAL:
+        raise RuntimeError(f"HiGHS QP: {run.solver_status}")
     w = np.maximum(np.array(h.getSolution().col_value), 0.0)
     return -h.getInfo().objective_function_value, w
 

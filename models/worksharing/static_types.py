@@ -26,6 +26,7 @@ import numpy as np
 
 from resilsched.heuristics.worksharing.budget import Budget
 from resilsched.instances.worksharing.evaluate import PieceSchedule, expected_work
+from resilsched.solvers import new_highs, run_highs
 
 #: pricing grid of ln(1/prod): step and largest value (products below e^-LOG_MAX count as 0)
 LOG_STEP, LOG_MAX = 0.002, 8.0
@@ -51,15 +52,15 @@ class StaticSchedule:
 
 
 class _TypeLP:
-    """The restricted type LP in HiGHS: rows 0 (workload) and 1..m (chunks)."""
+    """The restricted type LP in HiGHS (`resilsched.solvers.new_highs`): rows 0 (workload)
+    and 1..m (chunks)."""
 
     def __init__(self, W: float, p: int, t: np.ndarray, supply: np.ndarray):
         import highspy
 
         self.t, self.p, self.m = t, p, len(t)
         self.inf = highspy.kHighsInf
-        h = highspy.Highs()
-        h.silent()
+        h = new_highs()
         none = np.zeros(0, dtype=np.int32)
         h.addRows(1, np.array([-self.inf]), np.array([float(W)]), 0, none, none, np.zeros(0))
         h.addRows(self.m, np.full(self.m, -self.inf), p * supply, 0, none, none, np.zeros(0))
@@ -84,7 +85,7 @@ class _TypeLP:
 
     def solve(self) -> tuple[float, float, np.ndarray]:
         """(value, price of the workload, prices of the chunks) of the restricted LP."""
-        self.h.run()
+        run_highs(self.h)
         duals = np.abs(np.asarray(self.h.getSolution().row_dual))
         return self.h.getInfo().objective_function_value, duals[0], duals[1:]
 

@@ -59,7 +59,8 @@ def test_role_modules_import_their_layer_or_lower(path):
             assert LAYERS[parts[1]] <= own, f"{path.name} imports {module} (upward)"
         else:
             assert parts[1] in ("errors", "numeric", "options", "solution", "schedule",
-                                "validation"), f"{path.name} imports {module} (top layer)"
+                                "validation", "solvers"), \
+                f"{path.name} imports {module} (top layer)"
 
 
 def test_the_validator_shares_no_code_with_what_it_checks():
