@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from resilsched.commands.args import FORMATTER, examples
 from resilsched.errors import InvalidInstance
 
 
@@ -67,22 +68,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``export`` to the subcommands `sub`."""
     p = sub.add_parser(
         "export", help="export an instance to another tool's format (Batsim workloads)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
         description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job\n"
                     "(res = p_j, a delay profile of t_j seconds, walltime t_j (1 + 1e-6) so that\n"
                     "Batsim never kills it, submitted at 0, or at its SWF submit time for a day\n"
                     "of a trace); with --attempts, each failed attempt of the instance's stored\n"
                     "scenario as a job of its own that fails. The Batsim platform needs at least\n"
                     "P compute hosts (docs/interop.md).",
-        epilog="examples:\n"
-               "  resilsched export inst.json --to batsim --out workload.json\n"
-               "  resilsched export inst.json --to batsim --attempts --out w.json\n"
-               "  resilsched export trace.swf --index 2 --to batsim --batsim-version 5 "
-               "--out day2.json")
+        epilog=examples(
+            "resilsched export inst.json --to batsim --out workload.json\n"
+            "resilsched export inst.json --to batsim --attempts --out w.json\n"
+            "resilsched export trace.swf --index 2 --to batsim --batsim-version 5 "
+            "--out day2.json"))
     p.add_argument("file", help="instance file (JSON with \"family\", or an SWF trace)")
     p.add_argument("--to", required=True, choices=["batsim"],
                    help="target format: batsim (required)")

@@ -19,15 +19,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from resilsched.commands.args import FORMATTER, MAX_SEED, examples
 from resilsched.errors import InvalidInstance, InvalidSchedule
 
 EXIT_USAGE = 2
 EXIT_INVALID = 1
-MAX_SEED = 2**63 - 1
-
-
-def _examples(text: str) -> str:
-    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
 
 
 def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> Path:
@@ -243,11 +239,11 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``plot`` to the subcommands `sub`."""
     p = sub.add_parser(
         "plot", help="draw a schedule: Gantt chart of the family, heuristic beside optimum",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
         description="Draw the schedule of a heuristic (--heuristic) or of an exact model\n"
                     "(--method), or both on one time axis (--compare), in the family's "
                     "picture:\nprocessors x time (rigid, moldable, coschedule), workers x time "
@@ -255,7 +251,7 @@ def add_parsers(sub: Any) -> None:
                     "(malleable), plan and run\nper machine (desktop). The schedule is checked "
                     "by the family's validator first.\n--csv writes what is drawn, one row per "
                     "segment (docs/plots.md).",
-        epilog=_examples("""
+        epilog=examples("""
 resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --out rigid.png
 resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --method cpsat-scenario \\
     --compare --out compare.png --csv compare.csv
