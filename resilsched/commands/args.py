@@ -206,6 +206,25 @@ def positive(value: int | None, option: str) -> int | None:
     return value
 
 
+def output_file(value: str, option: str, source: str,
+                input_rule: str = "is the input file") -> Path:
+    """`value` of `option` as a file a command may write: not a directory, in a folder that
+    exists, not the input file `source` (refused with `input_rule`); `InvalidInstance` naming
+    the option otherwise."""
+    from resilsched.errors import InvalidInstance
+
+    path = Path(value)
+    if path.is_dir():
+        raise InvalidInstance(f"{option}={value}", "is a directory, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise InvalidInstance(f"{option}={value}", f"its folder {parent} {what}")
+    if path.exists() and Path(source).exists() and path.samefile(source):
+        raise InvalidInstance(f"{option}={value}", input_rule)
+    return path
+
+
 def trace_options(args: argparse.Namespace) -> dict[str, Any]:
     """The reader options of a trace file; refused for a JSON instance, where they would be
     silently ignored. Sets ``args.notes``, the lines loading will have to say (`notes`)."""

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from resilsched.commands.args import FORMATTER, MAX_SEED, examples
+from resilsched.commands.args import FORMATTER, MAX_SEED, examples, output_file
 from resilsched.errors import InvalidInstance, InvalidSchedule
 
 EXIT_USAGE = 2
@@ -43,14 +43,7 @@ def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> 
 
 
 def _usable(path: Path, value: str, option: str, source: str) -> None:
-    if path.is_dir():
-        raise InvalidInstance(f"{option}={value}", "is a directory, not a file")
-    parent = path.parent
-    if not parent.is_dir():
-        what = "is not a directory" if parent.exists() else "does not exist"
-        raise InvalidInstance(f"{option}={value}", f"its folder {parent} {what}")
-    if path.exists() and Path(source).exists() and path.samefile(source):
-        raise InvalidInstance(f"{option}={value}", "is the input file")
+    output_file(value, option, source)
     existed = path.exists()  # opened for appending, to find out now, and left as it was
     with open(path, "ab"):
         pass
@@ -166,7 +159,7 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
     return out
 
 
-def cmd_plot(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Draw (and tabulate) the schedule(s); see the module docstring."""
     from resilsched.plot.axes import MatplotlibMissing, require_matplotlib
     from resilsched.plot.picture import NothingToDraw
@@ -288,4 +281,4 @@ resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg""")
                    help="no progress lines on standard error (default: progress after 3 s)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object on standard output (default: text)")
-    p.set_defaults(func=cmd_plot)
+    p.set_defaults(func=run)
