@@ -1,15 +1,15 @@
 """The versions of everything that computes a result: one place (`show_versions`).
 
 ``resilsched --version`` prints `show_versions`'s text. `versions` is also the one environment
-record that results carry: campaign stores (each run, `CAMPAIGN`), library certificates and a
-library's exact model (`CERTIFICATE`) and the manifests of ``resilsched generate``
-(`MANIFEST`) keep `versions` of their own subset of `PACKAGES`, in their order. Nothing here
-imports a solver: versions are read from the installed distributions'
-metadata, and the compiled modules are only imported (a few microseconds each).
+record that results carry: campaign stores (each run, `CAMPAIGN_RECORD`), library
+certificates and a library's exact model (`CERTIFICATE_RECORD`) and the manifests of
+``resilsched generate`` (`MANIFEST_RECORD`) keep `versions` of their own subset of `PACKAGES`,
+in their order. Nothing here imports a solver: versions are read from the installed
+distributions' metadata, and the compiled modules are only imported (a few microseconds each).
 
 >>> sorted(versions(("python", "resilsched")))
 ['python', 'resilsched']
->>> list(versions(MANIFEST))
+>>> list(versions(MANIFEST_RECORD))
 ['resilsched', 'numpy', 'python']
 """
 
@@ -35,11 +35,11 @@ PACKAGES = ("resilsched", "python", "numpy", "ortools", "highspy", "pyomo", "net
 EXTENSIONS = ("_core", "_desktop", "_closure", "_refute")
 
 #: what a campaign store records of each run (`resilsched.campaign.store.ResultStore.add_run`)
-CAMPAIGN = ("python", "resilsched", "numpy", "ortools", "highspy")
+CAMPAIGN_RECORD = ("python", "resilsched", "numpy", "ortools", "highspy")
 #: what a certificate records (and a library manifest of its exact model), installed ones only
-CERTIFICATE = ("resilsched", "python", "numpy", "ortools", "highspy")
+CERTIFICATE_RECORD = ("resilsched", "python", "numpy", "ortools", "highspy")
 #: what the manifest of ``resilsched generate`` records (`resilsched.library.build`)
-MANIFEST = ("resilsched", "numpy", "python")
+MANIFEST_RECORD = ("resilsched", "numpy", "python")
 
 #: what installs a missing optional distribution
 EXTRAS = {"matplotlib": "resilsched[plot]", "dask": "resilsched[dask]",
@@ -53,8 +53,8 @@ def versions(names: tuple[str, ...] = PACKAGES, *,
 
     Parameters
     ----------
-    names : distribution names, or ``"python"`` (a record: `CAMPAIGN`, `CERTIFICATE`,
-        `MANIFEST`).
+    names : distribution names, or ``"python"`` (a record: `CAMPAIGN_RECORD`,
+        `CERTIFICATE_RECORD`, `MANIFEST_RECORD`).
     installed_only : leave out the distributions that are not installed (a certificate's
         record) instead of giving them None.
 

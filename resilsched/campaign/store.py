@@ -18,7 +18,7 @@ reports), ``result`` the task's JSON result, ``seconds`` its wall time in the wo
 primary key, so a result is never stored twice, even by two runs sharing the store. Each run
 that computes tasks adds a ``runs`` row: when it started, on what executor, how many tasks it
 had to run, and the versions of the packages that computed them
-(`resilsched.versions.versions` of `resilsched.versions.CAMPAIGN`). ``claims`` and
+(`resilsched.versions.versions` of `resilsched.versions.CAMPAIGN_RECORD`). ``claims`` and
 ``claimants`` let concurrent runs share the work (`resilsched.campaign.claims`).
 
 Opening a file checks it first (`resilsched.campaign.storefile`): a directory, a foreign, text,
@@ -50,7 +50,7 @@ from typing import Any
 from resilsched.campaign.errors import CampaignError, StoreError
 from resilsched.campaign.storefile import FileState, inspect, sqlite_problem
 from resilsched.solution import to_jsonable
-from resilsched.versions import CAMPAIGN, versions
+from resilsched.versions import CAMPAIGN_RECORD, versions
 
 __all__ = ["CampaignError", "ResultStore", "StoreError", "canonical_json", "config_diff",
            "key_of_text", "task_key"]
@@ -310,11 +310,11 @@ class ResultStore:
     def add_run(self, campaign: str, executor: str, tasks: int,
                 package_versions: Mapping[str, Any] | None = None) -> None:
         """Record that a run of `campaign` starts `tasks` tasks on `executor`, with the package
-        versions of this process (`resilsched.versions.CAMPAIGN`) unless given."""
+        versions of this process (`resilsched.versions.CAMPAIGN_RECORD`) unless given."""
         self._db.execute("INSERT INTO runs (campaign, started, executor, tasks, versions) "
                          "VALUES (?,?,?,?,?)",
                          (campaign, now(), executor, tasks,
-                          canonical_json(package_versions or versions(CAMPAIGN))))
+                          canonical_json(package_versions or versions(CAMPAIGN_RECORD))))
 
     @_sql
     def runs(self, campaign: str) -> list[dict[str, Any]]:

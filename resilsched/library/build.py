@@ -23,7 +23,7 @@ from resilsched.library.catalog import (
     write_manifest,
 )
 from resilsched.library.certificate import Certificate, certify
-from resilsched.versions import CERTIFICATE, MANIFEST, versions
+from resilsched.versions import CERTIFICATE_RECORD, MANIFEST_RECORD, versions
 
 
 def certify_task(payload: tuple[str, dict[str, Any], str, float | None, dict[str, Any]]) -> dict:
@@ -111,7 +111,7 @@ def write_library(out: Path, *, family: str, preset: str, seed: int,
     ``--solve``) and ``scripts/build_libraries.py``.
 
     The manifest holds the family, preset, seed, count, the versions of resilsched/numpy/python
-    (`resilsched.versions.MANIFEST`) and per file its name and sha256. Without a library
+    (`resilsched.versions.MANIFEST_RECORD`) and per file its name and sha256. Without a library
     `name` (a plain ``generate``) the files are the instances as they are (`plain_text`);
     with one, each file carries its certificate (`instance_text`) and the manifest adds the
     library's name and description, the exact model and options, the solver versions, the
@@ -141,11 +141,11 @@ def write_library(out: Path, *, family: str, preset: str, seed: int,
     manifest: dict[str, Any] = {} if name is None else {"library": name,
                                                          "description": description}
     manifest.update({"family": family, "preset": preset, "seed": seed, "count": len(files),
-                     **versions(MANIFEST)})
+                     **versions(MANIFEST_RECORD)})
     if solved:
         manifest["exact"] = {"method": method, "time_limit": time_limit,
                              "options": solved[0].options,
-                             "versions": versions(CERTIFICATE, installed_only=True)}
+                             "versions": versions(CERTIFICATE_RECORD, installed_only=True)}
         manifest["proven_optimal"] = sum(c.is_optimal for c in solved)
         manifest["with_bounds"] = len(solved) - manifest["proven_optimal"]
     manifest["files"] = files

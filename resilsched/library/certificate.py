@@ -27,7 +27,7 @@ from typing import Any
 
 from resilsched.numeric import readable
 from resilsched.solution import Solution, Status, number_fields
-from resilsched.versions import CERTIFICATE, versions
+from resilsched.versions import CERTIFICATE_RECORD, versions
 
 #: relative tolerance between two float certificates (numerically certified models, e.g. the
 #: worksharing QP, agree to ~1e-9 across runs; docs/decisions.md L3)
@@ -147,7 +147,7 @@ class Certificate:
         optimum = objective if sol.status is Status.OPTIMAL else None
         return cls(sol.status.value, lower, upper, optimum, sol.method, sol.solver,
                    round(proof_time, 3), time_limit, dict(options),
-                   versions(CERTIFICATE, installed_only=True))
+                   versions(CERTIFICATE_RECORD, installed_only=True))
 
     def reference(self, sense: str) -> tuple[Any, str]:
         """The value gaps are measured against and its kind (``"optimal"`` or ``"bound"``)."""

@@ -60,11 +60,11 @@ def test_disabled_core_is_reported_without_the_fallback_warning():
 
 def test_records_keep_their_fields():
     # each record is a selection of the one `versions`, in the order its writer has always used
-    assert list(versions.versions(versions.CAMPAIGN)) == ["python", "resilsched", "numpy",
+    assert list(versions.versions(versions.CAMPAIGN_RECORD)) == ["python", "resilsched", "numpy",
                                                           "ortools", "highspy"]
-    assert list(versions.versions(versions.CERTIFICATE, installed_only=True)) == [
+    assert list(versions.versions(versions.CERTIFICATE_RECORD, installed_only=True)) == [
         "resilsched", "python", "numpy", "ortools", "highspy"]
-    assert list(versions.versions(versions.MANIFEST)) == ["resilsched", "numpy", "python"]
+    assert list(versions.versions(versions.MANIFEST_RECORD)) == ["resilsched", "numpy", "python"]
     assert versions.versions(("no-such-distribution", "python"), installed_only=True) == {
         "python": versions.versions(("python",))["python"]}
 
@@ -74,4 +74,4 @@ def test_a_campaign_run_records_the_campaign_versions():
         store.register("c", {})
         store.add_run("c", "inline", 1)
         (run,) = store.runs("c")
-    assert run["versions"] == versions.versions(versions.CAMPAIGN)
+    assert run["versions"] == versions.versions(versions.CAMPAIGN_RECORD)
