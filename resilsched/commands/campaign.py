@@ -15,6 +15,7 @@ naming it, exit status 1. Ctrl-C exits with 130 after one line saying how to res
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -47,6 +48,7 @@ def guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
     from resilsched.errors import InvalidInstance
     from resilsched.registry import UnknownName
 
+    @functools.wraps(body)  # the handler keeps the name and module of `body`
     def command(args: argparse.Namespace) -> int:
         try:
             result = body(args)
