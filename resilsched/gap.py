@@ -6,7 +6,8 @@ is the reference; when optimality was not proven the reference is the solver's p
 gap is then an over-estimate, and the report says how many references are bounds). For each
 heuristic (and each priority rule it accepts):
 
-- gap = (h - ref) / ref when minimising, (ref - h) / ref when maximising;
+- gap = (h - ref) / ref when minimising, (ref - h) / ref when maximising (`relative_gap`, the
+  one definition of the gap; campaign reports print the same number in percent);
 - a *violation* is a certain breach of a proven fact: an invalid schedule, an objective that its
   schedule disagrees with, a heuristic beating a proven bound, a bound exceeding the optimum, or
   a guarantee h <= c * OPT broken (checked against the incumbent, which is >= OPT, so a flagged
@@ -47,16 +48,26 @@ def _gt(a: Any, b: Any) -> bool:
     return a > b + REL_TOL * max(1.0, abs(a), abs(b))
 
 
-def relative_gap(value: Any, reference: Any, sense: str) -> float:
-    """(value - ref) / ref for minimisation, (ref - value) / ref for maximisation."""
+def relative_gap(value: Any, reference: Any, sense: str, *, percent: bool = False) -> float:
+    """The gap of `value` to `reference`: (value - ref) / ref for minimisation, (ref - value)
+    / ref for maximisation; 0 when both are 0, infinite when only the reference is.
+
+    The one definition of the gap: the gap report (fractions, 0.05 = 5 %) and campaign reports
+    (`resilsched.campaign.metrics`, ``percent=True``: 100 x the same number) both use it.
+    Exact values (ints, Fractions) are divided exactly, then rounded once.
+
+    >>> relative_gap(21, 20, "min"), relative_gap(21, 20, "min", percent=True)
+    (0.05, 5.0)
+    >>> relative_gap(19, 20, "max")
+    0.05
+    """
     diff = value - reference if sense == "min" else reference - value
     if reference == 0:
         return 0.0 if diff == 0 else math.inf
-    return (
-        float(Fraction(diff) / Fraction(reference))
-        if _exact(diff, reference)
-        else float(diff) / float(reference)
-    )
+    if _exact(diff, reference):
+        ratio = Fraction(diff) / Fraction(reference)
+        return float(100 * ratio if percent else ratio)
+    return (100.0 * float(diff) if percent else float(diff)) / float(reference)
 
 
 @dataclass

@@ -1,13 +1,16 @@
 """The versions of everything that computes a result: one place (`show_versions`).
 
-``resilsched --version`` prints `show_versions`'s text; campaign stores
-(`resilsched.campaign.store.versions`) and library certificates
-(`resilsched.library.certificate.versions`) record `versions` of their own subsets of
-`PACKAGES`. Nothing here imports a solver: versions are read from the installed distributions'
-metadata, and the compiled modules are only imported (a few microseconds each).
+``resilsched --version`` prints `show_versions`'s text. `versions` is also the one environment
+record that results carry: campaign stores (each run, `CAMPAIGN_RECORD`), library
+certificates and a library's exact model (`CERTIFICATE_RECORD`) and the manifests of
+``resilsched generate`` (`MANIFEST_RECORD`) keep `versions` of their own subset of `PACKAGES`,
+in their order. Nothing here imports a solver: versions are read from the installed
+distributions' metadata, and the compiled modules are only imported (a few microseconds each).
 
 >>> sorted(versions(("python", "resilsched")))
 ['python', 'resilsched']
+>>> list(versions(MANIFEST_RECORD))
+['resilsched', 'numpy', 'python']
 """
 
 from __future__ import annotations
@@ -31,18 +34,29 @@ PACKAGES = ("resilsched", "python", "numpy", "ortools", "highspy", "pyomo", "net
 #: lists agree), each optional: without it the pure-Python engines run (decision T13)
 EXTENSIONS = ("_core", "_desktop", "_closure", "_refute")
 
+#: what a campaign store records of each run (`resilsched.campaign.store.ResultStore.add_run`)
+CAMPAIGN_RECORD = ("python", "resilsched", "numpy", "ortools", "highspy")
+#: what a certificate records (and a library manifest of its exact model), installed ones only
+CERTIFICATE_RECORD = ("resilsched", "python", "numpy", "ortools", "highspy")
+#: what the manifest of ``resilsched generate`` records (`resilsched.library.build`)
+MANIFEST_RECORD = ("resilsched", "numpy", "python")
+
 #: what installs a missing optional distribution
 EXTRAS = {"matplotlib": "resilsched[plot]", "dask": "resilsched[dask]",
           "distributed": "resilsched[dask]"}
 
 
-def versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
+def versions(names: tuple[str, ...] = PACKAGES, *,
+             installed_only: bool = False) -> dict[str, str | None]:
     """The version of each of `names` (``"python"`` is the interpreter's), None when the
     distribution is not installed.
 
     Parameters
     ----------
-    names : distribution names, or ``"python"``.
+    names : distribution names, or ``"python"`` (a record: `CAMPAIGN_RECORD`,
+        `CERTIFICATE_RECORD`, `MANIFEST_RECORD`).
+    installed_only : leave out the distributions that are not installed (a certificate's
+        record) instead of giving them None.
 
     Returns
     -------
@@ -60,6 +74,8 @@ def versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
                 out[name] = version(name)
             except PackageNotFoundError:
                 out[name] = None
+    if installed_only:
+        return {name: v for name, v in out.items() if v is not None}
     return out
 
 

@@ -22,9 +22,8 @@ from resilsched.campaign.store import (
     ResultStore,
     canonical_json,
     task_key,
-    versions,
 )
 
 __all__ = ["DEFAULT_CHUNK_SECONDS", "EXIT_INTERRUPTED", "CampaignError", "ResultStore", "Task",
            "add_cli_options", "canonical_json", "require_dask", "run_campaign", "run_script",
-           "task_key", "versions"]
+           "task_key"]

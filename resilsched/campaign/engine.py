@@ -58,10 +58,10 @@ from resilsched.campaign.store import (
     canonical_json,
     key_of_text,
     task_key,
-    versions,
 )
 from resilsched.campaign.workers import ChunkSizer, encode, init_worker, run_chunk
 from resilsched.progress import progress_bar
+from resilsched.versions import CAMPAIGN_RECORD, versions
 
 __all__ = ["DEFAULT_CHUNK_SECONDS", "EXIT_INTERRUPTED", "Outcome", "Task", "add_cli_options",
            "TaskFailure", "execute", "failed_task", "require_dask", "run_campaign", "run_script"]
@@ -470,7 +470,7 @@ def require_dask() -> Any:
 def _record_worker_versions(store: ResultStore, name: str, found: list[dict[str, Any]],
                             tasks: int) -> None:
     """Add a ``runs`` row for each version set of the Dask workers that differs from ours."""
-    ours = canonical_json(versions())
+    ours = canonical_json(versions(CAMPAIGN_RECORD))
     for v in found:
         if canonical_json(v) != ours:
             store.add_run(name, "Dask workers", tasks, v)
@@ -544,8 +544,8 @@ def _run_dask(chunks: _Chunks, sizer: ChunkSizer, todo: _Todo, fn: Callable[[Any
 
 
 def dask_versions(client: Any) -> list[dict[str, Any]]:
-    """The distinct `versions` of the workers of a Dask client."""
-    found = client.run(versions).values()
+    """The distinct `versions` (of `CAMPAIGN_RECORD`) of the workers of a Dask client."""
+    found = client.run(versions, CAMPAIGN_RECORD).values()
     return [json.loads(t) for t in sorted({canonical_json(v) for v in found})]
 
 def run_script(prog: str, dask: str | None, body: Callable[[], int]) -> int:

@@ -11,7 +11,7 @@ docs/campaigns.md, "Reports". Per family:
   and scenario: the reference is the proven optimum of the family's default exact model (else
   of the first exact model run), or its proven bound when optimality was not proven (the gap is
   then an over-estimate); gap = (h - ref) / ref when minimising, (ref - h) / ref when
-  maximising, reported in percent.
+  maximising (`resilsched.gap.relative_gap`, the gap of the gap report), reported in percent.
 
 Rows whose heuristic or model refused the instance (``status`` ``"refused"``, with its
 ``reason``) are counted per setting (`FamilyResults.refused`), not measured. Rows that are not
@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from resilsched.gap import relative_gap
 from resilsched.plugin import Family
 from resilsched.registry import UnknownName, find_heuristic, get_family
 
@@ -172,13 +173,6 @@ def _reference(fam: Family, exact: dict[str, dict[str, Any]]) -> tuple[str, dict
     return name, exact[name]
 
 
-def _gap(value: float, reference: float, sense: str) -> float:
-    diff = value - reference if sense == "min" else reference - value
-    if reference == 0:
-        return 0.0 if diff == 0 else math.inf
-    return 100.0 * diff / reference
-
-
 def _number(x: Any) -> bool:
     return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
 
@@ -272,6 +266,6 @@ def collect(rows: Iterable[tuple[str, dict[str, Any], Any]]
             if (setting.kind == "exact" and setting.algorithm == model) \
                     or result.get("objective") is None:
                 continue
-            fr.gap.append(Point(setting, qbar, _gap(float(result["objective"]), float(value),
-                                                    fr.family.sense)))
+            fr.gap.append(Point(setting, qbar, relative_gap(
+                float(result["objective"]), float(value), fr.family.sense, percent=True)))
     return out, left

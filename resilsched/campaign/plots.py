@@ -181,7 +181,8 @@ def _worst(fr: Any, raw: Sequence[tuple[dict[str, Any], Any]]) -> list[Worst]:
     exact model (`resilsched.campaign.metrics`), the largest gaps first."""
     from collections import defaultdict
 
-    from resilsched.campaign.metrics import _gap, _reference, _setting
+    from resilsched.campaign.metrics import _reference, _setting
+    from resilsched.gap import relative_gap
 
     cases: dict[tuple, list[tuple[dict, Any]]] = defaultdict(list)
     for fields, result in raw:
@@ -199,8 +200,8 @@ def _worst(fr: Any, raw: Sequence[tuple[dict[str, Any], Any]]) -> list[Worst]:
         for fields, result in entries:
             if fields.get("kind") == "exact" or result.get("objective") is None:
                 continue
-            gap = _gap(float(result["objective"]), float(ref_row["objective"]),
-                       fr.family.sense)
+            gap = relative_gap(float(result["objective"]), float(ref_row["objective"]),
+                               fr.family.sense, percent=True)
             setting = _setting(fields)
             if setting not in worst or gap > worst[setting].gap:
                 worst[setting] = Worst(setting, fields, result, ref_fields, ref_row, gap)

@@ -17,7 +17,8 @@ reports), ``result`` the task's JSON result, ``seconds`` its wall time in the wo
 ``finished`` an ISO-8601 UTC timestamp. Rows are written with ``INSERT OR IGNORE`` under the
 primary key, so a result is never stored twice, even by two runs sharing the store. Each run
 that computes tasks adds a ``runs`` row: when it started, on what executor, how many tasks it
-had to run, and the versions of the packages that computed them (`versions`). ``claims`` and
+had to run, and the versions of the packages that computed them
+(`resilsched.versions.versions` of `resilsched.versions.CAMPAIGN_RECORD`). ``claims`` and
 ``claimants`` let concurrent runs share the work (`resilsched.campaign.claims`).
 
 Opening a file checks it first (`resilsched.campaign.storefile`): a directory, a foreign, text,
@@ -49,10 +50,10 @@ from typing import Any
 from resilsched.campaign.errors import CampaignError, StoreError
 from resilsched.campaign.storefile import FileState, inspect, sqlite_problem
 from resilsched.solution import to_jsonable
-from resilsched.versions import versions as package_versions
+from resilsched.versions import CAMPAIGN_RECORD, versions
 
 __all__ = ["CampaignError", "ResultStore", "StoreError", "canonical_json", "config_diff",
-           "key_of_text", "task_key", "versions"]
+           "key_of_text", "task_key"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS campaigns (
@@ -98,10 +99,6 @@ TABLES = {"campaigns": {"name", "config", "created"},
 #: keys per SQL statement with an IN (...) list (SQLite allows 999 parameters at least)
 _BATCH = 500
 
-#: the distributions whose versions a campaign records (with Python's)
-RECORDED_PACKAGES = ("resilsched", "numpy", "ortools", "highspy")
-
-
 def canonical_json(x: Any) -> str:
     """JSON with sorted keys and no spaces: equal values give equal strings."""
     return json.dumps(to_jsonable(x), sort_keys=True, separators=(",", ":"))
@@ -119,11 +116,6 @@ def task_key(fields: Mapping[str, Any]) -> str:
     True
     """
     return key_of_text(canonical_json(fields))
-
-
-def versions() -> dict[str, str | None]:
-    """Versions of Python and of the packages that compute results (None: not installed)."""
-    return package_versions(("python", *RECORDED_PACKAGES))
 
 
 def now() -> str:
@@ -318,11 +310,11 @@ class ResultStore:
     def add_run(self, campaign: str, executor: str, tasks: int,
                 package_versions: Mapping[str, Any] | None = None) -> None:
         """Record that a run of `campaign` starts `tasks` tasks on `executor`, with the package
-        versions of this process (`versions`) unless given."""
+        versions of this process (`resilsched.versions.CAMPAIGN_RECORD`) unless given."""
         self._db.execute("INSERT INTO runs (campaign, started, executor, tasks, versions) "
                          "VALUES (?,?,?,?,?)",
                          (campaign, now(), executor, tasks,
-                          canonical_json(package_versions or versions())))
+                          canonical_json(package_versions or versions(CAMPAIGN_RECORD))))
 
     @_sql
     def runs(self, campaign: str) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
-"""``resilsched campaign run|merge|export`` and ``resilsched report`` (docs/campaigns.md).
+"""``resilsched campaign run|merge|export`` (docs/campaigns.md).
 
-`add_parsers` adds the subcommands to the CLI's subparsers. Errors are told apart at the
+`add_parser` adds ``campaign`` to the CLI's subparsers (``report``:
+`resilsched.commands.report`, with the same error handling, `guarded`). Errors are told apart at the
 boundary, before any task runs: every problem the user can fix (a bad spec, a store that is a
 directory or a foreign, corrupt or read-only file, a full disk, an output path that is a
 directory, a store of another configuration, a missing optional package, bad options) is one
@@ -14,6 +15,7 @@ naming it, exit status 1. Ctrl-C exits with 130 after one line saying how to res
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from resilsched.campaign.store import CampaignError
+from resilsched.commands.args import FORMATTER, examples, json_flag
 
 EXIT_USAGE = 2
 #: a task raised (`campaign run`), or tasks are missing (`campaign merge --spec`)
@@ -35,11 +38,7 @@ MAX_JOBS = 1024
 MAX_CHUNK_SECONDS = 3600.0
 
 
-def _examples(text: str) -> str:
-    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
-
-
-def _guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
+def guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
              text: Callable[[dict[str, Any]], str],
              status: Callable[[dict[str, Any]], int] = lambda result: 0,
              ) -> Callable[[argparse.Namespace], int]:
@@ -49,6 +48,7 @@ def _guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
     from resilsched.errors import InvalidInstance
     from resilsched.registry import UnknownName
 
+    @functools.wraps(body)  # the handler keeps the name and module of `body`
     def command(args: argparse.Namespace) -> int:
         try:
             result = body(args)
@@ -286,21 +286,7 @@ def export(args: argparse.Namespace) -> dict[str, Any]:
             "files": [str(path) for _, path in outputs]}
 
 
-# -- report -----------------------------------------------------------------------------------
-
-def report(args: argparse.Namespace) -> dict[str, Any]:
-    from resilsched.campaign.report import write_report
-
-    result = write_report(args.store, args.out, args.campaign, plots=not args.no_plots)
-    left = result["left_out"]
-    if left:
-        print(f"warning: {len(left)} stored row(s) left out of the report, not valid JSON, "
-              f"holding NaN/infinities or not rows of a spec campaign ({'; '.join(left[:3])}"
-              f"{'; ...' if len(left) > 3 else ''}); report.md names them", file=sys.stderr)
-    return result
-
-
-def _files_text(what: str) -> Callable[[dict[str, Any]], str]:
+def files_text(what: str) -> Callable[[dict[str, Any]], str]:
     def text(r: dict[str, Any]) -> str:
         extra = []
         if r.get("refused"):
@@ -315,13 +301,9 @@ def _files_text(what: str) -> Callable[[dict[str, Any]], str]:
 
 # -- parsers ----------------------------------------------------------------------------------
 
-def add_parsers(sub: Any) -> None:
-    """Add ``campaign`` (``run``, ``export``) and ``report`` to the CLI's subparsers."""
-    fmt = argparse.RawDescriptionHelpFormatter
-
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--json", action="store_true",
-                       help="print one JSON object on standard output (default: text)")
+def add_parser(sub: Any) -> None:
+    """Add ``campaign`` (``run``, ``merge``, ``export``) to the CLI's subparsers."""
+    fmt = FORMATTER
 
     camp = sub.add_parser(
         "campaign", help="run a campaign declared in a TOML spec; merge and export stores",
@@ -329,7 +311,7 @@ def add_parsers(sub: Any) -> None:
         description="Campaigns: the cross product of instances, algorithms and failure "
         "scenarios that a TOML spec declares (format: docs/campaigns.md), run resumably into "
         "a SQLite result store, one row per task.",
-        epilog=_examples("""
+        epilog=examples("""
 resilsched campaign run rigid-qbar.toml --store results.sqlite
 resilsched campaign run rigid-qbar.toml --store results.sqlite --executor dask --dask local
 resilsched campaign run rigid-qbar.toml --shard 2/4 --store shard-2.sqlite
@@ -346,7 +328,7 @@ resilsched report results.sqlite --out report/
         "runs), then run every task not yet stored. Rows are committed as they finish: after "
         "an interruption (Ctrl-C, exit 130, or even SIGKILL) the same command finishes the "
         "campaign, running each missing task once.",
-        epilog=_examples("""
+        epilog=examples("""
 resilsched campaign run spec.toml --store results.sqlite --jobs 2
 resilsched campaign run spec.toml --store results.sqlite --executor inline -q
 resilsched campaign run spec.toml --store results.sqlite --dask tcp://scheduler:8786
@@ -376,8 +358,8 @@ resilsched campaign run spec.toml --shard 3/16 --store shard-3.sqlite
                    help="delete this campaign's stored rows first (default: resume)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: progress lines)")
-    common(p)
-    p.set_defaults(func=_guarded(run, _run_text))
+    json_flag(p)
+    p.set_defaults(func=guarded(run, _run_text))
 
     p = actions.add_parser(
         "merge", help="merge result stores of one campaign (the shards of a job array)",
@@ -387,7 +369,7 @@ resilsched campaign run spec.toml --shard 3/16 --store shard-3.sqlite
         "before anything is written; a task stored twice is kept once; with --spec, the "
         "tasks no store holds are counted per shard and the exit status is 1 while any is "
         "missing.",
-        epilog=_examples("""
+        epilog=examples("""
 resilsched campaign merge shard-*.sqlite --store all.sqlite
 resilsched campaign merge shard-*.sqlite --store all.sqlite --spec spec.toml --json
 """))
@@ -403,15 +385,15 @@ resilsched campaign merge shard-*.sqlite --store all.sqlite --spec spec.toml --j
                    help="campaign name (default: the spec's, or the stores' only campaign)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: progress lines)")
-    common(p)
-    p.set_defaults(func=_guarded(merge, _merge_text,
+    json_flag(p)
+    p.set_defaults(func=guarded(merge, _merge_text,
                                  lambda r: EXIT_TASK_FAILED if not r["complete"] else 0))
 
     p = actions.add_parser(
         "export", help="write a campaign's rows as CSV or Parquet", formatter_class=fmt,
         description="One line per task: its fields (params as param.NAME columns), its "
         "result, seconds (worker wall time) and finished (UTC).",
-        epilog=_examples("resilsched campaign export results.sqlite --csv rows.csv\n"
+        epilog=examples("resilsched campaign export results.sqlite --csv rows.csv\n"
                          "resilsched campaign export results.sqlite --parquet rows.parquet"))
     p.add_argument("store", metavar="STORE", help="SQLite result store of `campaign run`")
     p.add_argument("--csv", metavar="FILE", default=None, help="CSV file to write (default: none)")
@@ -419,23 +401,5 @@ resilsched campaign merge shard-*.sqlite --store all.sqlite --spec spec.toml --j
                    help="Parquet file to write; needs pyarrow (default: none)")
     p.add_argument("--campaign", default=None,
                    help="campaign name (default: the store's only campaign)")
-    common(p)
-    p.set_defaults(func=_guarded(export, _files_text("exported")))
-
-    p = sub.add_parser(
-        "report", help="markdown report, CSV tables and PNG plots of a campaign store",
-        formatter_class=fmt,
-        description="Per family: the normalized objective (objective / the family's first "
-        "registered bound) and, when the campaign ran an exact model, the gap to its optimum; "
-        "tables of mean, quartiles, 95th percentile and max per algorithm and swept parameter; "
-        "box plots and sweep plots with 95 % confidence bands (docs/campaigns.md).",
-        epilog=_examples("resilsched report results.sqlite --out report/\n"
-                         "resilsched report results.sqlite --out report/ --no-plots --json"))
-    p.add_argument("store", metavar="STORE", help="SQLite result store of `campaign run`")
-    p.add_argument("--out", required=True, help="output folder, created if missing (required)")
-    p.add_argument("--campaign", default=None,
-                   help="campaign name (default: the store's only campaign)")
-    p.add_argument("--no-plots", action="store_true",
-                   help="write no PNG (default: plots, which need resilsched[plot])")
-    common(p)
-    p.set_defaults(func=_guarded(report, _files_text("reported")))
+    json_flag(p)
+    p.set_defaults(func=guarded(export, files_text("exported")))

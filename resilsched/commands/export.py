@@ -15,30 +15,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from resilsched.commands.args import FORMATTER, examples, output_file
 from resilsched.errors import InvalidInstance
 
 
-def _out_path(out: str, source: str) -> Path:
-    """`out` as a writable file path, refused when it cannot be one or is the input."""
-    path = Path(out)
-    if path.is_dir():
-        raise InvalidInstance(f"--out={out}", "is a directory, not a file")
-    parent = path.parent
-    if not parent.is_dir():
-        what = "is not a directory" if parent.exists() else "does not exist"
-        raise InvalidInstance(f"--out={out}", f"its folder {parent} {what}")
-    if path.exists() and Path(source).exists() and path.samefile(source):
-        raise InvalidInstance(f"--out={out}", "is the input file: the export would "
-                                              "overwrite the instance it reads")
-    return path
-
-
-def cmd_export(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Export instance ``--index`` of ``args.file``; print a summary (``--json``: an object)."""
     from resilsched.export import export
     from resilsched.io import read_instances
 
-    out = _out_path(args.out, args.file)
+    out = output_file(args.out, "--out", args.file, "is the input file: the export would "
+                      "overwrite the instance it reads")
     notes: list[str] = []
     options = {} if Path(args.file).suffix.lower() == ".json" else {"warn": notes.append}
     family, instances = read_instances(args.file, **options)
@@ -67,22 +54,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``export`` to the subcommands `sub`."""
     p = sub.add_parser(
         "export", help="export an instance to another tool's format (Batsim workloads)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
         description="Writes a rigid instance as a Batsim JSON workload: one job per rigid job\n"
                     "(res = p_j, a delay profile of t_j seconds, walltime t_j (1 + 1e-6) so that\n"
                     "Batsim never kills it, submitted at 0, or at its SWF submit time for a day\n"
                     "of a trace); with --attempts, each failed attempt of the instance's stored\n"
                     "scenario as a job of its own that fails. The Batsim platform needs at least\n"
                     "P compute hosts (docs/interop.md).",
-        epilog="examples:\n"
-               "  resilsched export inst.json --to batsim --out workload.json\n"
-               "  resilsched export inst.json --to batsim --attempts --out w.json\n"
-               "  resilsched export trace.swf --index 2 --to batsim --batsim-version 5 "
-               "--out day2.json")
+        epilog=examples(
+            "resilsched export inst.json --to batsim --out workload.json\n"
+            "resilsched export inst.json --to batsim --attempts --out w.json\n"
+            "resilsched export trace.swf --index 2 --to batsim --batsim-version 5 "
+            "--out day2.json"))
     p.add_argument("file", help="instance file (JSON with \"family\", or an SWF trace)")
     p.add_argument("--to", required=True, choices=["batsim"],
                    help="target format: batsim (required)")
@@ -102,4 +89,4 @@ def add_parsers(sub: Any) -> None:
                         "SWF trace (default: the trace's submit times, shifted to start at 0)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object on standard output (default: text)")
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=run)

@@ -1,59 +1,26 @@
-"""``resilsched library`` and the library options of ``gap``/``check``
-and ``generate`` (docs/architecture.md, "Libraries").
+"""``resilsched library list|verify|path`` (docs/architecture.md, "Libraries").
 
 - ``library list [--json]``: the shipped libraries, with per library the family, the instance
   count and the number with a proven optimum;
 - ``library verify NAME|DIR|all [--sample K] [--seed S] [--time-limit S]``: re-solve with the
   manifest's model and check the stored certificates; exit status 1 (each failing instance with
   both values) when one does not hold, 2 when a manifest cannot be read;
-- ``library path NAME``: the folder of a shipped library (to vendor it);
-- ``gap``/``check --library NAME|DIR [--resolve] [--store PATH] [--jobs N]``: `add_gap_args`,
-  `run_gap`; ``generate --solve [--time-limit S]``: `add_generate_args`, `generate_solved`.
+- ``library path NAME``: the folder of a shipped library (to vendor it).
 
-Bad input raises `InvalidInstance`, which ``resilsched`` prints as one line with exit status 2.
+Libraries are written by ``generate --solve`` (`resilsched.commands.generate`) and scored by
+``gap --library`` (`resilsched.commands.gap`). Bad input raises `InvalidInstance`, which
+``resilsched`` prints as one line with exit status 2. ``--json`` output is indented whatever
+its length (`emit_indented`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 from typing import Any
 
-from resilsched.errors import InvalidInstance
+from resilsched.commands.args import FORMATTER, emit_indented, examples, json_flag, positive
 from resilsched.options import check_time_limit
-
-#: seconds per exact solve of ``generate --solve`` when --time-limit is not given
-GENERATE_TIME_LIMIT = 10.0
-
-
-class CommandError(InvalidInstance):
-    """A one-line error whose message is given whole (printed as ``error: <message>``)."""
-
-    def __init__(self, message: str):
-        ValueError.__init__(self, message)
-        self.field, self.rule = "", message
-
-
-def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
-    """One JSON object (``--json``) or the text, on standard output."""
-    print(json.dumps(obj, indent=1, allow_nan=False) if as_json else text)
-
-
-def _positive(value: int | None, option: str) -> int | None:
-    if value is not None and value < 1:
-        raise InvalidInstance(option, f"{value} must be >= 1")
-    return value
-
-
-def _json_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object on standard output (default: text)")
-
-
-def _examples(text: str) -> str:
-    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
 
 
 # --- library list / path ----------------------------------------------------------------------
@@ -69,7 +36,7 @@ def cmd_list(args: argparse.Namespace) -> int:
               f"{r['proven_optimal']:>7}  {r['method']}" for r in rows]
     lines.append("(verify: resilsched library verify NAME --sample 10; "
                  "gap: resilsched gap --library NAME)")
-    _emit({"libraries": rows}, args.json, "\n".join(lines))
+    emit_indented({"libraries": rows}, args.json, "\n".join(lines))
     return 0
 
 
@@ -77,7 +44,7 @@ def cmd_path(args: argparse.Namespace) -> int:
     from resilsched.library.catalog import find
 
     libs = find(args.name)
-    _emit({"libraries": {lib.name: str(lib.path) for lib in libs}}, args.json,
+    emit_indented({"libraries": {lib.name: str(lib.path) for lib in libs}}, args.json,
           "\n".join(str(lib.path) for lib in libs))
     return 0
 
@@ -88,7 +55,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from resilsched.library.verify import verify
     from resilsched.progress import ProgressBar
 
-    k = _positive(args.sample, "--sample")
+    k = positive(args.sample, "--sample")
     limit = check_time_limit(args.time_limit, "--time-limit")
     libs = find(args.name)
     t0 = time.perf_counter()
@@ -114,122 +81,27 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for c in failed:
         lines.append(f"  FAILED {c.label}: stored {c.stored}; re-solve {c.resolved or '-'}")
         lines += [f"         {p}" for p in c.problems]
-    _emit(out, args.json, "\n".join(lines))
+    emit_indented(out, args.json, "\n".join(lines))
     return 1 if failed else 0
 
 
-# --- gap / check --library ---------------------------------------------------------------------
-def add_gap_args(p: argparse.ArgumentParser) -> None:
-    """The library options of ``gap`` and ``check``."""
-    p.add_argument("--library", action="append", metavar="NAME|DIR",
-                   help="score every heuristic against the stored certificates of a library: "
-                        "a shipped name (resilsched library list), 'all', a library folder, "
-                        "or a folder of library folders; repeatable (default: the built-in "
-                        "smoke suite, solved now)")
-    p.add_argument("--resolve", action="store_true",
-                   help="with --library: solve every instance again (the manifest's model "
-                        "and options, --time-limit or the manifest's limit) instead of trusting "
-                        "the stored certificates (default: no solving; the stored ones must "
-                        "name the manifest's model and match their files)")
-    p.add_argument("--store", default=None, metavar="PATH",
-                   help="with --library: campaign result store (SQLite) that makes the run "
-                        "resumable (default: in memory, nothing kept)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="with --library: worker processes (default: all cores; 1 runs inline)")
-    p.add_argument("--dask", default=None, metavar="ADDRESS|local",
-                   help="with --library: run the tasks on Dask distributed (default: no Dask)")
-
-
-def run_gap(args: argparse.Namespace) -> Any:
-    """The `GapReport` of ``gap``/``check --library`` (libraries filtered by ``--family``)."""
-    from resilsched.api import library_gap
-    from resilsched.campaign import CampaignError
-
-    _positive(args.jobs, "--jobs")
-    try:
-        return library_gap(args.library, args.heuristic, args.family, args.time_limit,
-                           jobs=args.jobs, dask=args.dask, store=args.store,
-                           resolve=args.resolve, progress=not args.quiet)
-    except CampaignError as exc:  # a store of another configuration, Dask missing
-        raise CommandError(str(exc)) from None
-
-
-def gap_progress(args: argparse.Namespace) -> Any:
-    """The progress bar of the built-in gap suite (None under -q)."""
-    from resilsched.progress import ProgressBar
-
-    return None if args.quiet else ProgressBar("gap")
-
-
-# --- generate --solve --------------------------------------------------------------------------
-def add_generate_args(p: argparse.ArgumentParser) -> None:
-    """The certificate options of ``generate``."""
-    p.add_argument("--solve", action="store_true",
-                   help="solve every instance exactly and write its certificate (optimum or "
-                        "bounds, model, solver versions, proof time) into its metadata and the "
-                        "manifest (default: no solving)")
-    p.add_argument("--time-limit", type=float, default=None,
-                   help=f"with --solve: seconds per exact solve, deterministic (default "
-                        f"{GENERATE_TIME_LIMIT:g})")
-    p.add_argument("--method", default=None,
-                   help="with --solve: exact model (default: the family's reference model)")
-    p.add_argument("--jobs", type=int, default=1,
-                   help="with --solve: worker processes for the solves (default 1)")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress on standard error (default: a bar on a terminal, else a "
-                        "line every 10 s and at the end)")
-
-
-def generate_solved(args: argparse.Namespace) -> int:
-    """``generate --solve``: a library folder with certificates (docs/architecture.md)."""
-    from resilsched.library.build import certify_all, write_library
-    from resilsched.registry import exact_model, generator, get_family
-
-    fam = get_family(args.family)
-    gen = generator(fam, args.preset)
-    _positive(args.count, "--count")
-    _positive(args.jobs, "--jobs")
-    method = exact_model(fam, args.method or fam.default_exact).name
-    limit = check_time_limit(GENERATE_TIME_LIMIT if args.time_limit is None
-                             else args.time_limit, "--time-limit")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InvalidInstance(f"--out={args.out}", "is a file, not a directory")
-    instances = gen.generate(args.seed, args.count)
-    certs = certify_all(fam.name, [inst.to_dict() for inst in instances], method, limit,
-                        jobs=args.jobs, progress=not args.quiet, name=out.name)
-    try:
-        manifest = write_library(out, name=out.name, family=fam.name, preset=gen.name,
-                                 seed=args.seed, instances=instances, certificates=certs,
-                                 method=method, time_limit=limit, description=gen.description)
-    except OSError as exc:
-        raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
-            from None
-    proven = manifest["proven_optimal"]
-    _emit(manifest, args.json,
-          f"wrote {len(instances)} {fam.name} instances ({gen.name}, seed {args.seed}) with "
-          f"certificates by {method} ({proven} proven optima, {len(instances) - proven} with "
-          f"bounds) and manifest.json to {out}")
-    return 0
-
-
 # --- parsers -----------------------------------------------------------------------------------
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``library`` (list, verify, path) to the subcommands `sub`."""
-    fmt = argparse.RawDescriptionHelpFormatter
+    fmt = FORMATTER
     p = sub.add_parser(
         "library", help="shipped instance libraries with certified optima: list, verify, path",
         formatter_class=fmt,
         description="Instance libraries whose instances carry their optimum (or bounds) and\n"
                     "the certificate that proved it, JobShopLib style (docs/libraries.md).",
-        epilog=_examples("resilsched library list --json\n"
+        epilog=examples("resilsched library list --json\n"
                          "resilsched library verify rigid-small --sample 10\n"
                          "resilsched gap --library rigid-small"))
     lib = p.add_subparsers(dest="library_command", metavar="ACTION", required=True)
 
     q = lib.add_parser("list", help="the shipped libraries: family, instances, proven optima")
     q.add_argument("--family", help="only this family's libraries (default: all)")
-    _json_flag(q)
+    json_flag(q)
     q.set_defaults(func=cmd_list)
 
     q = lib.add_parser(
@@ -241,7 +113,7 @@ def add_parsers(sub: Any) -> None:
                     "both values) when an optimum or a bound is not reproduced, a certificate\n"
                     "names another model, or a file differs from its manifest. A manifest that\n"
                     "cannot be read is refused (exit status 2).",
-        epilog=_examples("resilsched library verify rigid-small --sample 10\n"
+        epilog=examples("resilsched library verify rigid-small --sample 10\n"
                          "resilsched library verify all --sample 5 --seed 3 --json\n"
                          "resilsched library verify vendor/rigid-small"))
     q.add_argument("name", metavar="NAME|DIR",
@@ -257,10 +129,10 @@ def add_parsers(sub: Any) -> None:
     q.add_argument("-q", "--quiet", action="store_true",
                    help="no progress on standard error (default: a bar on a terminal, plain "
                         "lines otherwise)")
-    _json_flag(q)
+    json_flag(q)
     q.set_defaults(func=cmd_verify)
 
     q = lib.add_parser("path", help="the folder of a shipped library (to vendor it)")
     q.add_argument("name", metavar="NAME", help="a shipped library or 'all'")
-    _json_flag(q)
+    json_flag(q)
     q.set_defaults(func=cmd_path)

@@ -19,15 +19,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from resilsched.commands.args import FORMATTER, MAX_SEED, examples, output_file
 from resilsched.errors import InvalidInstance, InvalidSchedule
 
 EXIT_USAGE = 2
 EXIT_INVALID = 1
-MAX_SEED = 2**63 - 1
-
-
-def _examples(text: str) -> str:
-    return "examples:\n" + "\n".join(f"  {line}" for line in text.strip().splitlines())
 
 
 def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> Path:
@@ -47,14 +43,7 @@ def _output(value: str, option: str, suffixes: tuple[str, ...], source: str) -> 
 
 
 def _usable(path: Path, value: str, option: str, source: str) -> None:
-    if path.is_dir():
-        raise InvalidInstance(f"{option}={value}", "is a directory, not a file")
-    parent = path.parent
-    if not parent.is_dir():
-        what = "is not a directory" if parent.exists() else "does not exist"
-        raise InvalidInstance(f"{option}={value}", f"its folder {parent} {what}")
-    if path.exists() and Path(source).exists() and path.samefile(source):
-        raise InvalidInstance(f"{option}={value}", "is the input file")
+    output_file(value, option, source)
     existed = path.exists()  # opened for appending, to find out now, and left as it was
     with open(path, "ab"):
         pass
@@ -170,7 +159,7 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
     return out
 
 
-def cmd_plot(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Draw (and tabulate) the schedule(s); see the module docstring."""
     from resilsched.plot.axes import MatplotlibMissing, require_matplotlib
     from resilsched.plot.picture import NothingToDraw
@@ -243,11 +232,11 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add ``plot`` to the subcommands `sub`."""
     p = sub.add_parser(
         "plot", help="draw a schedule: Gantt chart of the family, heuristic beside optimum",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=FORMATTER,
         description="Draw the schedule of a heuristic (--heuristic) or of an exact model\n"
                     "(--method), or both on one time axis (--compare), in the family's "
                     "picture:\nprocessors x time (rigid, moldable, coschedule), workers x time "
@@ -255,7 +244,7 @@ def add_parsers(sub: Any) -> None:
                     "(malleable), plan and run\nper machine (desktop). The schedule is checked "
                     "by the family's validator first.\n--csv writes what is drawn, one row per "
                     "segment (docs/plots.md).",
-        epilog=_examples("""
+        epilog=examples("""
 resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --out rigid.png
 resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --method cpsat-scenario \\
     --compare --out compare.png --csv compare.csv
@@ -292,4 +281,4 @@ resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg""")
                    help="no progress lines on standard error (default: progress after 3 s)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object on standard output (default: text)")
-    p.set_defaults(func=cmd_plot)
+    p.set_defaults(func=run)

@@ -1,4 +1,5 @@
-"""Certify instances and write a library (``generate --solve``, ``scripts/build_libraries.py``).
+"""Write instance trees and libraries (``generate``, ``generate --solve``,
+``scripts/build_libraries.py``), certifying the instances of a library.
 
 The exact solves run on the campaign engine (`resilsched.campaign.run_campaign`): one task per
 instance, in parallel with ``jobs`` processes, stored in `store` (in memory unless a path is
@@ -21,8 +22,8 @@ from resilsched.library.catalog import (
     sha256_text,
     write_manifest,
 )
-from resilsched.library.certificate import Certificate, certify, versions
-from resilsched.versions import versions as package_versions
+from resilsched.library.certificate import Certificate, certify
+from resilsched.versions import CERTIFICATE_RECORD, MANIFEST_RECORD, versions
 
 
 def certify_task(payload: tuple[str, dict[str, Any], str, float | None, dict[str, Any]]) -> dict:
@@ -94,45 +95,57 @@ def instance_text(instance: Any, cert: Certificate | None, generated_by: dict[st
     return library_json(d) + "\n"
 
 
-def write_library(out: Path, *, name: str, family: str, preset: str, seed: int,
-                  instances: Sequence[Any], certificates: Sequence[Certificate | None],
-                  method: str | None, time_limit: float | None,
-                  description: str = "") -> dict[str, Any]:
-    """Write the instance files ``<preset>-<seed>-<i>.json`` and ``manifest.json`` into `out`
-    (created if missing; files of an older build with other names are left alone).
+def plain_text(instance: Any) -> str:
+    """The file of one instance of a plain ``resilsched generate`` tree: its JSON, indented."""
+    return json.dumps(instance.to_dict(), indent=1, allow_nan=False) + "\n"
 
-    The manifest holds what ``resilsched generate`` writes (family, preset, seed, count, the
-    versions of resilsched/numpy/python, per file its name and sha256) plus the library's
-    name, the exact model and options, the solver versions, the number of proven optima, and per
-    file the certificate's status, optimum or bounds and proof time.
+
+def write_library(out: Path, *, family: str, preset: str, seed: int,
+                  instances: Sequence[Any],
+                  certificates: Sequence[Certificate | None] | None = None,
+                  name: str | None = None, method: str | None = None,
+                  time_limit: float | None = None, description: str = "") -> dict[str, Any]:
+    """Write the instance files ``<preset>-<seed>-<i>.json`` and ``manifest.json`` into `out`
+    (created if missing; files of an older build with other names are left alone); returns the
+    manifest. The one writer of instance trees: ``resilsched generate`` (with and without
+    ``--solve``) and ``scripts/build_libraries.py``.
+
+    The manifest holds the family, preset, seed, count, the versions of resilsched/numpy/python
+    (`resilsched.versions.MANIFEST_RECORD`) and per file its name and sha256. Without a library
+    `name` (a plain ``generate``) the files are the instances as they are (`plain_text`);
+    with one, each file carries its certificate (`instance_text`) and the manifest adds the
+    library's name and description, the exact model and options, the solver versions, the
+    number of proven optima, and per file the certificate's status, optimum or bounds and proof
+    time.
     """
     from resilsched import __version__
 
+    if certificates is None:
+        certificates = [None] * len(instances)
     out.mkdir(parents=True, exist_ok=True)
     files = []
     for i, (inst, cert) in enumerate(zip(instances, certificates, strict=True)):
         fname = f"{preset}-{seed}-{i:04d}.json"
-        text = instance_text(inst, cert, {"family": family, "preset": preset, "seed": seed,
-                                          "index": i},
-                             f"resilsched library {name} (resilsched {__version__})")
+        if name is None:
+            text = plain_text(inst)
+        else:
+            text = instance_text(inst, cert, {"family": family, "preset": preset, "seed": seed,
+                                              "index": i},
+                                 f"resilsched library {name} (resilsched {__version__})")
         (out / fname).write_text(text)
         record = {"file": fname, "name": getattr(inst, "name", ""), "sha256": sha256_text(text)}
         if cert is not None:
             record.update(cert.summary())
         files.append(record)
     solved = [c for c in certificates if c is not None]
-    manifest: dict[str, Any] = {
-        "library": name,
-        "description": description,
-        "family": family,
-        "preset": preset,
-        "seed": seed,
-        "count": len(files),
-        **package_versions(("resilsched", "numpy", "python")),
-    }
+    manifest: dict[str, Any] = {} if name is None else {"library": name,
+                                                         "description": description}
+    manifest.update({"family": family, "preset": preset, "seed": seed, "count": len(files),
+                     **versions(MANIFEST_RECORD)})
     if solved:
         manifest["exact"] = {"method": method, "time_limit": time_limit,
-                             "options": solved[0].options, "versions": versions()}
+                             "options": solved[0].options,
+                             "versions": versions(CERTIFICATE_RECORD, installed_only=True)}
         manifest["proven_optimal"] = sum(c.is_optimal for c in solved)
         manifest["with_bounds"] = len(solved) - manifest["proven_optimal"]
     manifest["files"] = files

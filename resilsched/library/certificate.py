@@ -27,21 +27,11 @@ from typing import Any
 
 from resilsched.numeric import readable
 from resilsched.solution import Solution, Status, number_fields
-from resilsched.versions import versions as package_versions
+from resilsched.versions import CERTIFICATE_RECORD, versions
 
 #: relative tolerance between two float certificates (numerically certified models, e.g. the
 #: worksharing QP, agree to ~1e-9 across runs; docs/decisions.md L3)
 FLOAT_TOL = 1e-6
-#: distributions whose versions a certificate records
-VERSIONED = ("numpy", "ortools", "highspy")
-
-
-def versions() -> dict[str, str]:
-    """Versions of resilsched, Python and the solver stack (recorded with each certificate)."""
-    found = package_versions(("resilsched", "python", *VERSIONED))
-    return {name: v for name, v in found.items() if v is not None}
-
-
 def _exact(*xs: Any) -> bool:
     return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in xs)
 
@@ -156,7 +146,8 @@ class Certificate:
         lower, upper = (bound, objective) if sense == "min" else (objective, bound)
         optimum = objective if sol.status is Status.OPTIMAL else None
         return cls(sol.status.value, lower, upper, optimum, sol.method, sol.solver,
-                   round(proof_time, 3), time_limit, dict(options), versions())
+                   round(proof_time, 3), time_limit, dict(options),
+                   versions(CERTIFICATE_RECORD, installed_only=True))
 
     def reference(self, sense: str) -> tuple[Any, str]:
         """The value gaps are measured against and its kind (``"optimal"`` or ``"bound"``)."""

@@ -1,16 +1,16 @@
 """argparse types shared by the reproductions' own option parsers (`resilsched.reproduce`): a
-bad value is a one-line error naming the option (`cli_parser.ReproductionParser`, exit 2)."""
+bad value is a one-line error naming the option (`commands.args.ReproductionParser`, exit 2)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
 
-from resilsched.cli_parser import integer
+from resilsched.commands.args import integer
 
 
 def count(high: int) -> Callable[[str], int]:
-    """argparse type: a count in [1, high], refused up front above it (`cli_parser.integer`)."""
+    """argparse type: a count in [1, high], refused up front above it (`commands.args.integer`)."""
     return integer(1, high)
 
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
-from resilsched.cli_parser import ReproductionParser
+from resilsched.commands.args import ReproductionParser
 from resilsched.heuristics.coschedule.onepack import optimal_pack, optimal_pack_dp
 from resilsched.heuristics.coschedule.packing import pack_approx
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
-from resilsched.cli_parser import ReproductionParser, integer
+from resilsched.commands.args import ReproductionParser, integer
 from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
 from resilsched.reproduce.arguments import number
 from resilsched.reproduce.desktop_checks import CHECKS

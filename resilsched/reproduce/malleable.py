@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
-from resilsched.cli_parser import ReproductionParser, integer
+from resilsched.commands.args import ReproductionParser, integer
 from resilsched.reproduce.malleable_checks import CHECKS
 from resilsched.reproduce.malleable_grid import (  # noqa: F401  (the figures' grid, re-exported)
     BASELINES,

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import resilsched
 from resilsched import versions
-from resilsched.campaign import store
-from resilsched.library import certificate
+from resilsched.campaign.store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,6 +59,19 @@ def test_disabled_core_is_reported_without_the_fallback_warning():
 
 
 def test_records_keep_their_fields():
-    assert set(store.versions()) == {"python", "resilsched", "numpy", "ortools", "highspy"}
-    assert set(certificate.versions()) == {"python", "resilsched", "numpy", "ortools",
-                                           "highspy"}
+    # each record is a selection of the one `versions`, in the order its writer has always used
+    assert list(versions.versions(versions.CAMPAIGN_RECORD)) == ["python", "resilsched", "numpy",
+                                                          "ortools", "highspy"]
+    assert list(versions.versions(versions.CERTIFICATE_RECORD, installed_only=True)) == [
+        "resilsched", "python", "numpy", "ortools", "highspy"]
+    assert list(versions.versions(versions.MANIFEST_RECORD)) == ["resilsched", "numpy", "python"]
+    assert versions.versions(("no-such-distribution", "python"), installed_only=True) == {
+        "python": versions.versions(("python",))["python"]}
+
+
+def test_a_campaign_run_records_the_campaign_versions():
+    with ResultStore(":memory:") as store:
+        store.register("c", {})
+        store.add_run("c", "inline", 1)
+        (run,) = store.runs("c")
+    assert run["versions"] == versions.versions(versions.CAMPAIGN_RECORD)

@@ -51,7 +51,7 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
-from resilsched.cli_parser import ReproductionParser
+from resilsched.commands.args import ReproductionParser
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS, batch_params
 from resilsched.instances.moldable.generators import (

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.campaign import add_cli_options, run_script
-from resilsched.cli_parser import ReproductionParser
+from resilsched.commands.args import ReproductionParser
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_PROCESSORS
 from resilsched.instances.rigid.synthetic import PAPER_P_RANGE

@@ -54,7 +54,7 @@ from resilsched.campaign import (
     run_campaign,
     run_script,
 )
-from resilsched.cli_parser import ReproductionParser
+from resilsched.commands.args import ReproductionParser
 from resilsched.heuristics.worksharing.schedules import NO_REP_RULES
 from resilsched.instances.worksharing.generators import (
     E_EPS,

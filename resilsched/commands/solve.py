@@ -1,0 +1,79 @@
+"""``resilsched solve FILE [--method M] [--failures ... | --qbar Q] [--time-limit S]``: solve
+an instance exactly. The whole command, loading included, runs within ``--time-limit``
+(default 60 s). Without ``--method``, the portfolio (`resilsched.portfolio`); with it, that
+model alone (decision T19)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from resilsched.commands.args import (
+    FORMATTER,
+    UsageError,
+    emit,
+    examples,
+    instance_arguments,
+    json_flag,
+    load,
+    notes,
+    scenario,
+    seconds,
+    time_limit,
+)
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``solve`` to the subcommands `sub`."""
+    p = sub.add_parser(
+        "solve", formatter_class=FORMATTER, help="solve an instance with an exact model",
+        description="Solve an instance exactly (within --time-limit). The status is honest: "
+        "'optimal' only when proven, otherwise 'feasible' with the proven bound.",
+        epilog=examples(
+            "resilsched solve inst.json\n"
+            "resilsched solve inst.json --method cpsat-scenario --failures 0,2,1 --json\n"
+            "resilsched solve trace.swf --index 3 --time-limit 30"),
+    )
+    instance_arguments(p)
+    p.add_argument("--method", help="exact model name (default: the family's reference model)")
+    p.add_argument("--time-limit", type=seconds, default=None,
+                   help="seconds for the whole command, loading included, in [0.01, 604800] "
+                   "(default 60)")
+    json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve instance ``--index`` of ``args.file``; print the solution."""
+    from resilsched.api import solve_with
+    from resilsched.options import Deadline, parse_params
+    from resilsched.portfolio import pick_model
+    from resilsched.progress import Heartbeat
+
+    deadline = Deadline(time_limit(args, 60.0), start=args.started)
+    fam, instance = load(args)
+    model = pick_model(fam, instance, args.method)
+    options = parse_params(model.params, args.param, model.name)
+    if any(p.name == "qbar" for p in model.params):  # it takes the failure model, not a draw
+        if args.failures is not None:
+            raise UsageError(f"--failures: {model.name} averages over the failure model "
+                             "(--qbar Q or the instance's own), it takes no scenario")
+        if args.qbar is not None:
+            if "qbar" in options:
+                raise UsageError("--qbar and --param qbar= are the same option: give one")
+            options["qbar"] = args.qbar
+        drawn = None
+    else:
+        drawn = scenario(fam, instance, args)
+    notes(args)
+    label = model.name if args.method else f"portfolio ({model.name})"
+    with Heartbeat(f"solve {label}", deadline, enabled=not args.quiet) as beat:
+        sol = solve_with(fam, instance, drawn, model, deadline, options, beat.phase,
+                         portfolio=args.method is None)
+    d = {**sol.to_dict(), "wall_time": round(deadline.elapsed(), 6),
+         "solver_time": round(sol.wall_time, 6), "family": fam.name,
+         "unit": fam.objective_unit}
+    if drawn is not None and hasattr(drawn, "to_list"):
+        d["failures"] = drawn.to_list()
+    emit(d, args.json, f"{fam.name} / " + sol.describe(fam.objective_name, fam.objective_unit))
+    return 0
