@@ -4,16 +4,18 @@ below an independent brute force of its relaxation, and the portfolio's choice."
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from resilsched.bounds.malleable import checkpoint_bound, fluid_bound, upper_hull
-from resilsched.heuristics.malleable import HEURISTICS
+from resilsched.heuristics.malleable import HEURISTICS, noredist
 from resilsched.heuristics.malleable.clairvoyant import clairvoyant, static_allocation
 from resilsched.instances.malleable import Formulas, paper_instance, tiny_instance
-from resilsched.instances.malleable.traces import DrawnTrace
+from resilsched.instances.malleable.traces import DrawnTrace, FailureTrace
 from resilsched.models.malleable import solve_faultfree
 from resilsched.portfolio import certified_solve
 from resilsched.registry import get_family
@@ -172,3 +174,29 @@ def test_portfolio_takes_the_construction_and_the_bound():
     want = FAM.heuristics["ENDGREEDY-SAF"].run(inst, None, None, seed=2).schedule.trace
     got = sol.schedule.trace
     assert got[:len(want)] == want[:len(got)]
+
+
+def test_checkpoint_bound_holds_for_same_count_splits_with_literal_progress():
+    """The validator accepts a run that ends each period just before its checkpoint completes
+    by a same-count 'redistribution' (no event happens; literal progress counts the checkpoint
+    as work): it beats the single phase's t + N^ff C, and stays above the bound, whose charge
+    per application, t + (t / tau - 1) C, it nearly meets (MA-25)."""
+    inst = paper_instance(1, 1, 50, mtbf_years=100)
+    F = Formulas(inst)
+    k, one = 50, np.array([0])
+    t, c, tau = (float(f(one, k)[0]) for f in (F.t, F.ckpt, F.tau))
+    phases, start, restart, alpha = [], 0.0, 0.0, 1.0
+    while alpha * t > tau - 1e-3:
+        end = restart + tau - 1e-3
+        done = (tau - 1e-3) / t
+        phases.append((0, start, restart, k, alpha, end, "redistributed", done))
+        start, restart, alpha = end, end + c, alpha - done
+    end = restart + alpha * t + np.floor(alpha * t / (tau - c)) * c
+    phases.append((0, start, restart, k, alpha, float(end), "finished", alpha))
+    base = noredist(inst, FailureTrace((), ()), progress="literal").schedule  # other fields
+    split = dataclasses.replace(base, phases=tuple(phases), finish=(float(end),),
+                                released=(float(end),), makespan=float(end))
+    validate_malleable_run(inst, split, float(end))
+    single = t + np.floor(t / (tau - c)) * c
+    assert end < single * (1 - 1e-3)
+    assert checkpoint_bound(inst) <= end <= (t + (t / tau - 1.0) * c) * (1 + 1e-3)
