@@ -1,8 +1,6 @@
 """Heuristics for malleable applications under failures (spec 001 §3): the initial allocation,
-the event-driven simulator, ENDLOCAL/ENDGREEDY x SAF/IG and the baselines; the clairvoyant
-construction (`clairvoyant`, decision MA-25)."""
+the event-driven simulator, ENDLOCAL/ENDGREEDY x SAF/IG and the baselines."""
 
-from resilsched.heuristics.malleable.clairvoyant import clairvoyant
 from resilsched.heuristics.malleable.run import (
     HEURISTICS,
     RunPayload,
@@ -18,7 +16,6 @@ from resilsched.heuristics.malleable.run import (
 
 __all__ = [
     "HEURISTICS",
-    "clairvoyant",
     "RunPayload",
     "endgreedy_ig",
     "endgreedy_saf",
