@@ -26,7 +26,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from resilsched.instances.malleable.formulas import formulas_of
+
 ITERATIONS = 200
+#: most cells (applications x even counts) `checkpoint_bound` tabulates; above it answers the
+#: fluid bound, which it refines
+MAX_CELLS = 4_000_000
+#: most steps of `checkpoint_bound`'s root search (regula falsi; it stops at a relative
+#: bracket of 1e-10)
+CHECKPOINT_ITERATIONS = 60
 
 
 def fluid_bound(instance, scenario=None) -> float:
@@ -116,3 +124,117 @@ def upper_hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         hx.append(px)
         hy.append(py)
     return np.array(hx), np.array(hy)
+
+
+def checkpoint_bound(instance, scenario=None) -> float:
+    """The checkpoint-aware fluid bound T_ckpt >= T_fluid (seconds; decision MA-25).
+
+    With failures every phase of a run pays its checkpoints (spec §1.4-1.6). A phase on k
+    processors that starts after an event first pays at least C_{i,k} (the recovery R = C after
+    a failure, the checkpoint after a redistribution), then works Delta with N = floor(Delta /
+    tau) checkpoints: over its elapsed time E it counts at most E rho_{i,k} / t_{i,k} of the
+    work, rho = tau / (tau + C) (the clamped progress (1.10) gives W / tau <= rho, the literal
+    one at most (W + C) / (W + 2 C) = rho, A-9; a failure keeps N W / t). Only the first phase,
+    which starts at t = 0 without a checkpoint (A-33), may run its first min(E, tau) at the full
+    speed s_{i,k} = 1 / t_{i,k}. For a makespan T, application i therefore needs at least the
+    processor-seconds of the linear program
+
+        min sum_k k (x_k + y_k)  s.t.  sum_k (rho_k s_k x_k + s_k y_k) >= 1,
+        sum_k (x_k + y_k) <= T,  sum_k y_k / Y_k <= 1,  x, y >= 0,  Y_k = min(tau_k, T, t_k)
+
+    (x: time on k at the checkpointed speed, time-sharing allowed as in MA-7; y: the first
+    phase, one count, relaxed to a mix), hence at least any value of its dual,
+    D(lambda) = lambda - mu T - nu with mu = max(0, max_k (lambda rho_k s_k - k)) and
+    nu = max(0, max_k Y_k (lambda s_k - mu - k)), for every lambda >= 0 (weak duality: no
+    optimisation is needed for validity). `_needs` takes the best of a few lambda around the
+    slope of the concave majorant at speed 1 / T (the no-bonus optimum). T is infeasible when
+    sum_i D_i > p T; the bound is the largest T proven so, by regula falsi from the fluid bound.
+    Downtime, lost work and failures are not charged: a run that knows the trace may leave the
+    failing processors idle (MA-25). Without failures, or above `MAX_CELLS`, it is the fluid
+    bound.
+    """
+    base = fluid_bound(instance)
+    ks = np.arange(2, instance.p_even + 1, 2)
+    if instance.fault_free or instance.n * ks.size > MAX_CELLS:
+        return base
+    F = formulas_of(instance)
+    n = instance.n
+    idx = np.repeat(np.arange(n), ks.size)
+    kk = np.tile(ks, n)
+    t = instance.times(idx, kk).reshape(n, ks.size)
+    c = F.ckpt(idx, kk).reshape(n, ks.size)
+    tau = F.tau(idx, kk).reshape(n, ks.size)
+    apps = _Needs(ks.astype(float), 1.0 / t, tau / (tau + c), np.minimum(tau, t))
+    p = float(instance.p)
+    lo, hi = base, base
+    g_lo = g_hi = apps.total(hi) / hi - p  # > 0: infeasible (the needs exceed p T)
+    while g_hi > 0.0:
+        lo, g_lo = hi, g_hi
+        hi = 1.01 * hi
+        g_hi = apps.total(hi) / hi - p
+    if lo == hi:
+        return lo
+    side = 0
+    for _ in range(CHECKPOINT_ITERATIONS):  # regula falsi, Illinois variant
+        if hi - lo <= 1e-10 * hi or not np.isfinite(g_lo):
+            if not np.isfinite(g_lo):
+                mid = 0.5 * (lo + hi)
+            else:
+                break
+        else:
+            mid = hi - g_hi * (hi - lo) / (g_hi - g_lo)
+            if not lo < mid < hi:
+                mid = 0.5 * (lo + hi)
+        g = apps.total(mid) / mid - p
+        if g > 0.0:
+            lo, g_lo = mid, g
+            if side == -1:
+                g_hi *= 0.5
+            side = -1
+        else:
+            hi, g_hi = mid, g
+            if side == 1:
+                g_lo *= 0.5
+            side = 1
+    return lo
+
+
+class _Needs:
+    """The dual values D_i(lambda) of `checkpoint_bound`, rows the applications, columns the
+    even counts; lambda is tried at `SCALES` times the slope of the row's concave majorant of
+    (k, rho_k s_k) at speed 1 / T (its last slope above the fastest speed)."""
+
+    SCALES = (0.95, 1.0, 1.05)
+
+    def __init__(self, ks: np.ndarray, s: np.ndarray, rho: np.ndarray, cap: np.ndarray) -> None:
+        self.ks, self.s, self.sp, self.cap = ks[None, :], s, rho * s, cap
+        hulls = [_hull(ks, row) for row in self.sp]
+        self.slopes = [np.diff(h[0]) / np.diff(h[1]) for h in hulls]  # processors per speed
+        self.rates = [h[1] for h in hulls]
+
+    def total(self, T: float) -> float:
+        """A lower bound on sum_i P_i(T), +inf when some application cannot finish by T."""
+        r0 = 1.0 / T
+        lam0 = np.array([sl[min(np.searchsorted(r, r0) - 1, sl.size - 1)]
+                         for sl, r in zip(self.slopes, self.rates, strict=True)])[:, None]
+        best = np.full(lam0.shape[0], -np.inf)
+        Y = np.minimum(self.cap, T)
+        for scale in self.SCALES:
+            lam = scale * lam0
+            mu = np.maximum(0.0, np.max(lam * self.sp - self.ks, axis=1, keepdims=True))
+            nu = np.maximum(0.0, np.max(Y * (lam * self.s - mu - self.ks), axis=1))
+            best = np.maximum(best, lam[:, 0] - mu[:, 0] * T - nu)
+        return float(np.sum(best))
+
+
+def _hull(ks: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Upper concave hull of (0, 0) and (k, s_k): (processors, speeds) of its vertices, without
+    the points no faster than a smaller count (never the fewest processors for a speed); the
+    points themselves when they are already concave (the synthetic profile, vectorised)."""
+    x, y = np.r_[0.0, ks], np.r_[0.0, s]
+    faster = y > np.maximum.accumulate(np.r_[-np.inf, y[:-1]])
+    x, y = x[faster], y[faster]
+    slope = np.diff(y) / np.diff(x)
+    if np.all(np.diff(slope) < 0.0):
+        return x, y
+    return upper_hull(x, y)

@@ -135,11 +135,14 @@ class Bound:
 class Construction:
     """A schedule the family builds for the portfolio (not a heuristic of the papers, e.g. a
     clairvoyant one): ``build(instance, scenario) -> HeuristicResult``, checked by the family's
-    validator before `resilsched.portfolio` takes it."""
+    validator before `resilsched.portfolio` takes it. With `seeded` the portfolio passes
+    ``seed=`` too, as to the heuristics (a scenario drawn from the seed, e.g. a malleable
+    trace)."""
 
     name: str
     build: Callable[..., HeuristicResult]
     description: str
+    seeded: bool = False
 
 
 @dataclass(frozen=True)

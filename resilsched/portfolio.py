@@ -165,9 +165,10 @@ def _runs(family: Family, case: Case, seed: int, entry: Heuristic | Construction
     from resilsched.checked import run_checked
 
     if isinstance(entry, Construction):
-        build = entry.build
-        entry = Heuristic(entry.name, lambda instance, scenario=None, priority=None, *,
-                          seed=0: build(instance, scenario), entry.description)
+        build, seeded = entry.build, entry.seeded
+        entry = Heuristic(entry.name, lambda instance, scenario=None, priority=None, *, seed=0:
+                          build(instance, scenario, **({"seed": seed} if seeded else {})),
+                          entry.description)
     prios = list(entry.priorities)
     if entry.default_priority in prios:
         prios.remove(entry.default_priority)

@@ -125,18 +125,25 @@ def _run(name: str, end, fail, fault_free: bool, instance, scenario, seed: int,
         inst = HalfView(instance if instance.fault_free
                         else instance.replace(mtbf=None, failures=None))
     st, read = simulate(inst, trace, end, fail, opts, fault_free=fault_free)
+    return result_of(name, st, read, ff, source, opts, seed, step, warning)
+
+
+def result_of(name: str, st, read: list, fault_free: bool, source: str, opts: Options,
+              seed: int, step: int = 2, warning: str = "",
+              extra: dict[str, Any] | None = None) -> HeuristicResult:
+    """The `HeuristicResult` of a finished simulation `st` (its `RunPayload` and counts)."""
     phases = st.phases if step == 2 else to_units(st.phases)
     makespan = float(np.max(st.finish))
     payload = RunPayload(
-        heuristic=name, makespan=makespan, fault_free=ff,
+        heuristic=name, makespan=makespan, fault_free=fault_free,
         initial=tuple(int(x) for x in _initial(phases, st.inst.n)),
         finish=tuple(st.finish.tolist()), released=tuple(st.released.tolist()),
         phases=tuple(phases), counts=dict(st.counts), trace=tuple(read), trace_source=source,
         options={**opts.__dict__, "step": step}, fatal=tuple(st.fatal), warning=warning)
-    extra = {"failures_struck": st.counts["failures"], "redistributions":
-             st.counts["redistributions"], "fatal_failures": st.counts["fatal"], "seed": seed,
-             "trace_source": source, **({"warning": warning} if warning else {})}
-    return HeuristicResult(makespan, name, None, payload, extra)
+    out = {"failures_struck": st.counts["failures"], "redistributions":
+           st.counts["redistributions"], "fatal_failures": st.counts["fatal"], "seed": seed,
+           "trace_source": source, **({"warning": warning} if warning else {}), **(extra or {})}
+    return HeuristicResult(makespan, name, None, payload, out)
 
 
 def _initial(phases: list[tuple], n: int) -> list[int]:

@@ -23,6 +23,7 @@ every policy of a repetition meets the same failures (common random numbers).
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable
 
 import numpy as np
@@ -36,17 +37,23 @@ FailPolicy = Callable[[RunState, float, int, np.ndarray], None]
 
 
 def simulate(inst, trace, end_policy: EndPolicy | None, fail_policy: FailPolicy | None,
-             opts: Options | None = None, *, fault_free: bool = False) -> tuple[RunState, list]:
+             opts: Options | None = None, *, fault_free: bool = False,
+             initial: np.ndarray | None = None, order: list[int] | None = None
+             ) -> tuple[RunState, list]:
     """Run the policies on `inst` under `trace`; returns the final state and the trace read.
 
     With `fault_free` the instance is run without failures and checkpoints (lambda = 0), the
-    fault-free context of the baselines (§3.3).
+    fault-free context of the baselines (§3.3). `initial` replaces the initial allocation of
+    §3.2 and `order` the order in which the idle processor ids are handed out (default
+    0, 1, ..., p - 1, MA-13); the clairvoyant construction sets both (MA-25).
     """
     if fault_free and not inst.fault_free:
         inst = inst.replace(mtbf=None, failures=None)
     F = formulas_of(inst)
     st = RunState(inst, F, opts or Options())
-    st.start(initial_allocation(st))
+    if order is not None:
+        st.pool = deque(order)
+    st.start(initial_allocation(st) if initial is None else np.asarray(initial, dtype=np.int64))
     cursor = trace.cursor() if not inst.fault_free else None
     held: list[list] = []  # A-14 'at_end' / 'faulty_only': [free at, ids, count]
     while True:

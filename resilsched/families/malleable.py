@@ -9,15 +9,18 @@ instance's mtbf with ``--seed`` (decision MA-3), and ``--qbar`` is refused. Heur
 
 Exact models: ``yardstick`` (the gap report's reference: the fault-free optimum without failures,
 the fluid bound with failures, decision MA-1), ``static-optimal`` and ``faultfree-optimal``.
+Bounds: ``fluid`` (MA-7) and ``checkpoint`` (MA-25). Construction: ``CLAIRVOYANT`` (MA-25), a run
+that reads the trace in advance, among the schedules of the portfolio of ``resilsched solve``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from resilsched.bounds.malleable import fluid_bound
+from resilsched.bounds.malleable import checkpoint_bound, fluid_bound
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics import malleable as H
+from resilsched.heuristics.malleable.clairvoyant import clairvoyant
 from resilsched.instances.malleable import generators as G
 from resilsched.instances.malleable.model import MalleableInstance
 from resilsched.instances.malleable.traces import DrawnTrace, no_qbar, scenario_of
@@ -27,6 +30,7 @@ from resilsched.models.malleable.yardstick import solve_yardstick
 from resilsched.plugin import (
     Bound,
     Case,
+    Construction,
     ExactModel,
     Family,
     Generator,
@@ -113,6 +117,13 @@ FAMILY.add(ExactModel(
 
 FAMILY.add(Bound("fluid", fluid_bound, "fluid bound: free continuous reallocation on the "
                                        "concave hull of 1/t_{i,k} (valid for every run)"))
+FAMILY.add(Bound("checkpoint", checkpoint_bound,
+                 "checkpoint-aware fluid bound: every phase after t = 0 pays C and its periods' "
+                 "checkpoints, only the first phase's first period runs free (MA-25)"))
+FAMILY.add(Construction(
+    "CLAIRVOYANT", clairvoyant,
+    "clairvoyant: the processors the trace fails before the end are kept idle, the others "
+    "run the static optimum of the realized times (issue 23, MA-25)", seeded=True))
 
 
 def _paper(seed, count=None):
