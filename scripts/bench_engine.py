@@ -40,7 +40,7 @@ from collections.abc import Callable
 import numpy as np
 from benchpage import Row, Run, add_write_option
 
-from resilsched import core
+from resilsched import engine
 from resilsched.heuristics.moldable import Simulator, lpa
 from resilsched.heuristics.rigid import many
 from resilsched.instances.failures import Scenario, q_from_qbar, sample_failures
@@ -109,7 +109,7 @@ def rigid_table(args) -> list[Row]:
         def batched(fn=fn, kw=kw):
             return [x for inst, F in cases for x in many.makespans(fn, inst, F, "LPT", **kw)]
 
-        with core.pure_python():
+        with engine.use("python"):
             ref_values = one_by_one()
             ref = clock(one_by_one, count, args.repeats)
         assert one_by_one() == ref_values and batched() == ref_values, name
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     bench = Run(__file__, argv)
     if args.quick:
         args.sets, args.scenarios, args.repeats = 1, 5, 1
-    if not core.available():
+    if not engine.available():
         print("the compiled core is not available: nothing to compare", file=sys.stderr)
         return 1
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "

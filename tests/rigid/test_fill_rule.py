@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.rigid import many, r_shelffill_b, r_shelffill_nb
 from resilsched.heuristics.rigid.rshelf import FILL_RULES
@@ -21,7 +21,7 @@ from .test_compiled_core import PRIORITY_OPTIONS, check, random_case
 FILLS = (r_shelffill_b, r_shelffill_nb)
 
 
-@pytest.mark.skipif(not core.available(), reason="compiled core not built")
+@pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
 @pytest.mark.parametrize("fn", FILLS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("fill", FILL_RULES)
