@@ -19,6 +19,7 @@ from resilsched.heuristics.moldable import Simulator, _kernel, batch_list, lpa, 
 from resilsched.heuristics.moldable.mt_allotment import MTAllotment
 from resilsched.instances.failures import Scenario
 from resilsched.instances.moldable.generators import PAPER_MODELS, paper_instance
+from resilsched.registry import get_family
 
 needs_c = pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 
@@ -81,6 +82,21 @@ def test_simulator_makespans_equal_one_at_a_time(engine_name):
         for priority in ("LPT", "HPA", "LA"):
             one = [sim.makespan(f, rule, priority, use_c=False) for f in F]
             assert sim.makespans(F, rule, priority).tolist() == one
+
+
+def test_registered_batch_engines_give_the_heuristics_makespans(engine_name):
+    """A fixed-allocation heuristic's registry entry names its allocation rule: the
+    `Simulator.makespans` of that rule are the heuristic's own makespans, bit for bit."""
+    inst = paper_instance("mix", 4, n=30, P=200)
+    F = np.random.default_rng(5).integers(0, 3, size=(4, inst.n))
+    sim = Simulator(inst)
+    batched = [h for h in get_family("moldable").heuristics.values() if h.batch is not None]
+    assert {h.name for h in batched} == {"LPA-LIST", "LPA-PROOF", "MINTIME", "MINAREA"}
+    for h in batched:
+        for priority in ("LPT", "HPA"):
+            one = [h.run(inst, Scenario(tuple(int(x) for x in f)), priority).objective
+                   for f in F]
+            assert sim.makespans(F, h.batch, priority).tolist() == one, (h.name, priority)
 
 
 @needs_c

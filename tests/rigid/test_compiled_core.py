@@ -31,6 +31,7 @@ from resilsched.heuristics.rigid import (
 )
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
+from resilsched.registry import get_family
 
 needs_c = pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 
@@ -119,13 +120,20 @@ def test_many_scenarios_in_one_call_equal_one_at_a_time(engine_name):
     inst, _ = random_case(rng, "float", n_max=30)
     F = rng.integers(0, 3, size=(9, inst.n))
     seeds = list(range(9))
-    for fn, (prio, kw) in itertools.product((r_list_0, *RESERVING, *SHELVES), PRIORITY_OPTIONS):
+    entries = get_family("rigid").heuristics.values()  # each with its batch engine
+    for h, (prio, kw) in itertools.product(entries, PRIORITY_OPTIONS):
+        fn = h.run
         options = {k: v for k, v in kw.items() if k != "seed"}
         if fn in RESERVING:
             options["persistent_reservations"] = True
         one = [fn(inst, Scenario(tuple(int(x) for x in f)), prio, record=False, seed=s,
                   **options).objective for s, f in zip(seeds, F, strict=True)]
-        assert many.makespans(fn, inst, F, prio, seeds=seeds, **options) == one, (fn, prio)
+        assert many.makespans(h.batch, inst, F, prio, seeds=seeds, **options) == one, (fn, prio)
+
+
+def test_every_registered_heuristic_names_its_batch_engine():
+    for name, h in get_family("rigid").heuristics.items():
+        assert isinstance(h.batch, many.Batch) and h.batch.run is h.run, name
 
 
 @needs_c

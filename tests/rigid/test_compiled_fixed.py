@@ -115,30 +115,32 @@ def test_many_scenarios_in_one_call_equal_one_at_a_time():
     inst, _ = crowded_case(rng, "float", n_max=20)
     F = rng.integers(0, 4, size=(9, inst.n))
     seeds = list(range(9))
-    for fn in RESERVING:
+    for batch in (many.R_LIST_1, many.R_LIST_Q):
+        fn = batch.run
         for prio, kw in PRIORITY_OPTIONS + [("LPT", {"classic_easy": True})]:
             options = {k: v for k, v in kw.items() if k != "seed"}
             one = [fn(inst, Scenario(tuple(int(x) for x in f)), prio, record=False, seed=s,
                       **FIXED, **options).objective for s, f in zip(seeds, F, strict=True)]
-            assert many.makespans(fn, inst, F, prio, seeds=seeds, **FIXED, **options) == one
+            assert many.makespans(batch, inst, F, prio, seeds=seeds, **FIXED, **options) == one
             with engine.use("python"):  # the fallback: one Python call per scenario
-                assert many.makespans(fn, inst, F, prio, seeds=seeds, **FIXED,
+                assert many.makespans(batch, inst, F, prio, seeds=seeds, **FIXED,
                                       **options) == one
 
 
 @needs_c
 def test_many_scenarios_pick_the_fixed_engine_and_refuse_contradictions():
-    assert many.engine_of(r_list_q, reservations="fixed") == compiled.fixed_rlist("Q", False)
-    assert many.engine_of(r_list_1, reservations="persistent") == compiled.rlist(1, False, True)
+    assert many.R_LIST_Q.compiled_engine(reservations="fixed") == compiled.fixed_rlist("Q", False)
+    persistent = many.R_LIST_1.compiled_engine(reservations="persistent")
+    assert persistent == compiled.rlist(1, False, True)
     inst = RigidInstance.build(4, [(2, 1), (2, 2), (3, 5), (1, 3)])
     F = np.array([[0, 0, 1, 0]])
-    assert many.makespans(r_list_1, inst, F, "HPA", reservations="fixed") == [13]
-    assert many.makespans(r_list_1, inst, F, "HPA", reservations="persistent") == [12]
+    assert many.makespans(many.R_LIST_1, inst, F, "HPA", reservations="fixed") == [13]
+    assert many.makespans(many.R_LIST_1, inst, F, "HPA", reservations="persistent") == [12]
     with pytest.raises(InvalidInstance, match="persistent_reservations"):
-        many.makespans(r_list_1, inst, F, "HPA", reservations="fixed",
+        many.makespans(many.R_LIST_1, inst, F, "HPA", reservations="fixed",
                        persistent_reservations=True)
     with pytest.raises(InvalidInstance, match="reservations"):
-        many.makespans(r_list_q, inst, F, "HPA", reservations="sticky")
+        many.makespans(many.R_LIST_Q, inst, F, "HPA", reservations="sticky")
 
 
 @needs_c
