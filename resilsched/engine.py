@@ -13,10 +13,11 @@ The pure-Python engines stay the reference (the tests compare both bit for bit).
 runs is one switch: ``use("python")`` / ``use("c")``, a setter and a context manager
 (``with use("python"): ...`` restores the engine before it), read by `current`. The default is
 ``"c"``, or ``"python"`` when the environment variable ``RESILSCHED_NO_CORE`` (or the older
-``RESILSCHED_NO_C``) is set to anything but "" and "0". An extension that was not built (no C
-compiler at install time) leaves its callers on the Python engine; the first caller that asks
-for it while the engine is "c" by default prints one line on stderr (once per process and
-extension), and so does the first one while the environment chose "python".
+``RESILSCHED_NO_C``) is set to anything but "" and "0" (read once, at the first question).
+An extension that was not built (no C compiler at install time), or that does not match its
+declaration, leaves its callers on the Python engine. One line on stderr says why, once per
+process and extension, when the engine is "c" and the extension is missing, or when the
+environment chose "python" (not when `use` did).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ _CORE_WHAT = "compiled simulation core"
 
 #: the engine set by `use`, or None (the default of the environment)
 _chosen: str | None = None
+#: the environment's default: (engine, the variable that chose "python"), read once
+_default: tuple[str, str | None] | None = None
 #: extension name -> the imported module, or the reason it is missing (decided once)
 _modules: dict[str, ModuleType | str] = {}
 #: extension name -> the declared ctypes library, or the reason it cannot be used
@@ -57,11 +60,18 @@ def disabled() -> str | None:
     return None
 
 
+def _environment() -> tuple[str, str | None]:
+    """The default engine and the variable that chose "python" (read once, until `reset`)."""
+    global _default
+    if _default is None:
+        off = disabled()
+        _default = ("python" if off else "c", off)
+    return _default
+
+
 def current() -> str:
     """The engine in use: ``"c"`` or ``"python"``."""
-    if _chosen is not None:
-        return _chosen
-    return "python" if disabled() else "c"
+    return _chosen if _chosen is not None else _environment()[0]
 
 
 class use:  # noqa: N801  (a function to the caller: ``engine.use("python")``)
@@ -93,10 +103,10 @@ class use:  # noqa: N801  (a function to the caller: ``engine.use("python")``)
 
 
 def reset() -> None:
-    """Back to the environment's default engine, every extension looked for again at the next
-    call (tests that change the environment or the importer)."""
-    global _chosen
-    _chosen = None
+    """Back to the environment's default engine, read again, and every extension looked for
+    again at the next call (tests that change the environment or the importer)."""
+    global _chosen, _default
+    _chosen = _default = None
     _modules.clear()
     _libraries.clear()
     _warned.clear()
@@ -121,11 +131,12 @@ def _warn(name: str, what: str, reason: str, fallback: str) -> None:
 
 def _python(name: str, what: str, fallback: str) -> bool:
     """Whether the Python engine runs; says once why when the environment chose it."""
-    if current() == "c":
+    if _chosen is not None:
+        return _chosen == "python"
+    default, off = _environment()
+    if default == "c":
         return False
-    off = disabled() if _chosen is None else None
-    if off is not None:
-        _warn(name, what, f"disabled by {off}", fallback)
+    _warn(name, what, f"disabled by {off}", fallback)
     return True
 
 
