@@ -74,7 +74,7 @@ def current() -> str:
     return _chosen if _chosen is not None else _environment()[0]
 
 
-class use:  # noqa: N801  (a function to the caller: ``engine.use("python")``)
+class use:  # lower case: to the caller a function, ``engine.use("python")``
     """Switch to the engine `name` (``"c"`` or ``"python"``).
 
     A setter (``engine.use("python")`` holds until the next switch) and a context manager
