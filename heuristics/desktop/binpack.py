@@ -23,7 +23,7 @@ import numpy as np
 import resilsched.heuristics.desktop._ckernel as _ckernel
 from resilsched.heuristics.desktop.state import State, View, flat_view, state_from_arrays
 
-KINDS = {"FFI": 0, "FFD": 1, "DPslack": 2}
+KINDS = _ckernel.BIN_KINDS
 
 
 def bin_policy_c(kind: str, view: View, sorted_durations: np.ndarray,
