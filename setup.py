@@ -10,7 +10,7 @@ modules built when the package is installed (`pip install .` or `pip install -e 
 them in place); never at run time. Each entry is one module, `name -> C sources` (under
 `csrc/`); adding a second module is one more entry. Every extension is optional: without a C
 compiler or Python headers the install still succeeds and the pure-Python engines run, with a
-one-line warning at first use (`resilsched.core`).
+one-line warning at first use (`resilsched.engine`).
 """
 
 import glob

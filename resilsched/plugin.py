@@ -59,7 +59,9 @@ class Heuristic:
     the entry comes from: ``"builtin"`` (the family registers it), ``"reference"`` (a
     ``MODULE:FUNCTION`` given by the user) or ``"entry point of DIST"``. A `baseline` (e.g. a
     fault-free run of a faulty instance) does not solve the family's problem:
-    `resilsched.portfolio` never takes its schedule.
+    `resilsched.portfolio` never takes its schedule. `batch` is its batch engine, what the
+    family's many-scenario fast path runs for it (rigid: a `heuristics.rigid.many.Batch`, for
+    ``many.makespans``; moldable: the allocation rule of ``Simulator.makespans``), or None.
     """
 
     name: str
@@ -72,6 +74,7 @@ class Heuristic:
     key_priorities: bool = False
     origin: str = "builtin"
     baseline: bool = False
+    batch: Any = None
 
     def __post_init__(self) -> None:
         if self.params is None:

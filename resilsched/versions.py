@@ -22,7 +22,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
-from resilsched import __version__, core
+from resilsched import __version__, engine
 
 #: what `show_versions` reports, in its order: the package, the interpreter (``"python"``), the
 #: solver stack, then the optional extras (matplotlib: ``resilsched[plot]``; dask:
@@ -81,9 +81,9 @@ def versions(names: tuple[str, ...] = PACKAGES, *,
 
 def compiled() -> dict[str, str]:
     """The state of each compiled module of `EXTENSIONS`: ``"loaded"``, ``"disabled by
-    RESILSCHED_NO_CORE"`` or ``"not built (...)"``; prints nothing (unlike `resilsched.core`,
+    RESILSCHED_NO_CORE"`` or ``"not built (...)"``; prints nothing (unlike `resilsched.engine`,
     which warns at first use)."""
-    off = core.disabled()
+    off = engine.disabled()
     out = {}
     for name in EXTENSIONS:
         if off is not None:

@@ -22,6 +22,7 @@ import time
 
 from benchpage import Row, Run, add_write_option
 
+from resilsched import engine
 from resilsched.heuristics.desktop import _ckernel
 from resilsched.heuristics.desktop.policies import (
     GLOBAL,
@@ -63,11 +64,8 @@ def median_timed(fn, repeat: int) -> tuple[object, float, float]:
 
 
 def python_only(fn):
-    _ckernel.set_enabled(False)
-    try:
+    with engine.use("python"):
         return fn()
-    finally:
-        _ckernel.set_enabled(True)
 
 
 def main(argv: list[str] | None = None) -> None:

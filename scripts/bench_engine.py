@@ -40,7 +40,7 @@ from collections.abc import Callable
 import numpy as np
 from benchpage import Row, Run, add_write_option
 
-from resilsched import core
+from resilsched import engine
 from resilsched.heuristics.moldable import Simulator, lpa
 from resilsched.heuristics.rigid import many
 from resilsched.instances.failures import Scenario, q_from_qbar, sample_failures
@@ -96,20 +96,20 @@ def rigid_table(args) -> list[Row]:
     print("| heuristic | reference (pure Python) | core, 1 call per scenario | "
           "core, batched | ratio ref / batched (CPU) | goal |")
     print("|---|---|---|---|---|---|")
-    runs = [(name, h.run, {}) for name, h in family.heuristics.items()]
-    runs += [(f"{name}, fixed", family.heuristics[name].run, {"reservations": "fixed"})
+    runs = [(name, h, {}) for name, h in family.heuristics.items()]
+    runs += [(f"{name}, fixed", family.heuristics[name], {"reservations": "fixed"})
              for name in ("R-LIST-1", "R-LIST-Q")]
     page = []
-    for name, fn, kw in runs:
+    for name, h, kw in runs:
 
-        def one_by_one(fn=fn, kw=kw):
+        def one_by_one(fn=h.run, kw=kw):
             return [fn(inst, Scenario(tuple(int(x) for x in f)), "LPT", record=False,
                        **kw).objective for inst, F in cases for f in F]
 
-        def batched(fn=fn, kw=kw):
-            return [x for inst, F in cases for x in many.makespans(fn, inst, F, "LPT", **kw)]
+        def batched(b=h.batch, kw=kw):
+            return [x for inst, F in cases for x in many.makespans(b, inst, F, "LPT", **kw)]
 
-        with core.pure_python():
+        with engine.use("python"):
             ref_values = one_by_one()
             ref = clock(one_by_one, count, args.repeats)
         assert one_by_one() == ref_values and batched() == ref_values, name
@@ -186,9 +186,9 @@ def scaling_table(args) -> list[Row]:
         (inst, F), = rigid_cases(args.seed, 1, S, args.qbar, n=n, P=100 * n)
         nlogn = n * math.log2(n)
         for name in names:
-            fn = family.heuristics[name].run
+            b = family.heuristics[name].batch
             s = S if name != "R-LIST-1" else max(2, min(S, 20_000 // n))  # O(n^2): fewer
-            c = clock(lambda fn=fn, inst=inst, F=F[:s]: many.makespans(fn, inst, F, "LPT"), s,
+            c = clock(lambda b=b, inst=inst, F=F[:s]: many.makespans(b, inst, F, "LPT"), s,
                       args.repeats)[1]
             cells.append(f"{1e6 * c:,.0f} ({1e9 * c / nlogn:.1f})")
         mP = min(15 * n, 10**6 // n)  # the time table n x P stays at most 10^6 entries
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     bench = Run(__file__, argv)
     if args.quick:
         args.sets, args.scenarios, args.repeats = 1, 5, 1
-    if not core.available():
+    if not engine.available():
         print("the compiled core is not available: nothing to compare", file=sys.stderr)
         return 1
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "

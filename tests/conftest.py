@@ -1,8 +1,27 @@
 """Fixtures shared by every test folder."""
 
+from collections.abc import Iterator
+
 import pytest
 
+from resilsched import engine
 from resilsched.cli import main
+from resilsched.versions import EXTENSIONS
+
+
+@pytest.fixture(params=engine.ENGINES)
+def engine_name(request) -> Iterator[str]:
+    """Run the test once on each engine, switched for the test (`resilsched.engine.use`):
+    ``"c"``, skipped when an extension was not built or the environment chose Python
+    (``RESILSCHED_NO_CORE=1``), and ``"python"``."""
+    if request.param == "c":
+        missing = [name for name in EXTENSIONS if not engine.built(name)]
+        if missing:
+            pytest.skip(f"not built: {', '.join(missing)}")
+        if engine.disabled():
+            pytest.skip(f"compiled engines disabled by {engine.disabled()}")
+    with engine.use(request.param):
+        yield request.param
 
 
 @pytest.fixture

@@ -31,6 +31,10 @@
 #define SP_MAX_TASKS (64 * SP_WORDS)
 #define SP_MAX_CUTS (64 * SP_WORDS)
 
+/* the limits models/coschedule/_cclosure.py shares with this file, checked when it is loaded */
+API const int64_t sp_max_tasks = SP_MAX_TASKS;
+API const int64_t sp_max_cuts = SP_MAX_CUTS;
+
 typedef uint64_t Bits[SP_WORDS];
 
 typedef struct {

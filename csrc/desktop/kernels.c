@@ -267,7 +267,15 @@ API void exec_rows(int64_t R, const int64_t* e0, const int64_t* qoff, const int6
     }
 }
 
-/* FFI (kind 0), FFD (1), DPslack (2) over the bins (order_i, order_k); T: m x n ascending. */
+/* bin_run's kinds, exported for heuristics/desktop/_ckernel.py (checked when it is loaded) */
+#define BIN_FFI 0
+#define BIN_FFD 1
+#define BIN_DPSLACK 2
+API const int64_t bin_ffi = BIN_FFI;
+API const int64_t bin_ffd = BIN_FFD;
+API const int64_t bin_dpslack = BIN_DPSLACK;
+
+/* FFI, FFD, DPslack (kind) over the bins (order_i, order_k); T: m x n ascending. */
 API int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avail,
                 const int64_t* T, int64_t n, const int64_t* oi, const int64_t* ok, int64_t nb,
                 int slack, int64_t* S, int64_t* M, int64_t* work, uint64_t* rows, int64_t cap,
@@ -276,8 +284,8 @@ API int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avai
     int64_t placed = 0, nxt = 0, left = n;
     int64_t *parent = work, *alive = work + n + 1, *cval = work + 2 * n + 1,
             *sel = work + 3 * n + 1;
-    if (kind == 1) for (int64_t r = 0; r <= n; r++) parent[r] = r;
-    if (kind == 2) for (int64_t r = 0; r < n; r++) alive[r] = r;
+    if (kind == BIN_FFD) for (int64_t r = 0; r <= n; r++) parent[r] = r;
+    if (kind == BIN_DPSLACK) for (int64_t r = 0; r < n; r++) alive[r] = r;
     for (int64_t b = 0; b < nb && left > 0; b++) {
         int64_t i = oi[b], k = ok[b], a = off[i], K = off[i + 1] - a;
         const int64_t* row = T + i * n;
@@ -291,7 +299,7 @@ API int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avai
             lj = prev; if (half < lj) lj = half; if (d - w < lj) lj = d - w;
         }
         int64_t total = 0, longest = 0, first = placed;
-        if (kind == 0) {
+        if (kind == BIN_FFI) {
             while (nxt < n && row[nxt] <= lj) {
                 int64_t t = row[nxt];
                 o_pos[placed] = nxt; o_t[placed] = t; placed++; nxt++; left--;
@@ -301,7 +309,7 @@ API int64_t bin_run(int kind, int64_t m, const int64_t* off, const int64_t* avai
                     lj = prev; if (half < lj) lj = half; if (d - w < lj) lj = d - w; }
                 else lj = d;
             }
-        } else if (kind == 1) {
+        } else if (kind == BIN_FFD) {
             while (lj >= 1) {
                 int64_t r = find(parent, lower_le(row, n, lj));
                 if (r == 0) break;

@@ -58,6 +58,15 @@
 
 #define MAX_WORKERS 16
 
+/* the constants models/rigid/crefute.py shares with this file, checked when it is loaded */
+API const int64_t rs_infeasible = RF_INFEASIBLE;
+API const int64_t rs_feasible = RF_FEASIBLE;
+API const int64_t rs_timeout = RF_TIMEOUT;
+API const int64_t rs_enomem = RF_ENOMEM;
+API const int64_t rs_ecallback = RF_ECALLBACK;
+API const int64_t rs_ememo = RF_EMEMO;
+API const int64_t rs_max_workers = MAX_WORKERS;
+
 /* the configuration-LP callback: d (n remaining works), left = T - tau; writes a row (n
  * integers) and z and returns 1 when that cut prunes the node, 0 when not, -1 on error;
  * *lp_work is the LP's work so far, in node units */

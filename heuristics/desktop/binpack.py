@@ -23,7 +23,7 @@ import numpy as np
 import resilsched.heuristics.desktop._ckernel as _ckernel
 from resilsched.heuristics.desktop.state import State, View, flat_view, state_from_arrays
 
-KINDS = {"FFI": 0, "FFD": 1, "DPslack": 2}
+KINDS = _ckernel.BIN_KINDS
 
 
 def bin_policy_c(kind: str, view: View, sorted_durations: np.ndarray,
@@ -42,10 +42,8 @@ def bin_policy_c(kind: str, view: View, sorted_durations: np.ndarray,
     rows = np.empty(_ckernel.DP_WORDS if kind == "DPslack" else 1, dtype=np.uint64)
     out = np.zeros((4, max(n, 1)), dtype=np.int64)
     T = np.ascontiguousarray(sorted_durations, dtype=np.int64)
-    done = dll.bin_run(KINDS[kind], m, off.ctypes.data, avail.ctypes.data, T.ctypes.data, n,
-                       oi.ctypes.data, ok.ctypes.data, len(oi), int(slack), S.ctypes.data,
-                       M.ctypes.data, work.ctypes.data, rows.ctypes.data, len(rows),
-                       *(out[x].ctypes.data for x in range(4)))
+    done = dll.bin_run(KINDS[kind], m, off, avail, T, n, oi, ok, len(oi), int(slack), S, M, work,
+                       rows, len(rows), *(out[x] for x in range(4)))
     if done < 0:
         return False
     if done < n:

@@ -178,8 +178,7 @@ def _select_c(dll, rows: np.ndarray):
         nonlocal out
         if len(out) < len(c):
             out = np.zeros(len(c), dtype=np.int64)
-        cnt = dll.dp_select(c.ctypes.data, len(c), A, m1, m2, int(slack), out.ctypes.data,
-                            rows.ctypes.data, len(rows))
+        cnt = dll.dp_select(c, len(c), A, m1, m2, int(slack), out, rows, len(rows))
         if cnt < 0:
             return select(c.tolist(), A, m1, m2, slack)
         return out[:cnt].tolist()

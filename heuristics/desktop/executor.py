@@ -156,9 +156,8 @@ def makespans(instance: DesktopInstance, schedule: DesktopSchedule,
         qdur = np.tile(np.fromiter((x for q in queues for x in q), dtype=np.int64,
                                    count=int(qoff[m])), R)
         per = np.zeros(R * m, dtype=np.int64)
-        dll.exec_rows(R * m, stacked.e0.ctypes.data, qoff.ctypes.data, qdur.ctypes.data,
-                      stacked.starts.ctypes.data, stacked.ends.ctypes.data,
-                      stacked.starts.shape[1], per.ctypes.data)
+        dll.exec_rows(R * m, stacked.e0, qoff, qdur, stacked.starts, stacked.ends,
+                      stacked.starts.shape[1], per)
     else:
         done = execute(stacked.e0, queues * R, stacked.starts, stacked.ends)
         per = done.max(axis=1) if done.shape[1] else np.zeros(R * m, dtype=np.int64)

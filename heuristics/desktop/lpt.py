@@ -206,10 +206,8 @@ def _list_policy_c(dll, view: View, D: np.ndarray, positions: np.ndarray, slack:
     work = np.zeros(6 * m, dtype=np.int64)
     pos = np.ascontiguousarray(positions, dtype=np.int64)
     D = np.ascontiguousarray(D, dtype=np.int64)
-    done = dll.list_run(m, off.ctypes.data, start.ctypes.data, avail.ctypes.data, q.ctypes.data,
-                        D.ctypes.data, pos.ctypes.data, n, int(slack), int(decreasing),
-                        len(replay), S.ctypes.data, M.ctypes.data, work.ctypes.data,
-                        *(out[x].ctypes.data for x in range(5)))
+    done = dll.list_run(m, off, start, avail, q, D, pos, n, int(slack), int(decreasing),
+                        len(replay), S, M, work, *(out[x] for x in range(5)))
     if done < n:
         return None
     state = state_from_arrays(view, slack, off, S, M, out[0, :n], out[1, :n], out[2, :n])

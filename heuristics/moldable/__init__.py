@@ -18,7 +18,7 @@ registry name   function           algorithm
 Modules: `allocation` (the allocation rules), `listsched` (Algorithm 1 as an engine policy),
 `fixed` (the four fixed-allocation heuristics), `mt_allotment` and `batch` (BATCH-LIST),
 `simulator` (the experiments' fast path, `Simulator`) and `_kernel` (its LIST loop: the compiled
-core, `resilsched.core`, or Python).
+core, `resilsched.engine`, or Python).
 
 >>> from resilsched.instances.moldable import MoldableInstance, Roofline
 >>> from resilsched.instances.failures import Scenario

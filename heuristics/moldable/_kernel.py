@@ -9,7 +9,7 @@ together before one full scan of the queue, exactly like `resilsched.heuristics.
 Returns (makespan = largest end of any attempt of this run, attempts run per job).
 `list_runs` runs S scenarios (rows of a failure matrix) of one job set in one call.
 
-The loop runs in the compiled core (`resilsched.core`, C source ``csrc/core/moldable_list.c``,
+The loop runs in the compiled core (`resilsched.engine`, C source ``csrc/core/moldable_list.c``,
 built at install time, decisions T13 and M27); without it the identical pure-Python loop
 `list_run_py` runs. Tests check both against the engine path, bit for bit. The core refuses
 (ValueError) durations that are negative or NaN and P >= 2^53, which it cannot order exactly.
@@ -22,13 +22,13 @@ import heapq
 
 import numpy as np
 
-from resilsched import core
+from resilsched import engine
 from resilsched.numeric import REL_TOL
 
 
 def have_c() -> bool:
     """True when the compiled core runs the loop."""
-    return core.available()
+    return engine.available()
 
 
 def list_run_py(P: int, dur: np.ndarray, alloc: np.ndarray, key: np.ndarray, fail: np.ndarray,
@@ -83,7 +83,7 @@ def list_run(P: int, dur: np.ndarray, alloc: np.ndarray, key: np.ndarray, fail: 
              cap: np.ndarray, jobs: np.ndarray,
              use_c: bool | None = None) -> tuple[float, np.ndarray]:
     """LIST run (see the module docstring); ``use_c=False`` forces the Python loop."""
-    lib = core.module() if use_c is not False else None
+    lib = engine.module() if use_c is not False else None
     if lib is None:
         return list_run_py(P, dur, alloc, key, fail, cap, jobs)
     n, G = alloc.shape
@@ -100,7 +100,7 @@ def list_runs(P: int, dur: np.ndarray, alloc: np.ndarray, key: np.ndarray, F: np
     """Makespans of `list_run` for every row of the failure matrix ``F`` (S x n), in one call
     of the compiled core (a Python loop over `list_run_py` without it)."""
     F = np.atleast_2d(np.asarray(F, dtype=np.int64))
-    lib = core.module() if use_c is not False else None
+    lib = engine.module() if use_c is not False else None
     if lib is None:
         return np.array([list_run_py(P, dur, alloc, key, f, cap, jobs)[0] for f in F])
     n, G = alloc.shape

@@ -16,7 +16,7 @@ Two implementations with identical decisions:
 - `ListPolicy`, a policy of the shared engine `resilsched.heuristics.engine.run_engine`, which
   records the attempt log validated by `resilsched.validation.validate_attempts`;
 - the kernel of `resilsched.heuristics.moldable._kernel`, a specialised loop without the log
-  (the experiments' fast path: the compiled core `resilsched.core` when built, else pure Python),
+  (the experiments' fast path: the compiled core, `resilsched.engine`, when built, else Python),
   tested equal to the engine path.
 """
 

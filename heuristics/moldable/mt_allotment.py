@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched import core
+from resilsched import engine
 from resilsched.errors import InvalidInstance
 
 
@@ -194,7 +194,7 @@ class MTAllotment:
             raise InvalidInstance("g", f"{g} must be >= 1")
         w = self.instance.w[jobs]
         X = max(g * float(w.max()), g * float(w.sum()) / self.instance.P)
-        lib = core.module() if use_c is not False and g & (g - 1) == 0 else None
+        lib = engine.module() if use_c is not False and g & (g - 1) == 0 else None
         if lib is not None:
             key, off, p, sufmin, sufarg, B, lo, hi = self.flat()
             best = np.empty((len(jobs), g), dtype=np.int64)

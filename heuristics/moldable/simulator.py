@@ -10,7 +10,7 @@ makespans as the registered heuristics (tested bit for bit):
   being the allocation function itself (`lpa`, `lpa_proof`, `mintime`, `minarea`, or any
   ``instance -> p_j array``): the same as `lpa_list`, `lpa_proof_list`, ...;
 - ``makespans(F, rule, priority)``: `makespan` for every row of a failure matrix F, in one call
-  of the compiled core (`resilsched.core`; the Python loop without it);
+  of the compiled core (`resilsched.engine`; the Python loop without it);
 - ``batch_makespan(failures, priority)``: the same as `batch_list` with the options given to
   the constructor.
 

@@ -3,7 +3,7 @@
 `makespan` runs one prepared heuristic run (`common.Run`) through the C engine of its policy
 (``csrc/core/rigid_greedy.c``, ``rigid_rlist.c``, ``rigid_shelf.c``; spec 002 §4-§5) and returns
 the makespan, or None when the core cannot take it: the core is not built or disabled
-(`resilsched.core`), the times are Fractions, or integer times could exceed 2^53 (where a double
+(`resilsched.engine`), the times are Fractions, or integer times could exceed 2^53 (where a double
 stops being exact). The caller then runs the pure-Python engine, the reference the tests compare
 the core with, bit for bit. `makespans` simulates the S scenarios (rows of a failure matrix) of
 one instance in one call of the core.
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched import core
+from resilsched.engine import module as compiled_module
 from resilsched.heuristics.rigid.priorities import PriorityQueue
 from resilsched.numeric import REL_TOL
 
@@ -102,7 +102,7 @@ def makespans(engine: Engine, P: int, p: Sequence[int], t: Sequence[Any],
     initial queue Q of each scenario, or one queue shared by all (fixed priorities), or their
     `FixedKeys`. None when the core cannot run them (see the module docstring); queues with
     redraws are consumed."""
-    lib = core.module()
+    lib = compiled_module()
     F = np.ascontiguousarray(np.atleast_2d(F), dtype=np.int64)
     times = _times(t, F) if lib is not None else None
     if times is None:

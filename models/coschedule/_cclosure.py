@@ -1,18 +1,18 @@
-"""Loader of the closure's C kernels (decision C24), with the pure-Python versions in `oracle`
-and `cover` as the fallback and the oracle.
+"""The closure's C kernels (decision C24), declared once, with the pure-Python versions in
+`oracle` and `cover` as the fallback and the oracle.
 
 The kernels (``csrc/coschedule/closure.c``: `pk_enum`, the packs of one threshold listed by
 `oracle._packs_at`; `pk_cover`, `cover.cheapest_cover`) are built when the package is
-installed, as the optional setuptools extension `resilsched._closure` (setup.py); nothing is
-compiled at run time (issue 15). The extension module is empty: its shared object is loaded
-with ctypes. The same shared object holds `sp_search`, the k-in-p closure search of
-`partsearch` (``csrc/coschedule/partition.h``, decision C28; masks of ceil(n/64) words, n <=
-256) and `pk_pool`, `pk_reduced`, `pk_cheapest`: the explicit pool of `pool.build_pool` and
-its pricing (``pool.h``, decision C29).
-`lib()` is None, and the Python code runs (for `sp_search`: HiGHS), when the extension was not
-built or when ``RESILSCHED_NO_CORE=1`` (or the older ``RESILSCHED_NO_C``) asks for the
-fallback; either way one line on standard error says so, once per process. `pk_enum` and
-`pk_cover` work on tasks as bits of a 64-bit mask, so they serve n <= `MAX_TASKS`.
+installed, as the optional extension `resilsched._closure` (setup.py), whose shared object
+`resilsched.engine.library` opens with ctypes and declares from `EXTENSION` (every array
+argument a typed numpy pointer; the limits shared with the C file checked at load). The same
+shared object holds `sp_search`, the k-in-p closure search of `partsearch`
+(``csrc/coschedule/partition.h``, decision C28; masks of ceil(n/64) words, n <=
+`SP_MAX_TASKS`) and `pk_pool`, `pk_reduced`, `pk_cheapest`: the explicit pool of
+`pool.build_pool` and its pricing (``pool.h``, decision C29). `lib()` is None, and the Python
+code runs (for `sp_search`: HiGHS), when the engine is "python"
+(``resilsched.engine.use("python")``, ``RESILSCHED_NO_CORE=1``) or the extension was not built.
+`pk_enum` and `pk_cover` work on tasks as bits of a 64-bit mask, so they serve n <= `MAX_TASKS`.
 """
 
 from __future__ import annotations
@@ -21,48 +21,44 @@ import ctypes
 
 import numpy as np
 
-from resilsched import core
+from resilsched import engine
 
 #: the kernels hold a pack as a 64-bit mask (and the cover search its complement's lowest bit)
 MAX_TASKS = 63
+#: most tasks and cuts of `sp_search` (masks of at most 4 words; partition.h, checked at load)
+SP_MAX_TASKS = SP_MAX_CUTS = 256
 #: log2 of the slots of the cover search's memo of covered sets (16 bytes each: 64 MB)
 MEMO_LOG2 = 22
-EXTENSION = "resilsched._closure"
 
+_I64, _INT, _DBL = ctypes.c_int64, ctypes.c_int, ctypes.c_double
+_A, _U, _D = engine.array(np.int64), engine.array(np.uint64), engine.array(np.float64)
+_I32 = engine.array(np.int32)
 
-def _declare(dll: ctypes.CDLL) -> ctypes.CDLL:
-    P, i64, cint, dbl = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_double
-    dll.pk_enum.argtypes = [cint, cint, cint, cint, P, P, P, P, dbl, i64, dbl, P, P]
-    dll.pk_enum.restype = i64
-    dll.pk_cover.argtypes = [cint, i64, P, P, dbl, i64, dbl, i64, P, P]
-    dll.pk_cover.restype = i64
-    dll.sp_search.argtypes = [cint, cint, cint, i64, P, P, P, cint, P, P, dbl, dbl, i64, dbl,
-                              dbl, i64, dbl, i64, P, P, P]
-    dll.sp_search.restype = i64
-    dll.pk_pool.argtypes = [cint, cint, cint, P, P, cint, i64, dbl, P, P]
-    dll.pk_pool.restype = i64
-    dll.pk_reduced.argtypes = [i64, cint, P, P, P, dbl, P]
-    dll.pk_reduced.restype = None
-    dll.pk_cheapest.argtypes = [i64, P, dbl, i64, P, P, P]
-    dll.pk_cheapest.restype = i64
-    return dll
-
-
-_KERNELS = core.CtypesKernels(EXTENSION, _declare, "closure kernels", "the pure-Python search")
+#: the kernels' signatures (``csrc/coschedule/closure.c``, ``partition.h``, ``pool.h``)
+EXTENSION = engine.Extension("_closure", "closure kernels", "the pure-Python search", {
+    # pk_enum(n, p, cards, step, w, wp, bound, prof, need, room, seconds, out_mask, out_gain)
+    "pk_enum": (_I64, (_INT, _INT, _INT, _INT, _A, _A, _D, _D, _DBL, _I64, _DBL, _U, _D)),
+    # pk_cover(n, m, masks, rcs, budget, node_limit, seconds, memo_log2, out, done)
+    "pk_cover": (_I64, (_INT, _I64, _U, _D, _DBL, _I64, _DBL, _I64, _A,
+                        ctypes.POINTER(_INT))),
+    # sp_search(n, w, k, m, masks, rcs, costs, ncuts, cutmasks, cutpen, dual, mu, min_packs,
+    #           target, tol, node_limit, seconds, memo_log2, out, out_cost, done)
+    "sp_search": (_I64, (_INT, _INT, _INT, _I64, _U, _D, _D, _INT, _U, _D, _DBL, _DBL, _I64,
+                         _DBL, _DBL, _I64, _DBL, _I64, _A, ctypes.POINTER(_DBL),
+                         ctypes.POINTER(_INT))),
+    # pk_pool(n, s, p, pmin, mat, width, room, seconds, out_packs, out_costs)
+    "pk_pool": (_I64, (_INT, _INT, _INT, _A, _D, _INT, _I64, _DBL, _I32, _D)),
+    # pk_reduced(m, s, packs, costs, pi, mu, rc)
+    "pk_reduced": (None, (_I64, _INT, _I32, _D, _D, _DBL, _D)),
+    # pk_cheapest(m, rc, below, count, out or NULL, out_min, out_below)
+    "pk_cheapest": (_I64, (_I64, _D, _DBL, _I64, engine.array(np.int64, nullable=True),
+                           ctypes.POINTER(_DBL), ctypes.POINTER(_I64))),
+}, constants={"sp_max_tasks": SP_MAX_TASKS, "sp_max_cuts": SP_MAX_CUTS})
 
 
 def lib() -> ctypes.CDLL | None:
-    """The built kernels, or None (extension not built, or ``RESILSCHED_NO_CORE=1``)."""
-    return _KERNELS.lib()
-
-
-def set_enabled(flag: bool) -> None:
-    """Tests: force the Python versions (False) or allow the C ones again (True)."""
-    _KERNELS.set_enabled(flag)
-
-
-def _ptr(a: np.ndarray) -> int:
-    return a.ctypes.data
+    """The declared kernels, or None: the Python search runs (`resilsched.engine`)."""
+    return engine.library(EXTENSION)
 
 
 def enum_packs(dll: ctypes.CDLL, w: np.ndarray, wp: np.ndarray, bound: np.ndarray,
@@ -79,8 +75,8 @@ def enum_packs(dll: ctypes.CDLL, w: np.ndarray, wp: np.ndarray, bound: np.ndarra
     while True:
         masks = np.empty(size, dtype=np.uint64)
         gains = np.empty(size)
-        got = dll.pk_enum(n, p, cards, step, _ptr(w), _ptr(wp), _ptr(bound), _ptr(prof),
-                          float(need), size, float(seconds), _ptr(masks), _ptr(gains))
+        got = dll.pk_enum(n, p, cards, step, w, wp, bound, prof, float(need), size,
+                          float(seconds), masks, gains)
         if got >= 0:
             return masks[:got], gains[:got]
         if got == -2 or size >= room:
@@ -95,9 +91,9 @@ def cover(dll: ctypes.CDLL, n: int, masks: np.ndarray, rcs: np.ndarray, budget: 
     rcs = np.ascontiguousarray(rcs, dtype=np.float64)
     out = np.zeros(64, dtype=np.int64)
     done = ctypes.c_int(0)
-    got = dll.pk_cover(n, len(masks), _ptr(masks), _ptr(rcs), float(budget),
+    got = dll.pk_cover(n, len(masks), masks, rcs, float(budget),
                        -1 if node_limit is None else int(node_limit), float(seconds),
-                       MEMO_LOG2, _ptr(out), ctypes.byref(done))
+                       MEMO_LOG2, out, ctypes.byref(done))
     if got < 0:
         raise MemoryError("the cover search could not allocate its lists")
     return (out[:got].tolist() if got > 0 else None), bool(done.value)

@@ -28,8 +28,7 @@ from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule.pool import PackPool
 
 #: the kernel's bit masks hold this many tasks, and this many cuts (the largest penalties)
-MAX_TASKS = 256
-MAX_CUTS = 256
+MAX_TASKS, MAX_CUTS = _cclosure.SP_MAX_TASKS, _cclosure.SP_MAX_CUTS
 #: log2 of the memo's slots (8 (ceil(n/64) + 1) bytes each: 64 MB at n <= 192). The memo
 #: overwrites when its probes are full; when it stopped recording instead, 2^21 slots left the
 #: first round of n = 200, k = 3 seed 0 unfinished after 100 s (now 45 s) and 2^18 slots k = 3
@@ -109,11 +108,10 @@ def search(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarra
     out_cost = ctypes.c_double(0.0)
     done = ctypes.c_int(0)
     tol = 1e-10 * max(1.0, abs(target) if math.isfinite(target) else abs(duals.dual))
-    got = dll.sp_search(n, words(n), duals.k, len(rc), masks.ctypes.data, rc.ctypes.data,
-                        cost.ctypes.data, len(order), cut_masks.ctypes.data, pen.ctypes.data,
-                        float(duals.dual), float(duals.mu), int(duals.min_packs),
+    got = dll.sp_search(n, words(n), duals.k, len(rc), masks, rc, cost, len(order), cut_masks,
+                        pen, float(duals.dual), float(duals.mu), int(duals.min_packs),
                         float(target), tol, -1 if node_limit is None else int(node_limit),
-                        float(seconds), int(memo_log2), out.ctypes.data, ctypes.byref(out_cost),
+                        float(seconds), int(memo_log2), out, ctypes.byref(out_cost),
                         ctypes.byref(done))
     if got == -3:
         raise MemoryError("the closure search could not allocate its lists")

@@ -53,8 +53,7 @@ class PackPool:
             for s, arr in self.packs.items():
                 arr = self._contiguous(s)
                 rc = np.empty(len(arr))
-                dll.pk_reduced(len(arr), s, arr.ctypes.data, self.costs[s].ctypes.data,
-                               duals.ctypes.data, float(mu), rc.ctypes.data)
+                dll.pk_reduced(len(arr), s, arr, self.costs[s], duals, float(mu), rc)
                 out[s] = rc
             return out
         out = {}
@@ -93,8 +92,8 @@ class PackPool:
             if not len(rc):
                 continue
             low, under = ctypes.c_double(0.0), ctypes.c_int64(0)
-            dll.pk_cheapest(len(rc), rc.ctypes.data, float(below), 0, None,
-                            ctypes.byref(low), ctypes.byref(under))
+            dll.pk_cheapest(len(rc), rc, float(below), 0, None, ctypes.byref(low),
+                            ctypes.byref(under))
             least = low.value if least is None else min(least, low.value)
             count += under.value
         return (0.0 if least is None else least), count
@@ -111,8 +110,8 @@ class PackPool:
                 rc = np.ascontiguousarray(rcs[s], dtype=np.float64)
                 rows = np.empty(min(count, len(rc)) or 1, dtype=np.int64)
                 low, under = ctypes.c_double(0.0), ctypes.c_int64(0)
-                got = dll.pk_cheapest(len(rc), rc.ctypes.data, float(np.inf), len(rows),
-                                      rows.ctypes.data, ctypes.byref(low), ctypes.byref(under))
+                got = dll.pk_cheapest(len(rc), rc, float(np.inf), len(rows), rows,
+                                      ctypes.byref(low), ctypes.byref(under))
                 if got < 0:
                     raise MemoryError("the pricing kernel could not allocate its heap")
                 found += [(float(rc[r]), s, int(r)) for r in rows[:got]]
@@ -203,9 +202,8 @@ def _native_pool(dll, inst: CoscheduleInstance, mat: np.ndarray, pmin: np.ndarra
             raise PhaseTimeout("building the pool of packs")
         left = math.inf if deadline is None else deadline.remaining()
         seconds = left if math.isfinite(left) else 0.0  # 0: no clock
-        got = dll.pk_pool(inst.n, s, inst.p, pmin.ctypes.data, table.ctypes.data,
-                          table.shape[1], room, float(seconds), arr.ctypes.data,
-                          cost.ctypes.data)
+        got = dll.pk_pool(inst.n, s, inst.p, pmin, table, table.shape[1], room, float(seconds),
+                          arr, cost)
         if got == -2:
             raise PhaseTimeout("building the pool of packs")
         packs[s], costs[s] = arr[:got].copy(), cost[:got].copy()

@@ -9,8 +9,10 @@ search calls).
 
 The C file is built at install time as the optional extension ``resilsched._refute``
 (setup.py); nothing is compiled at run time (issue 15). `run` returns None, and the caller runs
-the pure-Python search, when the extension is missing or disabled (``RESILSCHED_NO_CORE=1``,
-`resilsched.core`), or when the scenario is outside the C search's exact range (`fits`).
+the pure-Python search, when the engine is "python" (``resilsched.engine.use("python")``,
+``RESILSCHED_NO_CORE=1``) or the extension was not built, or when the scenario is outside the
+C search's exact range (`fits`). `EXTENSION` declares its signatures (typed numpy pointers, an
+opaque memo handle) and the constants it shares with the C file, checked at load.
 """
 
 from __future__ import annotations
@@ -21,11 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from resilsched import core
+from resilsched import engine
 
-EXTENSION = "_refute"
-
-#: rs_refute's return codes
+#: rs_refute's return codes (checked against the C file's at load)
 INFEASIBLE, FEASIBLE, TIMEOUT, ENOMEM, ECALLBACK, EMEMO = 0, 1, 2, -1, -2, -3
 STATUS = {INFEASIBLE: "infeasible", FEASIBLE: "feasible", TIMEOUT: "timeout"}
 
@@ -33,48 +33,53 @@ STATUS = {INFEASIBLE: "infeasible", FEASIBLE: "feasible", TIMEOUT: "timeout"}
 #: the C stack, kept under 2 MB.
 MAX_ATTEMPTS = 5000
 
-#: Most workers of one search (the C file's MAX_WORKERS).
+#: Most workers of one search (the C file's MAX_WORKERS, checked at load).
 MAX_WORKERS = 16
 
 #: Largest configuration-LP row entry and z per job (`ConfigurationLP.certificate`: pi_j <=
 #: 2^20), used to bound the C search's int64 sums before it starts.
 LP_PI = 2**20
 
-_I64 = ctypes.c_int64
+_I64, _INT = ctypes.c_int64, ctypes.c_int
 _P64 = ctypes.POINTER(ctypes.c_int64)
+_A = engine.array(np.int64)
 #: int cb(const int64 *d, int64 left, int64 *row, int64 *z, int64 *lp_work)
 LP_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, _P64, _I64, _P64, _P64, _P64)
 
-_dll: dict[str, Any] = {}  # the module's file -> its declared ctypes library
+
+class _Memo(ctypes.Structure):
+    """The C search's memo (opaque: ``Memo`` of ``csrc/refute/memo.h``)."""
+
+
+_MEMO = ctypes.POINTER(_Memo)
+
+#: the search's signatures (``csrc/refute/rigid_refute.c``, ``memo.h``) and shared constants;
+#: a PyDLL: the search releases the GIL itself, and looks for Ctrl-C
+EXTENSION = engine.Extension("_refute", "refutation search", "the pure-Python search", {
+    # rs_refute(n, P, T, p, t, m, nbase, pi, z, zf or NULL, lp_cap, lp_every, cb, max_nodes,
+    #           seconds, memo, halt or NULL, workers, split_depth, only, starts, stats)
+    "rs_refute": (_INT, (_INT, _I64, _I64, _A, _A, _A, _INT, _A, _A,
+                         engine.array(np.int64, nullable=True), _INT, _I64, LP_CALLBACK, _I64,
+                         ctypes.c_double, _MEMO, ctypes.POINTER(ctypes.c_int32), _INT, _INT,
+                         _INT, _A, _A)),
+    "rs_memo_new": (_MEMO, (_INT, _I64)),     # rs_memo_new(K, max_states)
+    "rs_memo_free": (None, (_MEMO,)),
+    "rs_memo_count": (_I64, (_MEMO,)),
+}, constants={"rs_infeasible": INFEASIBLE, "rs_feasible": FEASIBLE, "rs_timeout": TIMEOUT,
+              "rs_enomem": ENOMEM, "rs_ecallback": ECALLBACK, "rs_ememo": EMEMO,
+              "rs_max_workers": MAX_WORKERS}, pydll=True)
 
 
 def library() -> Any | None:
-    """The built search (a ctypes library), or None (not built, or disabled)."""
-    mod = core.module(EXTENSION)
-    if mod is None:
-        return None
-    path = str(mod.__file__)
-    if path not in _dll:
-        dll = ctypes.PyDLL(path)  # the search releases the GIL itself, and looks for Ctrl-C
-        v = ctypes.c_void_p
-        dll.rs_refute.argtypes = [ctypes.c_int, _I64, _I64, v, v, v, ctypes.c_int, v, v, v,
-                                  ctypes.c_int, _I64, LP_CALLBACK, _I64, ctypes.c_double, v,
-                                  v, ctypes.c_int, ctypes.c_int, ctypes.c_int, v, v]
-        dll.rs_refute.restype = ctypes.c_int
-        dll.rs_memo_new.argtypes = [ctypes.c_int, _I64]
-        dll.rs_memo_new.restype = ctypes.c_void_p
-        dll.rs_memo_free.argtypes = [ctypes.c_void_p]
-        dll.rs_memo_free.restype = None
-        dll.rs_memo_count.argtypes = [ctypes.c_void_p]
-        dll.rs_memo_count.restype = _I64
-        _dll[path] = dll
-    return _dll[path]
+    """The declared search (a ctypes library), or None: the Python search runs
+    (`resilsched.engine`)."""
+    return engine.library(EXTENSION)
 
 
 class CMemo:
     """The C search's table of failed states (`refute.RefuteMemo`), freed with this object."""
 
-    def __init__(self, dll: Any, handle: int) -> None:
+    def __init__(self, dll: Any, handle: Any) -> None:
         self.dll, self.handle = dll, handle
 
     @classmethod
@@ -169,13 +174,10 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
             return -1
 
     cb = LP_CALLBACK(callback) if lp_hook is not None else LP_CALLBACK()
-    code = dll.rs_refute(n, P, T, *(a.ctypes.data for a in arr), len(rows), pi.ctypes.data,
-                         z.ctypes.data, None if zf is None else zf.ctypes.data, lp_cap,
-                         max(1, lp_every), cb,
+    code = dll.rs_refute(n, P, T, *arr, len(rows), pi, z, zf, lp_cap, max(1, lp_every), cb,
                          -1 if max_nodes is None else max_nodes, max(0.0, seconds),
-                         table.handle, None if halt is None else ctypes.addressof(halt),
-                         workers, split_depth, -1 if only is None else only,
-                         starts.ctypes.data, stats.ctypes.data)
+                         table.handle, None if halt is None else ctypes.byref(halt),
+                         workers, split_depth, -1 if only is None else only, starts, stats)
     if failure:
         raise failure[0]
     if code == ECALLBACK:  # Ctrl-C, whose exception ctypes may have swallowed in the callback

@@ -1,7 +1,8 @@
 """Registration of the moldable-job family (spec 000): heuristics, exact models, bounds, presets.
 
 Every entry points at the function itself (`resilsched.heuristics.moldable`,
-`resilsched.models.moldable`, `resilsched.bounds.moldable`); the scenario hooks check a scenario
+`resilsched.models.moldable`, `resilsched.bounds.moldable`; a fixed-allocation heuristic's
+batch engine is its allocation rule, for `Simulator.makespans`); the scenario hooks check a scenario
 once, here (at most `MAX_ATTEMPTS` attempts), and the code below them trusts it.
 """
 
@@ -114,17 +115,20 @@ def _build() -> Family:
     lpa = {**others, "guarantee": bounds.lpa_guarantee}
     fam.add(Heuristic(
         "LPA-LIST", heuristics.lpa_list,
-        "Local Processor Allocation (Algorithm 2) + LIST (Algorithm 1), §3.2", **lpa))
+        "Local Processor Allocation (Algorithm 2) + LIST (Algorithm 1), §3.2",
+        batch=heuristics.lpa, **lpa))
     fam.add(Heuristic(
         "BATCH-LIST", heuristics.batch_list,
         "doubling batches allotted by MT-ALLOTMENT (eps=0.3, area_slack=1.1) + LIST, §3.4",
         params=heuristics.batch_params(), **others))
     fam.add(Heuristic("MINTIME", heuristics.mintime_list,
-                      "p_j = argmin t_j(p) (SET) + LIST, §3.5", **others))
+                      "p_j = argmin t_j(p) (SET) + LIST, §3.5", batch=heuristics.mintime,
+                      **others))
     fam.add(Heuristic("MINAREA", heuristics.minarea_list,
-                      "p_j = argmin p t_j(p) + LIST, §3.5", **others))
+                      "p_j = argmin p t_j(p) + LIST, §3.5", batch=heuristics.minarea, **others))
     fam.add(Heuristic("LPA-PROOF", heuristics.lpa_proof_list,
-                      "the explicit allocations of the proofs of Thms 1-6 + LIST, §3.3", **lpa))
+                      "the explicit allocations of the proofs of Thms 1-6 + LIST, §3.3",
+                      batch=heuristics.lpa_proof, **lpa))
     fam.add(ExactModel(
         "cpsat-scenario", models.solve_scenario,
         "CP-SAT clairvoyant optimum T_OPT(J,f), allocation chosen per attempt (§1.5); "

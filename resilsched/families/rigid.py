@@ -1,6 +1,7 @@
 """Registration of the rigid-job family (spec 002): heuristics, exact models, bounds, presets.
 
-Every entry points at the function itself: the heuristics of `resilsched.heuristics.rigid`,
+Every entry points at the function itself: the heuristics of `resilsched.heuristics.rigid`
+(each with its batch engine, `resilsched.heuristics.rigid.many`),
 the models of `resilsched.models.rigid` (options `RigidSolveOptions`), the bounds of
 `resilsched.bounds.rigid`, the presets of `resilsched.instances.rigid.presets`, the SWF reader
 and the reproduction `resilsched.reproduce.rigid`.
@@ -18,16 +19,7 @@ from resilsched.bounds.rigid import (
     lower_bound,
     reservation_ljf_ratio,
 )
-from resilsched.heuristics.rigid import (
-    PRIORITIES,
-    r_list_0,
-    r_list_1,
-    r_list_q,
-    r_shelf_b,
-    r_shelf_nb,
-    r_shelffill_b,
-    r_shelffill_nb,
-)
+from resilsched.heuristics.rigid import PRIORITIES, many
 from resilsched.heuristics.rigid.common import PARAM_HELP
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
@@ -89,12 +81,13 @@ def _reservation_guarantee(instance: RigidInstance, priority: str | None) -> Fra
     return reservation_ljf_ratio(instance.P) if priority in ("LJF", "HPA") else None
 
 
-def _heuristic(name: str, run: Callable[..., HeuristicResult], description: str,
+def _heuristic(name: str, batch: many.Batch, description: str,
                guarantee: Callable[[RigidInstance, str | None], Any] | None = None) -> Heuristic:
+    """The entry of ``batch.run``, whose batch engine is `batch`."""
     # `record` is the fast path of experiments, not a parameter of the algorithm
-    params = params_of(run, skip=frozenset({"seed", "record"}), help=PARAM_HELP)
-    return Heuristic(name, run, description, priorities=PRIORITIES, default_priority="LPT",
-                     guarantee=guarantee, params=params, key_priorities=True)
+    params = params_of(batch.run, skip=frozenset({"seed", "record"}), help=PARAM_HELP)
+    return Heuristic(name, batch.run, description, priorities=PRIORITIES, default_priority="LPT",
+                     guarantee=guarantee, params=params, key_priorities=True, batch=batch)
 
 
 def _build() -> Family:
@@ -118,19 +111,19 @@ def _build() -> Family:
         ),
     )
     for heuristic in (
-        _heuristic("R-LIST-0", r_list_0, "greedy list scheduling with backfilling, no "
+        _heuristic("R-LIST-0", many.R_LIST_0, "greedy list scheduling with backfilling, no "
                    "reservation (Algorithm 1, m = 0)", _greedy_guarantee),
-        _heuristic("R-LIST-1", r_list_1, "list scheduling with one reservation, EASY-like "
+        _heuristic("R-LIST-1", many.R_LIST_1, "list scheduling with one reservation, EASY-like "
                    "backfilling (Algorithm 1, m = 1)", _reservation_guarantee),
-        _heuristic("R-LIST-Q", r_list_q, "list scheduling with a reservation for every queued "
+        _heuristic("R-LIST-Q", many.R_LIST_Q, "list scheduling with a reservation for every queued "
                    "job, conservative (m = |Q|)", _reservation_guarantee),
-        _heuristic("R-SHELF-B", r_shelf_b, "shelves with backfilling, first-fit "
+        _heuristic("R-SHELF-B", many.R_SHELF_B, "shelves with backfilling, first-fit "
                    "(Algorithm 2, b = 1)"),
-        _heuristic("R-SHELF-NB", r_shelf_nb, "shelves without backfilling, next-fit "
+        _heuristic("R-SHELF-NB", many.R_SHELF_NB, "shelves without backfilling, next-fit "
                    "(Algorithm 2, b = 0)"),
-        _heuristic("R-SHELFFILL-B", r_shelffill_b, "shelves with in-shelf re-execution of "
+        _heuristic("R-SHELFFILL-B", many.R_SHELFFILL_B, "shelves with in-shelf re-execution of "
                    "failed jobs, b = 1 (Algorithm 3)"),
-        _heuristic("R-SHELFFILL-NB", r_shelffill_nb, "shelves with in-shelf re-execution of "
+        _heuristic("R-SHELFFILL-NB", many.R_SHELFFILL_NB, "shelves with in-shelf re-execution of "
                    "failed jobs, b = 0 (Algorithm 3)"),
     ):
         fam.add(heuristic)

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import time
 
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.heuristics.coschedule import make_packs, optimal_pack
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule import _cclosure
@@ -33,14 +32,14 @@ needs_kernels = pytest.mark.skipif(_cclosure.lib() is None,
 
 def test_the_kernels_are_built_by_the_install():
     """CI installs from a clean clone, which builds `resilsched._closure` (as the core)."""
-    if any(os.environ.get(v, "") not in ("", "0") for v in core.DISABLE_VARIABLES):
+    if engine.disabled():
         pytest.skip("compiled modules disabled")
     assert _cclosure.lib() is not None, "resilsched._closure was not built: pip install -e ."
 
 
 def test_missing_kernels_warn_once_and_the_python_search_runs(monkeypatch, capsys):
     monkeypatch.setenv("RESILSCHED_NO_CORE", "1")
-    _cclosure.set_enabled(True)
+    engine.reset()
     try:
         assert _cclosure.lib() is None and _cclosure.lib() is None
         err = capsys.readouterr().err
@@ -48,8 +47,8 @@ def test_missing_kernels_warn_once_and_the_python_search_runs(monkeypatch, capsy
         chosen, done = cheapest_cover(3, [(0, 1), (2,), (0,), (1, 2)], [0.5, 0.1, 0.2, 0.1], 1.0)
         assert done and sorted(chosen) == [2, 3]
     finally:
-        monkeypatch.delenv("RESILSCHED_NO_CORE")
-        _cclosure.set_enabled(True)
+        monkeypatch.undo()
+        engine.reset()
 
 
 def _duals(inst, rng):

@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pytest
 
+from resilsched import engine
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import random_instance
@@ -168,11 +169,8 @@ def test_setpart_cg_proves_the_same_optimum_with_and_without_it(seed):
 def test_the_native_pool_is_the_numpy_pool(seed, n, p, k, kind, pmin):
     inst = tiny(seed, n, p, k, kind=kind, pmin=pmin)
     native = build_pool(inst, Deadline(60.0))
-    _cclosure.set_enabled(False)
-    try:
+    with engine.use("python"):
         reference = build_pool(inst, Deadline(60.0))
-    finally:
-        _cclosure.set_enabled(True)
     assert sorted(native.packs) == sorted(reference.packs)
     for s in reference.packs:
         assert native.packs[s].dtype == reference.packs[s].dtype
@@ -191,13 +189,10 @@ def test_native_pricing_is_the_numpy_pricing(seed):
     native = pool.reduced_costs(pi, 1.5)
     native_least, native_below = pool.negatives(native, -1e-9)
     native_packs, native_costs = pool.cheapest(native, 40)
-    _cclosure.set_enabled(False)
-    try:
+    with engine.use("python"):
         reference = pool.reduced_costs(pi, 1.5)
         least, below = pool.negatives(reference, -1e-9)
         packs, _ = pool.cheapest(reference, 40)
-    finally:
-        _cclosure.set_enabled(True)
     for s in reference:
         assert np.array_equal(native[s], reference[s])  # bit for bit
     assert (native_least, native_below) == (least, below)

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pytest
 
+from resilsched import engine
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.desktop import _ckernel
 from resilsched.heuristics.desktop.dpslack import _select_c, select
@@ -25,11 +26,8 @@ pytestmark = pytest.mark.skipif(_ckernel.lib() is None, reason="extension not bu
 @pytest.fixture
 def python_only():
     def run(fn):
-        _ckernel.set_enabled(False)
-        try:
+        with engine.use("python"):
             return fn()
-        finally:
-            _ckernel.set_enabled(True)
     return run
 
 
@@ -161,14 +159,14 @@ def test_missing_extension_warns_once_in_one_line(monkeypatch, capsys):
     real = importlib.import_module
 
     def missing(name, *a, **k):
-        if name == _ckernel.EXTENSION:
+        if name == f"resilsched.{_ckernel.EXTENSION.name}":
             raise ImportError("no module named _desktop")
         return real(name, *a, **k)
 
     monkeypatch.setattr(importlib, "import_module", missing)
     monkeypatch.delenv("RESILSCHED_NO_CORE", raising=False)
     monkeypatch.delenv("RESILSCHED_NO_C", raising=False)
-    _ckernel.set_enabled(True)
+    engine.reset()
     try:
         capsys.readouterr()
         assert _ckernel.lib() is None
@@ -177,7 +175,7 @@ def test_missing_extension_warns_once_in_one_line(monkeypatch, capsys):
         assert err.count("\n") == 1 and "pure-Python engine" in err and "not built" in err
     finally:
         monkeypatch.undo()
-        _ckernel.set_enabled(True)
+        engine.reset()
     assert _ckernel.lib() is not None
 
 
@@ -187,5 +185,5 @@ def test_loading_never_runs_a_compiler(monkeypatch):
 
     monkeypatch.setattr(subprocess, "run", refuse)
     monkeypatch.setattr(subprocess, "Popen", refuse)
-    _ckernel.set_enabled(True)
+    engine.reset()
     assert _ckernel.lib() is not None

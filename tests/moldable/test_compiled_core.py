@@ -4,7 +4,9 @@ LIST (``csrc/core/moldable_list.c``) against `_kernel.list_run_py` on random inp
 per-attempt columns, caps and many simultaneous completions, one scenario per call and S per
 call; MT-ALLOTMENT (``csrc/core/moldable_batch.c``) against `MTAllotment.search` (allocations,
 X and the number of DP calls) on the paper's six models; BATCH-LIST's fast path against its
-pure-Python twin and the engine path (`batch_list`), every priority and attempt order.
+pure-Python twin and the engine path (`batch_list`), every priority and attempt order;
+`Simulator.makespans` against one scenario at a time in Python, on both engines (the
+`engine_name` fixture).
 """
 
 from __future__ import annotations
@@ -12,15 +14,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.heuristics.moldable import Simulator, _kernel, batch_list, lpa, minarea
 from resilsched.heuristics.moldable.mt_allotment import MTAllotment
 from resilsched.instances.failures import Scenario
 from resilsched.instances.moldable.generators import PAPER_MODELS, paper_instance
+from resilsched.registry import get_family
 
-pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
+needs_c = pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 
 
+@needs_c
 @pytest.mark.parametrize("seed", range(8))
 def test_list_runs_equal_python_one_and_many_per_call(seed):
     rng = np.random.default_rng(100 + seed)
@@ -39,6 +43,7 @@ def test_list_runs_equal_python_one_and_many_per_call(seed):
     assert many.tolist() == [ms for ms, _ in ref]
 
 
+@needs_c
 @pytest.mark.parametrize("model", PAPER_MODELS)
 def test_mt_allotment_equals_python(model):
     rng = np.random.default_rng(PAPER_MODELS.index(model))
@@ -53,6 +58,7 @@ def test_mt_allotment_equals_python(model):
             assert (c.X, c.calls, c.L) == (py.X, py.calls, py.L)
 
 
+@needs_c
 @pytest.mark.parametrize("priority", ["LPT", "HPA", "LA"])
 @pytest.mark.parametrize("order", ["desc_p", "asc_p", "dp_order", "first_only"])
 def test_batch_list_core_equals_reference(priority, order):
@@ -63,12 +69,12 @@ def test_batch_list_core_equals_reference(priority, order):
         ref = batch_list(inst, Scenario(tuple(int(x) for x in f)), priority,
                          attempt_order=order).objective
         fast = Simulator(inst, attempt_order=order).batch_makespan(f, priority)
-        with core.pure_python():
+        with engine.use("python"):
             py = Simulator(inst, attempt_order=order).batch_makespan(f, priority)
         assert fast == ref == py
 
 
-def test_simulator_makespans_equal_one_at_a_time():
+def test_simulator_makespans_equal_one_at_a_time(engine_name):
     inst = paper_instance("amdahl", 2, n=60, P=400)
     F = np.random.default_rng(3).integers(0, 3, size=(7, inst.n))
     sim = Simulator(inst)
@@ -78,6 +84,22 @@ def test_simulator_makespans_equal_one_at_a_time():
             assert sim.makespans(F, rule, priority).tolist() == one
 
 
+def test_registered_batch_engines_give_the_heuristics_makespans(engine_name):
+    """A fixed-allocation heuristic's registry entry names its allocation rule: the
+    `Simulator.makespans` of that rule are the heuristic's own makespans, bit for bit."""
+    inst = paper_instance("mix", 4, n=30, P=200)
+    F = np.random.default_rng(5).integers(0, 3, size=(4, inst.n))
+    sim = Simulator(inst)
+    batched = [h for h in get_family("moldable").heuristics.values() if h.batch is not None]
+    assert {h.name for h in batched} == {"LPA-LIST", "LPA-PROOF", "MINTIME", "MINAREA"}
+    for h in batched:
+        for priority in ("LPT", "HPA"):
+            one = [h.run(inst, Scenario(tuple(int(x) for x in f)), priority).objective
+                   for f in F]
+            assert sim.makespans(F, h.batch, priority).tolist() == one, (h.name, priority)
+
+
+@needs_c
 @pytest.mark.parametrize("seed", range(4))
 def test_list_runs_equal_python_with_many_running_and_near_ties(seed):
     """Deep queue index (n up to 3000: 4 levels of 8) and event tree (hundreds of attempts
@@ -101,6 +123,7 @@ def test_list_runs_equal_python_with_many_running_and_near_ties(seed):
     assert _kernel.list_runs(P, dur, alloc, key, F, cap, jobs).tolist() == [ms for ms, _ in ref]
 
 
+@needs_c
 def test_list_run_zero_durations_and_empty_job_list():
     dur = np.array([[0.0], [2.0], [0.0]])
     alloc = np.array([[2], [1], [3]])
@@ -114,6 +137,7 @@ def test_list_run_zero_durations_and_empty_job_list():
     assert _kernel.list_run(3, dur, alloc, dur, np.zeros(3), np.zeros(3), none, use_c=True)[0] == 0
 
 
+@needs_c
 @pytest.mark.parametrize(("dur", "P", "message"), [
     (-1.0, 4, "durations must be >= 0"), (float("nan"), 4, "durations must be >= 0"),
     (1.0, 2**53, "P must be"),

@@ -2,11 +2,11 @@
 
 For every registered rigid heuristic, priority rule and option (redraw_on_failure, the LJF
 secondary rule, classic_easy, persistent_reservations), on seeded random instances and
-scenarios: the fast path ``record=False`` (the C engine, `heuristics/rigid/compiled.py`) gives
-the makespan of the engine path ``record=True`` (the Python engine with its attempt log) and of
-the Python fast path (core disabled), same value and same type. Instances mix integer times
-(exact arithmetic, many simultaneous completions) and float times (the 1e-9 grouping, times
-within the tolerance of each other included).
+scenarios, on both engines (the `engine_name` fixture): the fast path ``record=False`` (the C
+engine, `heuristics/rigid/compiled.py`, or the Python fast path) gives the makespan of the
+engine path ``record=True`` (the Python engine with its attempt log), same value and type.
+Instances mix integer times (exact arithmetic, many simultaneous completions) and float times
+(the 1e-9 grouping, times within the tolerance of each other included).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.heuristics.rigid import (
     PRIORITIES,
     compiled,
@@ -31,8 +31,9 @@ from resilsched.heuristics.rigid import (
 )
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
+from resilsched.registry import get_family
 
-pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
+needs_c = pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 
 RESERVING = (r_list_1, r_list_q)
 SHELVES = (r_shelf_b, r_shelf_nb, r_shelffill_b, r_shelffill_nb)
@@ -57,17 +58,10 @@ def random_case(rng: np.random.Generator, kind: str, n_max: int = 25):
     return inst, Scenario(f)
 
 
-def python_fast_path(fn, *args, **kw):
-    with core.pure_python():
-        return fn(*args, record=False, **kw).objective
-
-
 def check(fn, inst, sc, priority, **kw):
     ref = fn(inst, sc, priority, record=True, **kw).objective
     fast = fn(inst, sc, priority, record=False, **kw).objective
     assert fast == ref and type(fast) is type(ref), (fn.__name__, priority, kw, fast, ref)
-    py = python_fast_path(fn, inst, sc, priority, **kw)
-    assert py == ref and type(py) is type(ref)
 
 
 PRIORITY_OPTIONS = [(prio, {"seed": 3}) for prio in PRIORITIES] + [
@@ -79,7 +73,7 @@ PRIORITY_OPTIONS = [(prio, {"seed": 3}) for prio in PRIORITIES] + [
 
 
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
-def test_greedy_equals_reference(kind):
+def test_greedy_equals_reference(kind, engine_name):
     rng = np.random.default_rng({"int": 1, "float": 2, "near": 3}[kind])
     for _ in range(12):
         inst, sc = random_case(rng, kind)
@@ -89,7 +83,7 @@ def test_greedy_equals_reference(kind):
 
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
 @pytest.mark.parametrize("fn", RESERVING, ids=lambda f: f.__name__)
-def test_reservations_equal_reference(fn, kind):
+def test_reservations_equal_reference(fn, kind, engine_name):
     rng = np.random.default_rng({"int": 4, "float": 5, "near": 6}[kind])
     for _ in range(6):
         inst, sc = random_case(rng, kind, n_max=15)
@@ -101,7 +95,7 @@ def test_reservations_equal_reference(fn, kind):
 
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
 @pytest.mark.parametrize("fn", SHELVES, ids=lambda f: f.__name__)
-def test_shelves_equal_reference(fn, kind):
+def test_shelves_equal_reference(fn, kind, engine_name):
     rng = np.random.default_rng({"int": 7, "float": 8, "near": 9}[kind])
     for _ in range(10):
         inst, sc = random_case(rng, kind)
@@ -110,7 +104,7 @@ def test_shelves_equal_reference(fn, kind):
 
 
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
-def test_kept_profile_equals_reference(kind):
+def test_kept_profile_equals_reference(kind, engine_name):
     """R-LIST-Q's kept profile (decision T14) on longer queues with sparse failures, where whole
     passes reuse the last one and a failure gives back only the queue's tail."""
     rng = np.random.default_rng({"int": 12, "float": 13, "near": 14}[kind])
@@ -121,20 +115,28 @@ def test_kept_profile_equals_reference(kind):
             for prio, kw in (("LPT", {}), ("Random", {"seed": 2}), ("SPT", {})):
                 check(r_list_q, inst, sc, prio, **kw)
 
-def test_many_scenarios_in_one_call_equal_one_at_a_time():
+def test_many_scenarios_in_one_call_equal_one_at_a_time(engine_name):
     rng = np.random.default_rng(11)
     inst, _ = random_case(rng, "float", n_max=30)
     F = rng.integers(0, 3, size=(9, inst.n))
     seeds = list(range(9))
-    for fn, (prio, kw) in itertools.product((r_list_0, *RESERVING, *SHELVES), PRIORITY_OPTIONS):
+    entries = get_family("rigid").heuristics.values()  # each with its batch engine
+    for h, (prio, kw) in itertools.product(entries, PRIORITY_OPTIONS):
+        fn = h.run
         options = {k: v for k, v in kw.items() if k != "seed"}
         if fn in RESERVING:
             options["persistent_reservations"] = True
         one = [fn(inst, Scenario(tuple(int(x) for x in f)), prio, record=False, seed=s,
                   **options).objective for s, f in zip(seeds, F, strict=True)]
-        assert many.makespans(fn, inst, F, prio, seeds=seeds, **options) == one, (fn, prio)
+        assert many.makespans(h.batch, inst, F, prio, seeds=seeds, **options) == one, (fn, prio)
 
 
+def test_every_registered_heuristic_names_its_batch_engine():
+    for name, h in get_family("rigid").heuristics.items():
+        assert isinstance(h.batch, many.Batch) and h.batch.run is h.run, name
+
+
+@needs_c
 def test_exact_times_beyond_two_to_the_53_stay_in_python():
     big = 10**12  # 10,000 attempts of it: 1e16 > 2^53, where doubles stop being exact
     inst = RigidInstance.build(2, [(1, big), (2, big)])

@@ -6,9 +6,9 @@ the LJF secondary rule, classic_easy), small platforms (P <= 8) where the reserv
 other, integer times (exact, many simultaneous completions), float times and float times within
 the 1e-9 tolerance of each other (the core then rebuilds its kept profile), longer queues with
 sparse and dense failures (the kept profile across many passes), and paper-size sets. The fast
-path ``record=False`` must give the makespan of the engine path ``record=True`` and of the
-Python fast path (core disabled), same value and same type; the many-scenario path must give the
-one-scenario values, with and without the core.
+path ``record=False`` must give the makespan of the engine path ``record=True`` on both engines
+(the `engine_name` fixture) and the C path that of the Python fast path, same value and same
+type; the many-scenario path must give the one-scenario values, with and without the core.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.rigid import PRIORITIES, compiled, many, r_list_1, r_list_q
 from resilsched.heuristics.rigid.priorities import make_queue
@@ -27,7 +27,7 @@ from resilsched.instances.rigid.synthetic import paper_sets
 
 from .test_compiled_core import PRIORITY_OPTIONS, check, random_case
 
-pytestmark = pytest.mark.skipif(not core.available(), reason="compiled core not built")
+needs_c = pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 
 RESERVING = (r_list_1, r_list_q)
 FIXED = {"reservations": "fixed"}
@@ -50,14 +50,14 @@ def crowded_case(rng: np.random.Generator, kind: str, n_max: int = 12):
 
 def core_and_python(fn, inst, sc, priority, **kw):
     fast = fn(inst, sc, priority, record=False, reservations="fixed", **kw).objective
-    with core.pure_python():
+    with engine.use("python"):
         ref = fn(inst, sc, priority, record=False, reservations="fixed", **kw).objective
     return fast, ref
 
 
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
 @pytest.mark.parametrize("fn", RESERVING, ids=lambda f: f.__name__)
-def test_every_priority_and_option_equals_reference(fn, kind):
+def test_every_priority_and_option_equals_reference(fn, kind, engine_name):
     rng = np.random.default_rng({"int": 31, "float": 32, "near": 33}[kind])
     for _ in range(6):
         inst, sc = random_case(rng, kind, n_max=15)
@@ -66,6 +66,7 @@ def test_every_priority_and_option_equals_reference(fn, kind):
                 check(fn, inst, sc, prio, classic_easy=classic, **FIXED, **kw)
 
 
+@needs_c
 @pytest.mark.parametrize("kind", ["int", "float"])
 @pytest.mark.parametrize("fn", RESERVING, ids=lambda f: f.__name__)
 def test_crowded_platforms_equal_reference(fn, kind):
@@ -80,7 +81,7 @@ def test_crowded_platforms_equal_reference(fn, kind):
 
 
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
-def test_kept_profile_equals_reference_on_long_queues(kind):
+def test_kept_profile_equals_reference_on_long_queues(kind, engine_name):
     """Longer queues (up to 70 jobs) with sparse and dense failures: many passes reuse the
     kept profile, and "near" times make the core fall back to rebuilding it."""
     rng = np.random.default_rng({"int": 51, "float": 52, "near": 53}[kind])
@@ -94,6 +95,7 @@ def test_kept_profile_equals_reference_on_long_queues(kind):
                     check(fn, inst, sc, prio, **FIXED, **kw)
 
 
+@needs_c
 def test_paper_size_sets_equal_reference():
     """Two of the paper's synthetic sets (n = 100, P = 10000, float times) at q-bar 0.3 and
     0.6, and at P = 5000, where reservations accumulate most."""
@@ -107,36 +109,41 @@ def test_paper_size_sets_equal_reference():
                     assert fast == ref, (qbar, P, fn.__name__, fast, ref)
 
 
+@needs_c
 def test_many_scenarios_in_one_call_equal_one_at_a_time():
     rng = np.random.default_rng(61)
     inst, _ = crowded_case(rng, "float", n_max=20)
     F = rng.integers(0, 4, size=(9, inst.n))
     seeds = list(range(9))
-    for fn in RESERVING:
+    for batch in (many.R_LIST_1, many.R_LIST_Q):
+        fn = batch.run
         for prio, kw in PRIORITY_OPTIONS + [("LPT", {"classic_easy": True})]:
             options = {k: v for k, v in kw.items() if k != "seed"}
             one = [fn(inst, Scenario(tuple(int(x) for x in f)), prio, record=False, seed=s,
                       **FIXED, **options).objective for s, f in zip(seeds, F, strict=True)]
-            assert many.makespans(fn, inst, F, prio, seeds=seeds, **FIXED, **options) == one
-            with core.pure_python():  # the fallback: one Python call per scenario
-                assert many.makespans(fn, inst, F, prio, seeds=seeds, **FIXED,
+            assert many.makespans(batch, inst, F, prio, seeds=seeds, **FIXED, **options) == one
+            with engine.use("python"):  # the fallback: one Python call per scenario
+                assert many.makespans(batch, inst, F, prio, seeds=seeds, **FIXED,
                                       **options) == one
 
 
+@needs_c
 def test_many_scenarios_pick_the_fixed_engine_and_refuse_contradictions():
-    assert many.engine_of(r_list_q, reservations="fixed") == compiled.fixed_rlist("Q", False)
-    assert many.engine_of(r_list_1, reservations="persistent") == compiled.rlist(1, False, True)
+    assert many.R_LIST_Q.compiled_engine(reservations="fixed") == compiled.fixed_rlist("Q", False)
+    persistent = many.R_LIST_1.compiled_engine(reservations="persistent")
+    assert persistent == compiled.rlist(1, False, True)
     inst = RigidInstance.build(4, [(2, 1), (2, 2), (3, 5), (1, 3)])
     F = np.array([[0, 0, 1, 0]])
-    assert many.makespans(r_list_1, inst, F, "HPA", reservations="fixed") == [13]
-    assert many.makespans(r_list_1, inst, F, "HPA", reservations="persistent") == [12]
+    assert many.makespans(many.R_LIST_1, inst, F, "HPA", reservations="fixed") == [13]
+    assert many.makespans(many.R_LIST_1, inst, F, "HPA", reservations="persistent") == [12]
     with pytest.raises(InvalidInstance, match="persistent_reservations"):
-        many.makespans(r_list_1, inst, F, "HPA", reservations="fixed",
+        many.makespans(many.R_LIST_1, inst, F, "HPA", reservations="fixed",
                        persistent_reservations=True)
     with pytest.raises(InvalidInstance, match="reservations"):
-        many.makespans(r_list_q, inst, F, "HPA", reservations="sticky")
+        many.makespans(many.R_LIST_Q, inst, F, "HPA", reservations="sticky")
 
 
+@needs_c
 def test_fraction_times_and_huge_integers_stay_in_python():
     from fractions import Fraction
 
@@ -153,6 +160,7 @@ def test_fraction_times_and_huge_integers_stay_in_python():
     assert r_list_1(inst, Scenario((9999, 0)), record=False, **FIXED).objective == 10001 * big
 
 
+@needs_c
 @pytest.mark.parametrize("priority", PRIORITIES)
 def test_failure_free_fixed_equals_persistent_in_the_core(priority):
     """Without failures nothing is ever cancelled: the fixed engine gives the persistent one's

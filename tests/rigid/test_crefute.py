@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import crefute, scale_scenario
@@ -27,7 +27,7 @@ from . import oracle
 from .cases import random_scenario, random_tiny
 from .test_refute import _as_schedule
 
-built = pytest.mark.skipif(not core.available("_refute"), reason="compiled search not built")
+built = pytest.mark.skipif(not engine.available("_refute"), reason="compiled search not built")
 
 
 def _random(rng: np.random.Generator) -> tuple[RigidInstance, Scenario]:
@@ -96,7 +96,7 @@ def test_c_engine_matches_brute_force():
 def test_fallback_to_python():
     inst = RigidInstance.build(4, [(2, 3), (3, 2), (1, 5)])
     data = scale_scenario(inst, Scenario((1, 0, 1)))
-    with core.pure_python("_refute"):
+    with engine.use("python"):
         assert crefute.library() is None
         res = refute_makespan(data, 20, 5)
         assert res.engine == "python" and res.status == "feasible"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.rigid import many, r_shelffill_b, r_shelffill_nb
 from resilsched.heuristics.rigid.rshelf import FILL_RULES
@@ -21,7 +21,7 @@ from .test_compiled_core import PRIORITY_OPTIONS, check, random_case
 FILLS = (r_shelffill_b, r_shelffill_nb)
 
 
-@pytest.mark.skipif(not core.available(), reason="compiled core not built")
+@pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 @pytest.mark.parametrize("kind", ["int", "float", "near"])
 @pytest.mark.parametrize("fn", FILLS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("fill", FILL_RULES)
@@ -33,16 +33,19 @@ def test_core_equals_python_engine(fn, kind, fill):
             check(fn, inst, sc, prio, fill=fill, **kw)
 
 
-@pytest.mark.parametrize("fn", FILLS, ids=lambda f: f.__name__)
-def test_many_scenarios_in_one_call_with_either_rule(fn):
+@pytest.mark.parametrize("batch", (many.R_SHELFFILL_B, many.R_SHELFFILL_NB),
+                         ids=lambda b: b.run.__name__)
+def test_many_scenarios_in_one_call_with_either_rule(batch):
+    fn = batch.run
     rng = np.random.default_rng(24)
     inst, _ = random_case(rng, "float", n_max=30)
     F = rng.integers(0, 4, size=(7, inst.n))
     for fill in FILL_RULES:
         one = [fn(inst, Scenario(tuple(int(x) for x in f)), "LPT", record=False,
                   fill=fill).objective for f in F]
-        assert many.makespans(fn, inst, F, "LPT", fill=fill) == one
-    assert many.makespans(fn, inst, F, "LPT") == many.makespans(fn, inst, F, "LPT", fill="own")
+        assert many.makespans(batch, inst, F, "LPT", fill=fill) == one
+    assert (many.makespans(batch, inst, F, "LPT")
+            == many.makespans(batch, inst, F, "LPT", fill="own"))
 
 
 @pytest.mark.parametrize("fn", FILLS, ids=lambda f: f.__name__)
@@ -105,11 +108,11 @@ def test_unknown_rule_is_refused():
     from resilsched.instances.rigid import RigidInstance
 
     inst = RigidInstance.build(4, [(2, 10), (2, 3)])
-    for fn in FILLS:
+    for batch in (many.R_SHELFFILL_B, many.R_SHELFFILL_NB):
         with pytest.raises(InvalidInstance, match="fill"):
-            fn(inst, None, "LPT", fill="all")
+            batch.run(inst, None, "LPT", fill="all")
         with pytest.raises(InvalidInstance, match="fill"):
-            many.makespans(fn, inst, np.zeros((1, 2), dtype=np.int64), "LPT", fill="all")
+            many.makespans(batch, inst, np.zeros((1, 2), dtype=np.int64), "LPT", fill="all")
 
 
 def test_rshelf_accepts_the_former_boolean_fill():

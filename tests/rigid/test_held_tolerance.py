@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from resilsched import core
+from resilsched import engine
 from resilsched.heuristics.rigid import r_list_1, r_list_q
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
@@ -29,7 +29,7 @@ def _check(fn, inst, sc, priority, **kw):
     (compiled core when built, pure Python) with its makespan, bit for bit."""
     ref = fn(inst, sc, priority, **kw)
     validate_rigid_schedule(inst, sc, ref.schedule)
-    with core.pure_python():
+    with engine.use("python"):
         assert fn(inst, sc, priority, record=False, **kw).objective == ref.objective
     fast = fn(inst, sc, priority, record=False, **kw).objective
     assert fast == ref.objective and type(fast) is type(ref.objective)

@@ -21,7 +21,7 @@ import time
 import numpy as np
 import pytest
 
-from resilsched import core
+from resilsched import engine
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import scale_scenario, solve_scenario
@@ -35,7 +35,7 @@ from . import oracle
 from .cases import random_scenario, random_tiny
 from .test_refute import _as_schedule
 
-pytestmark = pytest.mark.skipif(not core.available("_refute"),
+pytestmark = pytest.mark.skipif(not engine.available("_refute"),
                                 reason="compiled search not built")
 
 

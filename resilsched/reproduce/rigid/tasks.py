@@ -37,7 +37,8 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
     of failures. With q-bar = 0 and a deterministic priority every scenario is the same, so a
     single simulation stands for all of them. The makespans come from the heuristic's fast path
     (``record=False``), all the scenarios of a point in one call of the compiled core when it is
-    available (`resilsched.heuristics.rigid.many.makespans`, the same values). A label
+    available (`resilsched.heuristics.rigid.many.makespans` with the heuristic's batch engine,
+    the ``batch`` of its registry entry; the same values). A label
     ``R-LIST-1/fixed`` runs R-LIST-1 with ``reservations="fixed"`` (`config.label`), in the
     core too (``rigid_fixed.c``); ``R-SHELFFILL-B/any-queued`` runs R-SHELFFILL-B with
     ``fill="any-queued"`` (`config.params_of_label`).
@@ -46,7 +47,7 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
     h, prio, k = task["heuristic"], task["priority"], task["set"]
     base, _ = unlabel(h)
     params = params_of_label(h)
-    heuristic = get_heuristic(get_family("rigid"), base).run
+    batch = get_heuristic(get_family("rigid"), base).batch
     rows = []
     for q, P, matrix in task["points"]:
         inst_P = inst if P == inst.P else RigidInstance(P, inst.jobs, inst.name)
@@ -54,7 +55,7 @@ def run_task(task: dict[str, Any]) -> list[dict[str, Any]]:
         if prio != "Random" and not mat.any():
             mat = mat[:1]
         seeds = [random_seed(k, s) for s in range(mat.shape[0])]
-        makespans = simulate_many(heuristic, inst_P, mat, prio, seeds=seeds, **params)
+        makespans = simulate_many(batch, inst_P, mat, prio, seeds=seeds, **params)
         ratios = [float(T) / L for T, L in zip(makespans, lower_bounds(inst_P, mat),
                                                strict=True)]
         rows.append({"heuristic": h, "priority": prio, "qbar": q, "P": P, "set": k,
