@@ -30,44 +30,20 @@ from fractions import Fraction
 from typing import Any
 
 from resilsched.numeric import readable
+from resilsched.optimality_gap import certify_family, is_exact, relative_gap
 from resilsched.plugin import Bound, Case, Family, Heuristic
 from resilsched.solution import Solution, Status
 
 REL_TOL = 1e-9
 
 
-def _exact(*xs: Any) -> bool:
-    return all(isinstance(x, (int, Fraction)) for x in xs)
-
-
 def _gt(a: Any, b: Any) -> bool:
     """a > b beyond numerical noise (exact for ints and Fractions)."""
-    if _exact(a, b):
+    if is_exact(a, b):
         return a > b
     a, b = float(a), float(b)
     return a > b + REL_TOL * max(1.0, abs(a), abs(b))
 
-
-def relative_gap(value: Any, reference: Any, sense: str, *, percent: bool = False) -> float:
-    """The gap of `value` to `reference`: (value - ref) / ref for minimisation, (ref - value)
-    / ref for maximisation; 0 when both are 0, infinite when only the reference is.
-
-    The one definition of the gap: the gap report (fractions, 0.05 = 5 %) and campaign reports
-    (`resilsched.campaign.metrics`, ``percent=True``: 100 x the same number) both use it.
-    Exact values (ints, Fractions) are divided exactly, then rounded once.
-
-    >>> relative_gap(21, 20, "min"), relative_gap(21, 20, "min", percent=True)
-    (0.05, 5.0)
-    >>> relative_gap(19, 20, "max")
-    0.05
-    """
-    diff = value - reference if sense == "min" else reference - value
-    if reference == 0:
-        return 0.0 if diff == 0 else math.inf
-    if _exact(diff, reference):
-        ratio = Fraction(diff) / Fraction(reference)
-        return float(100 * ratio if percent else ratio)
-    return (100.0 * float(diff) if percent else float(diff)) / float(reference)
 
 
 @dataclass
@@ -83,6 +59,12 @@ class HeuristicStats:
     worst_case: str | None = None
     violations: list[str] = field(default_factory=list)
     metrics: dict[str, list[float]] = field(default_factory=dict)
+    #: (library or None, case) -> the objective of its validated schedule
+    objectives: dict[tuple[str | None, str], Any] = field(default_factory=dict)
+    #: mean (lowest, highest) gap to the optimum where it is not proven everywhere, and the
+    #: labels of the rows this one cannot be ranked against (`resilsched.optimality_gap`)
+    certified: tuple[float, float] | None = None
+    not_ranked: list[str] | None = None
 
     @property
     def label(self) -> str:
@@ -115,6 +97,9 @@ class HeuristicStats:
         }
         if self.group is not None:
             d["group"] = self.group
+        if self.certified is not None:
+            d["certified_gap"] = list(self.certified)
+            d["not_ranked"] = list(self.not_ranked or [])
         for name, values in self.metrics.items():
             d[f"mean_{name}"] = sum(values) / len(values)
             d[f"max_{name}"] = max(values)
@@ -316,10 +301,12 @@ def run_family(
         group = group_of(family, case.instance)
         for h in chosen:
             for prio in h.priorities or (None,):
-                _, gap, violations, metrics = score_heuristic(
+                value, gap, violations, metrics = score_heuristic(
                     family, h, case, prio, index, ref, kind, incumbent, time_limit
                 )
                 st = stats_for(stats, family, h.name, prio, group)
+                if value is not None:
+                    st.objectives[None, case.name] = value
                 if gap is not None:
                     st.add(case.name, gap, metrics)
                 st.violations.extend(violations)
@@ -330,6 +317,7 @@ def run_family(
             )
     finish_bound_rows(bound_rows, report)
     report.heuristics.extend(stats.values())
+    certify_family(report, family.name, family.sense)
 
 
 def run_gap(
@@ -380,6 +368,9 @@ def format_report(report: GapReport) -> str:
         width = max([len(h.row) for h in rows] + [9])
         metrics = list(dict.fromkeys(m for h in rows for m in h.metrics))
         extra = "".join(f"  {'mean ' + m:>15}  {'max ' + m:>15}" for m in metrics)
+        certified = any(h.certified is not None for h in rows)
+        if certified:
+            extra += f"  {'gap to OPT':>15}"
         lines.append(
             f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}{extra}  "
             f"{'violations':>10}  worst case"
@@ -391,6 +382,8 @@ def format_report(report: GapReport) -> str:
             nan = float("nan")
             cols = "".join(f"  {d.get('mean_' + m, nan):>15.4f}  {d.get('max_' + m, nan):>15.4f}"
                            for m in metrics)
+            if certified:
+                cols += f"  {_range(h.certified):>15}"
             flag = f"{d['violations']:>10}" + ("  <-- VIOLATION" if d["violations"] else "")
             lines.append(
                 f"  {h.row:<{width}}  {mean:>9}  {mx:>9}{cols}  {flag}  {d['worst_case'] or ''}"
@@ -400,6 +393,15 @@ def format_report(report: GapReport) -> str:
                 f"  bound {b['bound']}: mean bound/reference {b['mean_ratio']:.4f}, "
                 f"violations {b['violations']}"
             )
+        seen: set[tuple[str | None, str]] = set()
+        pairs = []
+        for h in rows:
+            seen.add((h.group, h.label))
+            pairs += [f"{h.row} ~ {other}" for other in h.not_ranked or ()
+                      if (h.group, other) not in seen]
+        if pairs:
+            lines.append("  not ranked by mean gap to OPT (tied, or the order depends on where "
+                         "the unproven optima lie): " + ", ".join(pairs))
         for h in rows:
             for v in h.violations:
                 lines.append(f"  VIOLATION {h.row}: {v}")
@@ -408,6 +410,13 @@ def format_report(report: GapReport) -> str:
                 lines.append(f"  VIOLATION bound {b['bound']}: {v}")
     lines.append(f"total violations: {report.violations}; wall time {report.wall_time:.1f} s")
     return "\n".join(lines)
+
+
+def _range(certified: tuple[float, float] | None) -> str:
+    """A certified gap as printed: ``0.12-0.84%``."""
+    if certified is None:
+        return "-"
+    return f"{100 * certified[0]:.2f}-{100 * certified[1]:.2f}%"
 
 
 GAP_KEYS = ("max_gap", "mean_gap")

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from resilsched.gap import relative_gap
+from resilsched.optimality_gap import relative_gap
 from resilsched.plugin import Family
 from resilsched.registry import UnknownName, find_heuristic, get_family
 

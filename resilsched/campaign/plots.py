@@ -182,7 +182,7 @@ def _worst(fr: Any, raw: Sequence[tuple[dict[str, Any], Any]]) -> list[Worst]:
     from collections import defaultdict
 
     from resilsched.campaign.metrics import _reference, _setting
-    from resilsched.gap import relative_gap
+    from resilsched.optimality_gap import relative_gap
 
     cases: dict[tuple, list[tuple[dict, Any]]] = defaultdict(list)
     for fields, result in raw:

@@ -36,6 +36,7 @@ from resilsched.gap import (
 )
 from resilsched.library.catalog import Entry, Library, sha256_text
 from resilsched.library.certificate import Certificate
+from resilsched.optimality_gap import certify_family
 from resilsched.plugin import Case
 from resilsched.solution import json_number
 
@@ -204,6 +205,8 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                 for prio, row in next(by_task).items():
                     st = stats_for(stats_of[fam.name], fam, hname, prio or None,
                                    row.get("group"))
+                    if row["objective"] is not None:
+                        st.objectives[lib.name, entry.name] = _ratio_value(row["objective"])
                     if row["gap"] is not None:
                         st.add(entry.name, row["gap"], row.get("metrics"))
                     st.violations.extend(row["violations"])
@@ -213,6 +216,7 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
     for name in families:
         report.heuristics.extend(stats_of[name].values())
         finish_bound_rows(bounds_of[name], report)
+        certify_family(report, name, get_family(name).sense)
     report.wall_time = time.perf_counter() - t0
     return report
 
