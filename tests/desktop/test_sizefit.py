@@ -3,10 +3,11 @@ its horizon, checked by the oracles of cases.py and the family's validator; neve
 optimum; and better than the 20 variants where the slack matters."""
 
 import numpy as np
+import pytest
 
 from resilsched.checked import run_checked
 from resilsched.heuristics.desktop import build, size_fit_construction
-from resilsched.heuristics.desktop.sizefit import size_fit, size_fit_search
+from resilsched.heuristics.desktop.sizefit import ORDERS, size_fit, size_fit_search
 from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.instances.desktop.presets import tiny_instance
 from resilsched.plugin import Case
@@ -16,7 +17,8 @@ from resilsched.validation.desktop import validate_desktop_schedule
 from .cases import horizon, rule_ok, tiny_with_optimum
 
 
-def test_every_allocation_keeps_the_rule_and_its_horizon():
+@pytest.mark.parametrize("order", ORDERS)
+def test_every_allocation_keeps_the_rule_and_its_horizon(order):
     checked = 0
     for seed in range(80):
         rule = seed % 3 != 0
@@ -24,7 +26,7 @@ def test_every_allocation_keeps_the_rule_and_its_horizon():
                              max_jobs=7)
         top = int(inst.flat["e"].max()) + 1
         for lam in np.random.default_rng(seed).integers(1, top, 6).tolist():
-            alloc = size_fit(inst, lam, rule)
+            alloc = size_fit(inst, lam, rule, order)
             if alloc is None:
                 continue
             assert sorted(j for jobs in alloc.values() for j in jobs) == list(range(inst.n))
@@ -33,6 +35,28 @@ def test_every_allocation_keeps_the_rule_and_its_horizon():
             assert horizon(inst, lists, rule) <= lam, (seed, lam)
             checked += 1
     assert checked >= 150
+
+
+def test_the_orders_differ_and_the_search_keeps_the_best():
+    inst = synthetic_instance(20, 300, 4, 104)
+    lam = size_fit_search(inst, True, 0, int(inst.flat["e"].max()) + 1).horizon + 2000
+    by_order = {o: size_fit(inst, lam, True, o) for o in ORDERS}
+    assert by_order["length"] is not None and by_order["work"] is not None
+    assert by_order["length"] != by_order["work"]  # b_i differ: the windows are visited apart
+    found = size_fit_search(inst, True, 0, int(inst.flat["e"].max()) + 1)
+    alone = {}
+    for o in ORDERS:
+        import resilsched.heuristics.desktop.sizefit as sizefit
+
+        saved, sizefit.ORDERS = sizefit.ORDERS, (o,)
+        try:
+            alone[o] = size_fit_search(inst, True, 0, int(inst.flat["e"].max()) + 1).horizon
+        finally:
+            sizefit.ORDERS = saved
+    assert found.horizon <= alone["length"]  # the first order alone, then only improvements
+    assert found.info["order"] in ORDERS
+    with pytest.raises(ValueError, match="order"):
+        size_fit(inst, lam, True, "random")
 
 
 def test_never_below_the_brute_force_optimum():
