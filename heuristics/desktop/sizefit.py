@@ -47,6 +47,9 @@ ORDERS = ("length", "work")
 VARIANTS = (("length", False), ("work", False), ("work", True))
 #: a probe with pairs against one without, before the first is timed
 PAIR_FACTOR = 6
+#: a pair is sought once the room for jobs no longer than the window's longest is under this
+#: many times the longest job that fits
+PAIR_START = 2
 #: candidates for the longer job of a pair, at most
 PAIR_STEPS = 400
 #: seconds per interval and job of one probe before the first is timed (measured 8-40 us
@@ -139,7 +142,7 @@ def size_fit(instance: DesktopInstance, lam: int, slack: bool, order: str = "len
             if r < 0:
                 break
             rest = d - max(Mi[k:k + 3]) if slack else d  # room for jobs <= M(k)
-            if pair and Mi[k] > 0 and left >= 2 and rest < 2 * int(Ti[r]):
+            if pair and Mi[k] > 0 and left >= 2 and rest < PAIR_START * int(Ti[r]):
                 two = _best_pair(Ti, find, min(rest, Mi[k]) if slack else rest, rest)
                 if two is not None and int(Ti[two[0]]) + int(Ti[two[1]]) > int(Ti[r]):
                     place(i, k, two[0])
