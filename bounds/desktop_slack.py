@@ -245,10 +245,11 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
              start: int | None = None, upper: int | None = None,
              runner: Runner | None = None) -> int:
     """LB_slack (module docstring): the largest lambda + 1 some LP's weights prove infeasible
-    (per interval, then with the neighbours' coupling, `_Relaxation.coupled`), and never below max(LB_big, LB_cap) (or `start`, a bound the caller proved); `upper` (a
-    horizon some allocation reaches) stops the search there. With a `deadline` the LP solves
-    stop when it passes (the bound found so far is returned), each run by `runner` (see
-    `_Relaxation.weights`)."""
+    (per interval, then with the neighbours' coupling, `_Relaxation.coupled`), and never below
+    max(LB_big, LB_cap) (or `start`, a bound the caller proved); `upper` (a horizon some
+    allocation reaches) stops the search there. With a `deadline` the LP solves and the coupled
+    passes stop when it passes (the bound found so far is returned), each LP run by `runner`
+    (see `_Relaxation.weights`)."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     lo = start if start is not None else max(lb_big(instance, None, rule),
                                             lb_cap(instance, None, rule))
