@@ -31,12 +31,25 @@ wrong or inaccurate LP answer can only make the bound weaker.
 The LPs start on a coarse grid of classes (cheap, it climbs from LB_cap) and go on with a
 fine one when its weights stop certifying; the value is not monotone in the grid (D-26).
 
+Neighbours (D-28). The rule couples an interval to its successors: S_i(k) + M_i(k') <= a_ik for
+k' = k+1, k+2, which the per-interval maximum ignores (it only asks t_i(h) <= a_i(k-1), a_i(k-2)
+of the head). `_Relaxation.coupled` maximises instead, per machine, over whole sequences of
+heads (h_1, h_2, ...) (0: an empty interval): interval k with head h holds at most
+c_k = min(w_ik - t_i(h), a_ik - max(t_i(h), tau_k)) of work, used only if c_k >= t_i(h) (it holds
+its head), where tau_k is the lower end of the *group* of the longer head of k+1 and k+2 (G
+groups of consecutive classes, `GROUPS`: the successors are seen coarsely, which only weakens
+the bound); an empty interval needs a_ik >= tau_k; every head also keeps the eligibility above.
+A dynamic programme from the last interval open before lambda back to the first, over the
+groups of the next two heads, gives F^c_lambda(W) <= F_lambda(W), again non-decreasing in
+lambda, so the same weights certify some lambdas more. `lb_slack` bisects with it after the LPs.
+
 Without the slack rule the head costs nothing and only the window limits a job
 (v_ik = w_ik / b_i, t <= w_ik): the same certificate with the nested constraints of eligibility.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +79,11 @@ LP_COLUMN = 2e-5
 RHO_TOLERANCE = 1e-4
 #: largest (interval, class) table of one LP; more intervals get fewer classes
 MAX_CELLS = 8_000_000
+#: groups of classes with which `_Relaxation.coupled` sees the heads of the next two intervals
+GROUPS = 24
+#: seconds per open interval of one `_Relaxation.coupled` before the first is timed (measured
+#: 0.1-0.25 ms at 500 hosts x 10,000 jobs, 187 classes, on the loaded 2-core machine)
+COUPLED_INTERVAL = 3e-4
 
 
 class _Relaxation:
@@ -106,12 +124,52 @@ class _Relaxation:
         v[head > cap[:, None]] = -1.0
         return rows, v
 
-    def certifies(self, lam: int, W: np.ndarray) -> bool:
-        """F_lam(W) < G(W) with the margin: no schedule has horizon lam."""
-        _, v = self.values(lam)
-        F = float(np.maximum(0.0, (v * W).max(axis=1, initial=0.0)).sum())
+    def certifies(self, lam: int, W: np.ndarray, coupled: bool = False) -> bool:
+        """F_lam(W) < G(W) with the margin: no schedule has horizon lam (with `coupled`, the
+        neighbours' F^c_lam(W) of `coupled`, under the slack rule)."""
+        if coupled and self.rule:
+            F = self.coupled(lam, W)
+        else:
+            _, v = self.values(lam)
+            F = float(np.maximum(0.0, (v * W).max(axis=1, initial=0.0)).sum())
         G = float(W @ self.D)
         return F < G * (1 - CERT_MARGIN)
+
+    def coupled(self, lam: int, W: np.ndarray, groups: int = GROUPS) -> float:
+        """F^c_lam(W) (module docstring, Neighbours): per machine the best sequence of heads,
+        the successors seen through `groups` groups of classes; <= F_lam(W)."""
+        rows, v = self.values(lam)
+        if rows.size == 0:
+            return 0.0
+        L = W.size
+        size = min(groups, L)
+        first = np.unique((np.arange(size) * L) // size)  # first class of each group
+        G = first.size
+        tau = np.zeros((self.head.shape[0], G + 1))
+        tau[:, 1:] = self.head[:, first]
+        w = np.minimum(self.a[rows], lam - self.q[rows])
+        mach = self.mi[rows]
+        top = np.maximum.outer(np.arange(G + 1), np.arange(G + 1))  # [z, z2] -> max group
+        total = 0.0
+        ends = np.flatnonzero(np.r_[mach[1:] != mach[:-1], True])
+        begin = 0
+        for end in ends.tolist():
+            nxt = np.full((G + 1, G + 1), -np.inf)  # B_{k+1}[z, z2]: past the last, empty
+            nxt[0, 0] = 0.0
+            for r in range(end, begin - 1, -1):
+                i = mach[r]
+                t = self.head[i].astype(np.float64)[:, None]
+                tm = tau[i][None, :]
+                cap = np.minimum(w[r] - t, self.a[rows[r]] - np.maximum(t, tm))
+                val = np.where((cap >= t) & (v[r][:, None] >= 0),
+                               W[:, None] * cap * self.inv_b[rows[r]], -np.inf)
+                best = np.empty((G + 1, G + 1))  # [group of the head, group max of next two]
+                best[0] = np.where(self.a[rows[r]] >= tau[i], 0.0, -np.inf)
+                best[1:] = np.maximum.reduceat(val, first, axis=0)
+                nxt = (best[:, top] + nxt[None, :, :]).max(axis=2)  # B_k[x, z]
+            total += max(0.0, float(nxt.max()))
+            begin = end + 1
+        return total
 
     def weights(self, lam: int, seconds: float = np.inf,
                 runner: Runner | None = None) -> np.ndarray | None:
@@ -186,11 +244,12 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
              classes: int = CLASSES, deadline: Deadline | None = None,
              start: int | None = None, upper: int | None = None,
              runner: Runner | None = None) -> int:
-    """LB_slack (module docstring): the largest lambda + 1 some LP's weights prove infeasible,
-    and never below max(LB_big, LB_cap) (or `start`, a bound the caller proved); `upper` (a
-    horizon some allocation reaches) stops the search there. With a `deadline` the LP solves
-    stop when it passes (the bound found so far is returned), each run by `runner` (see
-    `_Relaxation.weights`)."""
+    """LB_slack (module docstring): the largest lambda + 1 some LP's weights prove infeasible
+    (per interval, then with the neighbours' coupling, `_Relaxation.coupled`), and never below
+    max(LB_big, LB_cap) (or `start`, a bound the caller proved); `upper` (a horizon some
+    allocation reaches) stops the search there. With a `deadline` the LP solves and the coupled
+    passes stop when it passes (the bound found so far is returned), each LP run by `runner`
+    (see `_Relaxation.weights`)."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     lo = start if start is not None else max(lb_big(instance, None, rule),
                                             lb_cap(instance, None, rule))
@@ -201,6 +260,7 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
     if upper is not None:
         hi = min(hi, upper)
     left = deadline.remaining if deadline is not None else (lambda: np.inf)
+    last: dict[int, tuple[_Relaxation, np.ndarray]] = {}  # grid -> its last certifying weights
     for _ in range(MAX_ROUNDS):
         if left() <= 0:
             break
@@ -211,6 +271,7 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
                 break
             rel = _Relaxation(instance, rule, grids[0])  # the coarse grid is spent: refine
             continue
+        last[rel.D.size] = rel, W
         if rel.certifies(hi, W):  # nothing up to hi is possible (hi = upper: a caller's error)
             return hi + 1
         good, bad = lo, hi  # certifies(good), not certifies(bad)
@@ -220,5 +281,17 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
                 good = mid
             else:
                 bad = mid
+        lo = good + 1
+    spent = COUPLED_INTERVAL * int(np.count_nonzero(rel.q < hi))  # one pass, until timed
+    for rel, W in last.values() if rule else ():  # the neighbours (D-28), the same weights
+        good, bad = lo - 1, hi + 1  # lo is a bound already; F^c grows with lambda
+        while bad - good > 1 and left() > spent:
+            mid = (good + bad) // 2
+            t0 = time.perf_counter()
+            if rel.certifies(mid, W, coupled=True):
+                good = mid
+            else:
+                bad = mid
+            spent = time.perf_counter() - t0
         lo = good + 1
     return lo
