@@ -20,10 +20,13 @@ from resilsched import core
 from resilsched.heuristics.coschedule import make_packs, optimal_pack
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule import _cclosure
-from resilsched.models.coschedule.branchprice import solve_setpart_bp
-from resilsched.models.coschedule.cover import cheapest_cover, cheapest_cover_masks
-from resilsched.models.coschedule.improve import _Packs, improve_packs
-from resilsched.models.coschedule.oracle import PackOracle
+from resilsched.models.coschedule.setpart.branchprice.exact_cover import (
+    cheapest_cover,
+    cheapest_cover_masks,
+)
+from resilsched.models.coschedule.setpart.branchprice.pricing_oracle import PackOracle
+from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart_bp
+from resilsched.models.coschedule.setpart.branchprice.task_moves import _Packs, improve_packs
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 

@@ -16,7 +16,7 @@ from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.coschedule import Packs, make_packs, run_pack_approx
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
 from resilsched.models.coschedule.matching import solve_matching, solve_matching_networkx
-from resilsched.models.coschedule.setpart import solve_setpart_cg
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
@@ -176,7 +176,7 @@ def _layer(module: str) -> int | None:
 @pytest.mark.parametrize("path", [
     "instances/coschedule.py", "bounds/coschedule.py", *sorted(
         str(p.relative_to(ROOT)) for folder in ("heuristics/coschedule", "models/coschedule")
-        for p in (ROOT / folder).glob("*.py")),
+        for p in (ROOT / folder).rglob("*.py")),
     "resilsched/validation/packs.py",
 ])
 def test_imports_go_downwards_only(path):
