@@ -144,7 +144,7 @@ def test_c_cover_on_a_closure_equals_python(seed):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_local_search_times_equal_algorithm_1_and_never_worsen(seed):
-    """`improve`: pack times from the thresholds equal Algorithm 1's; the result partitions the
+    """`task_moves`: pack times from the thresholds equal Algorithm 1's; the result partitions the
     tasks and its makespan (Algorithm 1) is no larger."""
     rng = np.random.default_rng(seed)
     n, p = int(rng.integers(4, 16)), int(rng.integers(2, 9))

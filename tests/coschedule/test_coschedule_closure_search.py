@@ -1,4 +1,4 @@
-"""The exact closure search of `setpart-cg` (`partsearch`, C kernel `sp_search`, decision C28)
+"""The exact closure search of `setpart-cg` (`closure_search`, C kernel `sp_search`, decision C28)
 against the enumeration optimum and HiGHS.
 
 Its bound is the cut master's Lagrangian identity, valid for *any* duals (mu >= 0, sigma <= 0):
