@@ -35,11 +35,12 @@ from benchpage import Row, Run, add_write_option
 
 from resilsched.heuristics.coschedule import run_pack_approx
 from resilsched.instances.coschedule import random_instance
-from resilsched.models.coschedule.branchprice import solve_setpart_bp
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
 from resilsched.models.coschedule.matching import have_rustworkx, solve_matching
-from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
+from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart_bp
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
+from resilsched.models.coschedule.setpart.full import solve_setpart_full
 from resilsched.solution import Status
 
 TITLE = "Co-scheduling exact models (`scripts/bench_coschedule.py`)"
@@ -69,8 +70,8 @@ NOTES = """Notes. `setpart-cg` = column generation over the explicit pool of pac
 costed by vectorised Algorithm 1) with a pack-count cut and subset-row cuts over triples, an
 upper bound from pair exchanges and LP dives, then cutoff rounds over the packs whose reduced
 cost can still improve on it, each answered by an exact C search over those packs (HiGHS's MIP
-without the C kernels) (module `resilsched.models.coschedule.setpart`, decisions C13, C26-C28).
-`setpart-bp` =
+without the C kernels) (package `resilsched.models.coschedule.setpart.colgen`, decisions C13,
+C26-C28). `setpart-bp` =
 branch-and-price with Ryan-Foster branching and no cuts: exact, but the cuts and closure
 rounds of `setpart-cg` are far stronger. A row stops at the first n that is not proved within
 the limit (status `feasible` = time limit, with a bound). The dense networkx matching is cubic

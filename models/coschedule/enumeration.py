@@ -4,10 +4,10 @@ Subset DP: F(empty) = 0, F(S) = min over blocks B with min(S) in B, B subset of 
 cost1pack(B) + F(S \\ B), where cost1pack is Algorithm 1. O(3^n) in the worst case (k = n),
 O(2^n n^{k-1}) for fixed k; for n <= 16 (larger n is refused).
 
-Exact arithmetic (decision C15): pack costs are the exact integers t D of `exact` (floats are
-the dyadic rationals they denote), so the DP compares exact sums and the status ``optimal`` is
-a proof. The DP checks the deadline every `CHECK_EVERY` blocks; when time runs out the answer
-is PACK-APPROX's packs with the combined pack bound, status ``feasible``.
+Exact arithmetic (decision C15): pack costs are the exact integers t D of `integer_times`
+(floats are the dyadic rationals they denote), so the DP compares exact sums and the status
+``optimal`` is a proof. The DP checks the deadline every `CHECK_EVERY` blocks; when time runs
+out the answer is PACK-APPROX's packs with the combined pack bound, status ``feasible``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs, optimal_pack
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.exact import exact_times, scaled
-from resilsched.models.coschedule.outcome import fallback, finish, makespan_unit
+from resilsched.models.coschedule.answer import fallback, finish, makespan_unit
+from resilsched.models.coschedule.integer_times import exact_times, scaled
 from resilsched.options import SolveOptions
 from resilsched.solution import Solution
 

@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
+from resilsched.models.coschedule.answer import best_bound, fallback, finish, makespan_unit
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
 from resilsched.models.coschedule.options import HighsOptions
-from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
 from resilsched.solution import Solution, Status
 from resilsched.solvers import quiet_stdout
 

@@ -17,7 +17,7 @@ Backends (option ``backend``): ``networkx`` (gain graph, ``nx.max_weight_matchin
 algorithm compiled); ``auto`` = rustworkx when installed. ``matching-networkx`` is the registered
 name of the networkx backend (`solve_matching_networkx`).
 
-Exactness (decision C15): the weights are the exact integers T = t D of `exact.exact_times`
+Exactness (decision C15): the weights are the exact integers T = t D of `integer_times.exact_times`
 (D = 1 for integer times, a power of two for floats), the blossom codes work on them exactly,
 and the result is verified: the makespan of the packs, computed exactly, must equal
 (sum_i a_i - G) / D for the matching's gain G. Only then is the status ``optimal``.
@@ -47,10 +47,10 @@ import numpy as np
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs, pair_costs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.exact import exact_times
+from resilsched.models.coschedule.answer import fallback, finish, makespan_unit
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, preload, run_limited
+from resilsched.models.coschedule.integer_times import exact_times
 from resilsched.models.coschedule.options import MatchingNetworkxOptions, MatchingOptions
-from resilsched.models.coschedule.outcome import fallback, finish, makespan_unit
 from resilsched.solution import Solution
 from resilsched.solvers import new_highs, run_highs
 

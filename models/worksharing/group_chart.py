@@ -15,8 +15,9 @@ over the C(n, g) blocks B of g steps (20,475 columns at g = 4, n = 28). Method:
    sum pi + sum_{B in x} rc_B;
 3. K is an integer, so a better chart costs <= UB - 1 and uses only blocks with
    rc_B <= UB - 1 - sum pi - (m - 1) min_rc (the reduced-cost closure); the cheapest cover
-   of {1..n} by those blocks (`models.coschedule.cover.cheapest_cover`, an exact depth-first
-   search) is the optimum, and when there is none the heuristic chart is optimal.
+   of {1..n} by those blocks (`cheapest_cover` of `models.coschedule.setpart.branchprice.
+   exact_cover`, an exact depth-first search) is the optimum, and when there is none the
+   heuristic chart is optimal.
 
 Exact: K is recomputed with Python integers, and float tolerances (HiGHS's duals) are absorbed
 by the integrality margin of 1. Sizes: g <= 4 and n <= 30 (the issue's range), larger inputs
@@ -42,7 +43,7 @@ from resilsched.heuristics.worksharing.charts import (
     chart_snake,
     k_constant,
 )
-from resilsched.models.coschedule.cover import cheapest_cover
+from resilsched.models.coschedule.setpart.branchprice.exact_cover import cheapest_cover
 from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.solvers import new_highs, run_highs

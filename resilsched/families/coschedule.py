@@ -21,13 +21,14 @@ from resilsched.errors import InvalidSchedule
 from resilsched.heuristics import coschedule as H
 from resilsched.instances import coschedule as I
 from resilsched.models.coschedule import options as O
-from resilsched.models.coschedule.branchprice import solve_setpart_bp
-from resilsched.models.coschedule.colgen import setpart_lp_bound
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
 from resilsched.models.coschedule.matching import solve_matching, solve_matching_networkx
-from resilsched.models.coschedule.pool import pool_size
-from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
+from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart_bp
+from resilsched.models.coschedule.setpart.colgen.root_lp import setpart_lp_bound
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
+from resilsched.models.coschedule.setpart.full import solve_setpart_full
+from resilsched.models.coschedule.setpart.pool import pool_size
 from resilsched.numeric import time_eq
 from resilsched.options import SolveOptions
 from resilsched.plugin import (

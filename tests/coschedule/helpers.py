@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
-from resilsched.models.coschedule.colgen import min_packs, root_relaxation, singletons
 from resilsched.models.coschedule.enumeration import solve_enumeration
-from resilsched.models.coschedule.master import Master
-from resilsched.models.coschedule.pool import build_pool
-from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.models.coschedule.setpart.colgen.root_lp import root_relaxation
+from resilsched.models.coschedule.setpart.master import Master, min_packs, singletons
+from resilsched.models.coschedule.setpart.pool import build_pool
+from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
 from resilsched.options import Deadline
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 from resilsched.heuristics.coschedule import make_packs
-from resilsched.models.coschedule import closure, setpart
-from resilsched.models.coschedule.lpdive import lp_dive
-from resilsched.models.coschedule.setpart import solve_setpart_cg
+from resilsched.models.coschedule.setpart.colgen import closure_rounds
+from resilsched.models.coschedule.setpart.colgen import solve as setpart_cg
+from resilsched.models.coschedule.setpart.colgen.lp_dive import lp_dive
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
@@ -46,9 +47,9 @@ def test_lp_dive_stops_at_the_deadline():
 @pytest.mark.parametrize("seed", range(8))
 def test_cutoff_rounds_equal_enumeration(seed, monkeypatch):
     """One-pack first closures force cutoff rounds (no direct full closure)."""
-    monkeypatch.setattr(setpart, "CUTOFF_CLOSURE_COLUMNS", 1)
-    monkeypatch.setattr(setpart, "DIRECT_FULL_COLUMNS", 0)
-    monkeypatch.setattr(closure, "DELTA_GROWTH", 1.2)
+    monkeypatch.setattr(setpart_cg, "CUTOFF_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart_cg, "DIRECT_FULL_COLUMNS", 0)
+    monkeypatch.setattr(closure_rounds, "DELTA_GROWTH", 1.2)
     inst = tiny(1400 + seed, 10 + seed % 3, 8, 3, kind="amdahl" if seed % 2 else "integer")
     best = float(opt(inst))
     sol = solve_setpart_cg(inst, None, time_limit=60)
@@ -71,7 +72,7 @@ def test_cutoff_rounds_raise_the_bound_when_stopped(monkeypatch):
     pool, master, cg = root(inst)
     best = make_packs(inst, [(i,) for i in range(inst.n)])  # a poor incumbent
     rounds: list = []
-    packs, proven, lb = closure.cutoff_rounds(
+    packs, proven, lb = closure_rounds.cutoff_rounds(
         inst, cg, pool, master, best, None, 1e-3, lambda ub: cg.closure_gap(ub) + 1e-7,
         Deadline(60), {}, rounds)
     assert proven
@@ -81,7 +82,7 @@ def test_cutoff_rounds_raise_the_bound_when_stopped(monkeypatch):
 
 
 def test_pair_splits_cover_every_two_part_partition():
-    from resilsched.models.coschedule.localsearch import _splits
+    from resilsched.models.coschedule.setpart.colgen.pair_exchange import _splits
 
     six = list(_splits((0, 1, 2, 3, 4, 5), 3))
     assert len(six) == 10 and all(len(a) == 3 and len(b) == 3 for a, b in six)
@@ -94,7 +95,7 @@ def test_pair_splits_cover_every_two_part_partition():
 def test_pair_exchanges_never_worsen_and_stay_above_the_optimum(seed):
     import numpy as np
 
-    from resilsched.models.coschedule.localsearch import improve
+    from resilsched.models.coschedule.setpart.colgen.pair_exchange import improve
 
     inst = tiny(1600 + seed, 9 + seed % 4, 8, 2 + seed % 3, pmin=seed % 3 == 2,
                 kind="amdahl" if seed % 2 else "integer")
@@ -111,10 +112,10 @@ def test_pair_exchanges_never_worsen_and_stay_above_the_optimum(seed):
 def test_some_cutoff_round_raises_the_bound(monkeypatch):
     """The bound-raising branch (a completed round with no partition below its cutoff) is
     exercised, and its cutoff is <= the optimum."""
-    monkeypatch.setattr(setpart, "CUTOFF_CLOSURE_COLUMNS", 1)
-    monkeypatch.setattr(setpart, "DIRECT_FULL_COLUMNS", 0)
-    monkeypatch.setattr(setpart, "DIVES", 0)
-    monkeypatch.setattr(setpart, "_polish", lambda inst, packs, deadline: packs)
+    monkeypatch.setattr(setpart_cg, "CUTOFF_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart_cg, "DIRECT_FULL_COLUMNS", 0)
+    monkeypatch.setattr(setpart_cg, "DIVES", 0)
+    monkeypatch.setattr(setpart_cg, "_polish", lambda inst, packs, deadline: packs)
     raised = 0
     for seed in range(6):
         inst = tiny(1700 + seed, 11, 8, 3, kind="amdahl")

@@ -19,10 +19,13 @@ from resilsched import engine
 from resilsched.heuristics.coschedule import make_packs, optimal_pack
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule import _cclosure
-from resilsched.models.coschedule.branchprice import solve_setpart_bp
-from resilsched.models.coschedule.cover import cheapest_cover, cheapest_cover_masks
-from resilsched.models.coschedule.improve import _Packs, improve_packs
-from resilsched.models.coschedule.oracle import PackOracle
+from resilsched.models.coschedule.setpart.branchprice.exact_cover import (
+    cheapest_cover,
+    cheapest_cover_masks,
+)
+from resilsched.models.coschedule.setpart.branchprice.pricing_oracle import PackOracle
+from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart_bp
+from resilsched.models.coschedule.setpart.branchprice.task_moves import _Packs, improve_packs
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 
@@ -140,7 +143,7 @@ def test_c_cover_on_a_closure_equals_python(seed):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_local_search_times_equal_algorithm_1_and_never_worsen(seed):
-    """`improve`: pack times from the thresholds equal Algorithm 1's; the result partitions the
+    """`task_moves`: pack times from the thresholds equal Algorithm 1's; the result partitions the
     tasks and its makespan (Algorithm 1) is no larger."""
     rng = np.random.default_rng(seed)
     n, p = int(rng.integers(4, 16)), int(rng.integers(2, 9))

@@ -16,7 +16,7 @@ from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.coschedule import Packs, make_packs, run_pack_approx
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
 from resilsched.models.coschedule.matching import solve_matching, solve_matching_networkx
-from resilsched.models.coschedule.setpart import solve_setpart_cg
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
@@ -176,7 +176,7 @@ def _layer(module: str) -> int | None:
 @pytest.mark.parametrize("path", [
     "instances/coschedule.py", "bounds/coschedule.py", *sorted(
         str(p.relative_to(ROOT)) for folder in ("heuristics/coschedule", "models/coschedule")
-        for p in (ROOT / folder).glob("*.py")),
+        for p in (ROOT / folder).rglob("*.py")),
     "resilsched/validation/packs.py",
 ])
 def test_imports_go_downwards_only(path):
@@ -188,3 +188,27 @@ def test_imports_go_downwards_only(path):
         for name in names:
             layer = _layer(name)
             assert layer is None or layer <= own, f"{path} imports {name}"
+
+
+def _imported(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text())
+    return [name for node in ast.walk(tree) for name in (
+        [a.name for a in node.names] if isinstance(node, ast.Import) else
+        [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])]
+
+
+@pytest.mark.parametrize("method, other", [("colgen", "branchprice"), ("branchprice", "colgen")])
+def test_the_set_partitioning_methods_share_only_the_shared_parts(method, other):
+    """Layout of models/coschedule/setpart (docs/architecture.md): a method's subpackage
+    imports the shared modules of `setpart`, never the other method's subpackage, and the
+    shared modules import neither."""
+    setpart = ROOT / "models" / "coschedule" / "setpart"
+    paths = sorted((setpart / method).glob("*.py")) + sorted(setpart.glob("*.py"))
+    assert len(paths) > 5
+    for path in paths:
+        for name in _imported(path):
+            assert not name.startswith(f"resilsched.models.coschedule.setpart.{other}"), (
+                f"{path.relative_to(ROOT)} imports {name}")
+            if path.parent == setpart:
+                assert not name.startswith(f"resilsched.models.coschedule.setpart.{method}"), (
+                    f"{path.relative_to(ROOT)} imports {name}")

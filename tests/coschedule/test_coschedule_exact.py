@@ -10,11 +10,12 @@ import pytest
 
 from resilsched.bounds.coschedule import lb_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.branchprice import solve_setpart_bp
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.ilp import solve_ilp, solve_ilp_strong
 from resilsched.models.coschedule.matching import BACKENDS, have_rustworkx, solve_matching
-from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
+from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart_bp
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
+from resilsched.models.coschedule.setpart.full import solve_setpart_full
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 
@@ -148,12 +149,12 @@ def test_lp_edge_elimination_keeps_the_optimum(seed):
 @pytest.mark.parametrize("seed", range(6))
 def test_setpart_cg_closure_rounds_equal_enumeration(seed, monkeypatch):
     """Tiny first rounds force several closure rounds; the result must stay exact."""
-    from resilsched.models.coschedule import setpart
+    from resilsched.models.coschedule.setpart.colgen import solve as setpart_cg
 
-    monkeypatch.setattr(setpart, "FIRST_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart_cg, "FIRST_CLOSURE_COLUMNS", 1)
     # no LP dive, no pair exchanges, no LNS: the early round and the closure rounds must find it
-    monkeypatch.setattr(setpart, "DIVES", 0)
-    monkeypatch.setattr(setpart, "_polish", lambda inst, packs, deadline: packs)
+    monkeypatch.setattr(setpart_cg, "DIVES", 0)
+    monkeypatch.setattr(setpart_cg, "_polish", lambda inst, packs, deadline: packs)
     inst = tiny(800 + seed, 10 + seed % 3, 8, 3, kind="amdahl" if seed % 2 else "integer")
     sol = solve_setpart_cg(inst, None, time_limit=60, lns=False)
     assert len(sol.info["closure_rounds"]) >= 1
@@ -168,21 +169,21 @@ def test_cuts_raise_the_lp_bound_but_never_above_opt(seed):
     reduced costs priced over the pool equal HiGHS's column duals (sign conventions)."""
     import numpy as np
 
-    from resilsched.models.coschedule import colgen
-    from resilsched.models.coschedule.master import Master
-    from resilsched.models.coschedule.pool import build_pool
-    from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+    from resilsched.models.coschedule.setpart.colgen import root_lp
+    from resilsched.models.coschedule.setpart.master import Master, min_packs, singletons
+    from resilsched.models.coschedule.setpart.pool import build_pool
+    from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
     from resilsched.options import Deadline
 
     inst = tiny(900 + seed, 11, 8, 3, kind="amdahl")
     pool = build_pool(inst)
-    single = colgen.singletons(inst)
+    single = singletons(inst)
     plain = Master(inst.n)
     plain.add(*single)
-    lp_plain = colgen.column_generation(pool, plain, Deadline(None)).lb
-    master = Master(inst.n, colgen.min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
+    lp_plain = root_lp.column_generation(pool, plain, Deadline(None)).lb
+    master = Master(inst.n, min_packs(inst), SubsetRowCuts(inst.n, pool.packs))
     master.add(*single)
-    cg = colgen.root_relaxation(pool, master, Deadline(None))
+    cg = root_lp.root_relaxation(pool, master, Deadline(None))
     assert lp_plain - 1e-7 <= cg.lb <= float(opt(inst)) + 1e-7
     assert cg.lb == pytest.approx(master.h.getInfo().objective_function_value, abs=1e-7)
     col_dual = np.array(master.h.getSolution().col_dual)
@@ -196,7 +197,7 @@ def test_cuts_raise_the_lp_bound_but_never_above_opt(seed):
 def test_subset_row_separation_finds_the_odd_triangle():
     import numpy as np
 
-    from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+    from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
 
     packs = {2: np.array([(0, 1), (0, 2), (1, 2), (2, 3)], dtype=np.int32)}
     cuts = SubsetRowCuts(4, packs)

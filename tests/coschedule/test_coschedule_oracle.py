@@ -17,10 +17,10 @@ import pytest
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import optimal_pack
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
-from resilsched.models.coschedule.branchprice import solve_setpart_bp
-from resilsched.models.coschedule.cover import cheapest_cover
-from resilsched.models.coschedule.oracle import PackOracle
-from resilsched.models.coschedule.setpart import solve_setpart_full
+from resilsched.models.coschedule.setpart.branchprice.exact_cover import cheapest_cover
+from resilsched.models.coschedule.setpart.branchprice.pricing_oracle import PackOracle
+from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart_bp
+from resilsched.models.coschedule.setpart.full import solve_setpart_full
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 

@@ -17,13 +17,14 @@ from resilsched import engine
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import random_instance
-from resilsched.models.coschedule import _cclosure, partsearch
-from resilsched.models.coschedule import lns as L
-from resilsched.models.coschedule.closure import cut_duals
+from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.hardlimit import run_streaming
-from resilsched.models.coschedule.pool import build_pool
-from resilsched.models.coschedule.setpart import solve_setpart_cg
+from resilsched.models.coschedule.setpart.colgen import closure_search
+from resilsched.models.coschedule.setpart.colgen import lns as L
+from resilsched.models.coschedule.setpart.colgen.closure_rounds import cut_duals
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
+from resilsched.models.coschedule.setpart.pool import build_pool
 from resilsched.options import Deadline
 from resilsched.registry import get_family
 from resilsched.solution import Status
@@ -32,7 +33,7 @@ from resilsched.validation.packs import check_packs
 from .helpers import opt, root, tiny
 
 FAM = get_family("coschedule")
-needs_search = pytest.mark.skipif(not partsearch.available(16), reason="needs the C kernels")
+needs_search = pytest.mark.skipif(not closure_search.available(16), reason="needs the C kernels")
 
 
 def test_streaming_keeps_what_was_sent_before_the_kill():

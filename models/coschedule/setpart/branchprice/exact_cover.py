@@ -2,11 +2,11 @@
 
 With converged duals pi of the set-partitioning LP (every pack has rc_B = c_B - pi(B) >= -eps)
 the cost of any partition x is sum_i pi_i + sum_{B in x} rc_B. A partition costing less than
-the incumbent UB therefore uses only packs with rc_B <= UB - sum pi (the closure of `setpart`,
-listed here by `oracle.PackOracle.enumerate_masks`), and its packs' reduced costs add up to at
-most that gap. `cheapest_cover` finds, among the listed packs, the partition of the tasks of
-least total reduced cost below a budget by depth-first search: branch on the first uncovered
-task (tasks ordered by how few packs hold them), over the packs whose first task it is, in
+the incumbent UB therefore uses only packs with rc_B <= UB - sum pi (the reduced-cost closure,
+listed here by `pricing_oracle.PackOracle.enumerate_masks`), and its packs' reduced costs
+add up to at most that gap. `cheapest_cover` finds, among the listed packs, the partition of
+the tasks of least total reduced cost below a budget by depth-first search: branch on the first
+uncovered task (tasks ordered by how few packs hold them), over the packs whose first task it is, in
 increasing reduced cost, and stop a branch when its reduced costs exceed the budget. Exact when
 the search completes: it then either returns the cheapest such partition or proves there is
 none. HiGHS's MIP on the same closure (17,000 packs of ~12 tasks, p-in-p at n = 40) found no
@@ -28,7 +28,7 @@ import numpy as np
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule._cclosure import masks_of, tasks_of
-from resilsched.models.coschedule.improve import improve_packs
+from resilsched.models.coschedule.setpart.branchprice.task_moves import improve_packs
 from resilsched.options import Deadline
 
 #: the deadline is checked every this many search nodes
@@ -150,7 +150,8 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
     None, stopped by `limit` rather than by the deadline).
 
     `pi` are converged duals (every rc >= min_rc, min_rc <= 0), `oracle` a
-    `oracle.PackOracle`. Round r lists every pack with rc <= delta_r (+ slack for min_rc) and
+    `pricing_oracle.PackOracle`. Round r lists every pack with rc <= delta_r (+ slack for
+    min_rc) and
     searches the cheapest cover of reduced cost <= delta_r: one found is optimal (any other
     partition either uses listed packs only, and costs no less, or holds a pack of rc >
     delta_r); none found proves every partition costs more than sum pi + delta_r, a lower bound.
@@ -214,7 +215,7 @@ def close_by_cover(inst, oracle, pi: np.ndarray, min_rc: float, best: Packs, ste
 
 def _better(inst, oracle, masks: np.ndarray, chosen: list[int], best: Packs,
             deadline: Deadline) -> Packs:
-    """The partition of the chosen packs, improved by local search (`improve`, Algorithm 1's
+    """The partition of the chosen packs, improved by local search (`task_moves`, Algorithm 1's
     times), if it beats `best`."""
     packs = improve_packs(oracle, [tasks_of(int(masks[c])) for c in chosen], deadline)
     found = make_packs(inst, packs)

@@ -26,9 +26,9 @@ def price_and_dive(master, pricer: Callable, n: int, deadline: Deadline, batch: 
                    rank: int = 0) -> list[tuple[int, ...]] | None:
     """Packs partitioning the n tasks (None when the deadline stopped the dive).
 
-    `master` is the branch-and-price master (`branchprice._BPMaster`: artificial columns
+    `master` is the branch-and-price master (`solve._BPMaster`: artificial columns
     first, then packs in ``members``); `pricer(pi, mu, branches, count)` a pricing function
-    (`oracle.PackOracle.price` or the pool's). `rank` > 0 fixes, at the first decision, the
+    (`pricing_oracle.PackOracle.price` or the pool's). `rank` > 0 fixes, at the first decision, the
     pack of that rank by LP value instead of the largest (another dive from the same root).
     The master's row bounds are restored on return; the caller resets the column bounds.
     """

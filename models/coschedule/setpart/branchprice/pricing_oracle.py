@@ -238,7 +238,7 @@ class PackOracle:
         """Every pack B with rc_B = c_B - pi(B) - mu <= `delta` (no branching decisions),
         each once, found at its own cost T = c_B: (bit masks of the packs, costs c_B, pi(B));
         None when there are more than `limit` of them or `deadline` expires (the reduced-cost
-        closure of `cover`).
+        closure of `exact_cover`).
 
         At threshold T (previous threshold T'), c_B = T iff sum q_i(T) <= p < sum q_i(T'):
         B holds a task whose q changes between T' and T (usually the one task with a time equal

@@ -1,39 +1,29 @@
-"""Set-partitioning models over packs priced by Algorithm 1 (spec 001 §2.3, stronger exact model).
+"""``setpart-cg``: column generation + cuts + reduced-cost column closure over the explicit pool
+("price, cut and branch"; spec 001 §2.3, decisions C10, C13-C14, C26-C29).
 
-Every pack B (|B| <= k, sum pmin_i <= p) is a column with cost c_B = Algorithm 1's optimal pack
-cost (`pool`). A co-schedule is a partition of the tasks into packs::
+The model of `resilsched.models.coschedule.setpart` (HiGHS, ``mip_rel_gap = 0``), in steps:
 
-    min sum_B c_B z_B   s.t.  sum_{B ni i} z_B = 1  for every task i,   z_B in {0, 1}
-
-Its LP relaxation is much tighter than the LP of (1.12). Two models, both with highspy (HiGHS,
-``mip_rel_gap = 0``):
-
-``setpart-full``
-    the integer program over all packs at once.
-
-``setpart-cg``
-    column generation + cuts + reduced-cost column closure ("price, cut and branch"):
-
-    1. restricted master LP over singletons and the PACK-APPROX packs, plus the pack-count cut
-       and subset-row cuts (`colgen`); LB = D + n min(0, min rc) at every round;
-    2. closure: cost(x) >= D + sum_{B in x} rc_B for every partition x (`subset_rows` module
-       doc), so a partition with cost(x) < T uses only packs with
-       rc_B < T - D - (n-1) min(0, min rc) =: gap(T). With T = UB (UB - 1/D for exact data
-       whose makespans are multiples of 1/D, `outcome.makespan_unit`), the integer program
-       over those packs (with the cuts) is exact;
-    3. an incumbent (decision C26): pair exchanges (`localsearch`) on PACK-APPROX's packs and
-       ``DIVES`` LP dives (`lpdive`) over the ``DIVE_COLUMNS * n`` packs of smallest rc, each
-       polished by pair exchanges, within ``DIVE_SHARE`` of the time left; then an early MIP
-       over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc seeded with that incumbent
-       (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
-       the time left, C14; skipped when the closure search of `partsearch` answers the rounds,
-       C28). Neither ever proves anything;
-    4. closure rounds (`closure`): the full closure over gap(UB) when it holds at most
-       ``DIRECT_FULL_COLUMNS`` packs, else cutoff rounds from the ``CUTOFF_CLOSURE_COLUMNS * n``
-       packs of smallest rc, each either finding the optimum or raising the bound, up to the
-       full closure, which proves the incumbent optimal. Each round is solved by the exact C
-       search of `partsearch` (option ``closure``: ``auto`` = it when built, ``search``,
-       ``mip`` = HiGHS).
+1. restricted master LP over singletons and the PACK-APPROX packs, plus the pack-count cut
+   and subset-row cuts (`root_lp`); LB = D + n min(0, min rc) at every round;
+2. closure: cost(x) >= D + sum_{B in x} rc_B for every partition x (`setpart.subset_rows`
+   module doc), so a partition with cost(x) < T uses only packs with
+   rc_B < T - D - (n-1) min(0, min rc) =: gap(T). With T = UB (UB - 1/D for exact data
+   whose makespans are multiples of 1/D, `answer.makespan_unit`), the integer program
+   over those packs (with the cuts) is exact;
+3. an incumbent (decision C26): pair exchanges (`pair_exchange`) on PACK-APPROX's packs and
+   ``DIVES`` LP dives (`lp_dive`) over the ``DIVE_COLUMNS * n`` packs of smallest rc, each
+   polished by pair exchanges, within ``DIVE_SHARE`` of the time left; with the C kernels the
+   large-neighbourhood search of `lns` instead of the dives (C29); then an early MIP
+   over the ``FIRST_CLOSURE_COLUMNS * n`` packs of smallest rc seeded with that incumbent
+   (stopped at a relative gap of ``EARLY_ROUND_GAP`` or after ``FIRST_ROUND_SHARE`` of
+   the time left, C14; skipped when the closure search of `closure_search` answers the rounds,
+   C28). Neither ever proves anything;
+4. closure rounds (`closure_rounds`): the full closure over gap(UB) when it holds at most
+   ``DIRECT_FULL_COLUMNS`` packs, else cutoff rounds from the ``CUTOFF_CLOSURE_COLUMNS * n``
+   packs of smallest rc, each either finding the optimum or raising the bound, up to the
+   full closure, which proves the incumbent optimal. Each round is solved by the exact C
+   search of `closure_search` (option ``closure``: ``auto`` = it when built, ``search``,
+   ``mip`` = HiGHS).
 
 Time limits (decision C16): every phase runs under ``opts.deadline``: the pool and its pair
 index are built in chunks checked against it, each LP gets the time left, and each MIP (built
@@ -54,33 +44,29 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule import partsearch
-from resilsched.models.coschedule.closure import cut_duals, cutoff_rounds
-from resilsched.models.coschedule.colgen import (
+from resilsched.models.coschedule.answer import best_bound, fallback, finish, makespan_unit
+from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
+from resilsched.models.coschedule.options import SetpartCGOptions
+from resilsched.models.coschedule.setpart.colgen import closure_search
+from resilsched.models.coschedule.setpart.colgen.closure_rounds import cut_duals, cutoff_rounds
+from resilsched.models.coschedule.setpart.colgen.lns import PackIndex, lns, neighbours
+from resilsched.models.coschedule.setpart.colgen.lns import available as lns_available
+from resilsched.models.coschedule.setpart.colgen.lp_dive import lp_dive
+from resilsched.models.coschedule.setpart.colgen.pair_exchange import improve
+from resilsched.models.coschedule.setpart.colgen.root_lp import root_relaxation
+from resilsched.models.coschedule.setpart.master import (
+    Master,
     min_packs,
-    root_relaxation,
-    setpart_lp_bound,
+    mip_over_pool,
+    pack_columns,
     singletons,
 )
-from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
-from resilsched.models.coschedule.lns import PackIndex, lns, neighbours
-from resilsched.models.coschedule.lns import available as lns_available
-from resilsched.models.coschedule.localsearch import improve
-from resilsched.models.coschedule.lpdive import lp_dive
-from resilsched.models.coschedule.master import Master, MipResult
-from resilsched.models.coschedule.options import SetpartCGOptions, SetpartOptions
-from resilsched.models.coschedule.outcome import (
-    best_bound,
-    fallback,
-    finish,
-    makespan_unit,
-)
-from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_size
-from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.models.coschedule.setpart.pool import PackPool, build_pool, check_pool_size
+from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
 from resilsched.options import Deadline
 from resilsched.solution import Solution
 
-__all__ = ["setpart_lp_bound", "solve_setpart_cg", "solve_setpart_full"]
+__all__ = ["solve_setpart_cg"]
 
 #: the early MIP of ``setpart-cg`` holds the FIRST_CLOSURE_COLUMNS * n packs of smallest
 #: reduced cost (step 3 of the module docstring); the full closure follows.
@@ -89,14 +75,14 @@ FIRST_CLOSURE_COLUMNS = 15
 FIRST_ROUND_SHARE = 0.2
 #: relative MIP gap at which an early round stops (it never proves anything)
 EARLY_ROUND_GAP = 1e-4
-#: the first cutoff round (`closure`) holds the CUTOFF_CLOSURE_COLUMNS * n packs of smallest
-#: reduced cost; later rounds grow delta by `closure.DELTA_GROWTH`
+#: the first cutoff round (`closure_rounds`) holds the CUTOFF_CLOSURE_COLUMNS * n packs of smallest
+#: reduced cost; later rounds grow delta by `closure_rounds.DELTA_GROWTH`
 CUTOFF_CLOSURE_COLUMNS = 30
 #: a full closure up to this many packs is solved at once; a larger one is approached by
-#: cutoff rounds (`closure`), which raise the bound step by step
+#: cutoff rounds (`closure_rounds`), which raise the bound step by step
 DIRECT_FULL_COLUMNS = 15_000
-#: LP dives (`lpdive`, ranks 0 .. DIVES-1) over the DIVE_COLUMNS * n packs of smallest
-#: reduced cost and pair exchanges (`localsearch`), within DIVE_SHARE of the time left, seed
+#: LP dives (`lp_dive`, ranks 0 .. DIVES-1) over the DIVE_COLUMNS * n packs of smallest
+#: reduced cost and pair exchanges (`pair_exchange`), within DIVE_SHARE of the time left, seed
 #: the early round
 DIVES = 2
 DIVE_COLUMNS = 30
@@ -110,32 +96,13 @@ LNS_SHARE_WITHOUT_SEARCH = 0.9
 LNS_DELTA = 1.5
 
 
-def pack_columns(packs: Packs) -> tuple[list[tuple[int, ...]], list[float]]:
-    """The packs of a co-schedule as master columns (members, float cost)."""
-    return [b.tasks for b in packs], [float(b.time) for b in packs]
-
-
-def _mip_over(template: Master, pool: PackPool, keep: dict[int, np.ndarray],
-              incumbent: Packs, settings: dict, end: float, rel_gap: float
-              ) -> tuple[MipResult, int]:
-    """Build a fresh master (same cuts) over the incumbent's packs and the pool packs where
-    `keep` holds, then solve its MIP until `end` (time.monotonic); runs inside the forked child
-    of `run_limited`."""
-    mip = Master(template.n, template.min_packs, template.cuts, settings)
-    mip.add(*pack_columns(incumbent))
-    columns = pool.select(keep)
-    mip.add([b for b, _ in columns], [c for _, c in columns])
-    result = mip.run_mip(end - time.monotonic(), incumbent.task_lists(), rel_gap)
-    return result, len(mip.cols)
-
-
 def solve_setpart_cg(instance: CoscheduleInstance, scenario=None, *,
                      time_limit: float | None = None, hint: Any = None,
                      **options: Any) -> Solution:
     """Column generation + reduced-cost closure (module docstring); exact when it says optimal.
 
     Options: `SetpartCGOptions` (``max_pool``, ``cuts``, and the common ones); `hint`: a
-    co-schedule to start from (`outcome.fallback`).
+    co-schedule to start from (`answer.fallback`).
     """
     opts = SetpartCGOptions.of(time_limit, options)
     inst, n, deadline = instance, instance.n, opts.deadline
@@ -184,7 +151,7 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
         return float(np.partition(flat, kth)[kth])
 
     delta = smallest(FIRST_CLOSURE_COLUMNS * n)
-    search = opts.closure != "mip" and partsearch.available(n)
+    search = opts.closure != "mip" and closure_search.available(n)
     moves = opts.lns and lns_available(inst)
     if opts.closure == "search" and not search:
         opts.say("the closure search is unavailable (no C kernels or n > 256): HiGHS's MIP")
@@ -206,7 +173,7 @@ def _closure(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPool, m
 
 
 def _polish(inst: CoscheduleInstance, packs: Packs, deadline: Deadline) -> Packs:
-    """`packs` improved by pair exchanges (`localsearch`), never worse."""
+    """`packs` improved by pair exchanges (`pair_exchange`), never worse."""
     found = make_packs(inst, improve(inst, packs.task_lists(), deadline))
     return found if found.makespan < packs.makespan else packs
 
@@ -264,7 +231,7 @@ def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPoo
     deadline = opts.deadline
     budget = deadline.remaining() * FIRST_ROUND_SHARE
     opts.say("closure MIP (early round)")
-    round_mip = partial(_mip_over, master, pool, keep, best, opts.highs_settings(),
+    round_mip = partial(mip_over_pool, master, pool, keep, best, opts.highs_settings(),
                         time.monotonic() + budget, EARLY_ROUND_GAP)
     try:
         res, ncols = run_limited(round_mip, budget)
@@ -279,36 +246,3 @@ def _early_round(inst: CoscheduleInstance, opts: SetpartCGOptions, pool: PackPoo
     info["closure_rounds"].append({"delta": delta, "columns": ncols, "early": True,
                                    "ub": best.makespan, "seconds": deadline.elapsed()})
     return best
-
-
-def solve_setpart_full(instance: CoscheduleInstance, scenario=None, *,
-                       time_limit: float | None = None, hint: Any = None,
-                       **options: Any) -> Solution:
-    """Integer set partitioning over every pack (explicit pool, one HiGHS MIP, seeded with
-    PACK-APPROX or the `hint`, `outcome.fallback`). Options: `SetpartOptions`."""
-    opts = SetpartOptions.of(time_limit, options)
-    inst = instance
-    check_pool_size(inst, opts.max_pool)
-    unit = makespan_unit(inst)
-    best, lb = fallback(inst, hint)
-    info: dict[str, Any] = {"heuristic_ub": best.makespan}
-    proven = False
-    try:
-        opts.say("building the pool of packs")
-        pool = build_pool(inst, opts.deadline, opts.max_pool)
-        info["columns"] = pool.size
-        opts.say("set-partitioning MIP over every pack")
-        budget = opts.deadline.remaining()
-        end = time.monotonic() + budget
-        every = {s: np.ones(len(c), bool) for s, c in pool.costs.items()}
-        res, _ = run_limited(partial(_mip_over, Master(inst.n), pool, every, best,
-                                     opts.highs_settings(), end, 0.0), budget)
-        if res.packs is not None:
-            found = make_packs(inst, res.packs)
-            if found.makespan <= best.makespan:
-                best = found
-        proven = res.optimal
-        lb = best_bound(lb, min(res.bound, float(best.makespan)))
-    except PhaseTimeout:
-        opts.say("time limit: answering with the best packs and bound known")
-    return finish(inst, opts, "setpart-full", "highs", best, lb, proven, info, unit)

@@ -1,17 +1,22 @@
-"""The set-partitioning master problem in highspy (spec 001 §2.3)::
+"""The set-partitioning master problem in highspy (spec 001 §2.3), shared by every
+set-partitioning model::
 
     min sum_B c_B z_B   s.t.  sum_{B ni i} z_B = 1  for every task i,   z_B in {0, 1}
 
-plus, optionally, the pack-count cut sum_B z_B >= ceil(n/k) and subset-row cuts
+plus, optionally, the pack-count cut sum_B z_B >= ceil(n/k) (`min_packs`) and subset-row cuts
 (`subset_rows`). `Master` solves its LP (duals for pricing) in-process; its MIP runs in a forked
 child under a hard limit (`hardlimit`), since HiGHS's presolve does not always check its
-``time_limit``. HiGHS is set up, limited and read through `resilsched.solvers`.
+``time_limit``; `mip_over_pool` builds and solves the MIP over some packs of the pool (the
+one MIP of ``setpart-full``, the early round of ``setpart-cg``). `partition_master` and
+`add_pack_columns` are the bare rows and columns, from which ``setpart-bp`` builds its own
+master. HiGHS is set up, limited and read through `resilsched.solvers`.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,12 +25,30 @@ from typing import Any
 import highspy
 import numpy as np
 
+from resilsched.heuristics.coschedule import Packs
+from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.hardlimit import run_limited
-from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.models.coschedule.setpart.pool import PackPool
+from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
 from resilsched.solution import Status
 from resilsched.solvers import new_highs, run_highs, set_time_limit
 
 Column = tuple[int, ...]
+
+
+def min_packs(inst: CoscheduleInstance) -> int:
+    """ceil(n / k): every co-schedule has at least this many packs (at most k tasks each)."""
+    return -(-inst.n // inst.k)
+
+
+def singletons(inst: CoscheduleInstance) -> tuple[list[tuple[int, ...]], list[float]]:
+    """The n packs of one task each, on p processors (always a feasible master)."""
+    return [(i,) for i in range(inst.n)], [float(inst.t(i, inst.p)) for i in range(inst.n)]
+
+
+def pack_columns(packs: Packs) -> tuple[list[tuple[int, ...]], list[float]]:
+    """The packs of a co-schedule as master columns (members, float cost)."""
+    return [b.tasks for b in packs], [float(b.time) for b in packs]
 
 
 def partition_master(n: int, min_packs: int | None = None,
@@ -178,3 +201,17 @@ class Master:
             return MipResult(None, bound, False)
         x = h.getSolution().col_value
         return MipResult([self.cols[c] for c in range(ncol) if x[c] > 0.5], bound, optimal)
+
+
+def mip_over_pool(template: Master, pool: PackPool, keep: dict[int, np.ndarray],
+                  incumbent: Packs, settings: dict, end: float, rel_gap: float
+                  ) -> tuple[MipResult, int]:
+    """Build a fresh master (same cuts) over the incumbent's packs and the pool packs where
+    `keep` holds, then solve its MIP until `end` (time.monotonic); runs inside the forked child
+    of `run_limited`."""
+    mip = Master(template.n, template.min_packs, template.cuts, settings)
+    mip.add(*pack_columns(incumbent))
+    columns = pool.select(keep)
+    mip.add([b for b, _ in columns], [c for _, c in columns])
+    result = mip.run_mip(end - time.monotonic(), incumbent.task_lists(), rel_gap)
+    return result, len(mip.cols)

@@ -11,7 +11,7 @@ packs {a,b}, {b,c} and {a,c} at 1/2 each. With dual sigma_S <= 0 of the cut, the
 pack B gains -sigma_S for every cut with |B ∩ S| >= 2, so pricing over the explicit pool stays
 one numpy pass per cut (`SubsetRowCuts.members` lists the pool rows a cut touches).
 
-Lagrangian argument (why the bound and the reduced-cost closure of `setpart` stay valid): for a
+Lagrangian argument (why the bound and the reduced-cost closure of `colgen` stay valid): for a
 partition x, cost(x) = D + sum_B rc_B x_B + mu (|x| - ceil(n/k)) + sum_S sigma_S (a_S(x) - 1),
 where D is the dual objective and a_S(x) <= 1 the cut's left-hand side; the last two terms are
 >= 0 (mu >= 0, sigma_S <= 0), hence cost(x) >= D + sum_B rc_B x_B.

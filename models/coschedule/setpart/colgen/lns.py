@@ -13,8 +13,9 @@ those tasks into pool packs, if it is cheaper:
   cost <= ``delta`` (`PackIndex`), and the duals restricted to F: with D_F = pi(F)
   + mu ceil(|F|/k) + sum sigma_S over the cuts S with two or more tasks in F, every partition y
   of F costs D_F + sum_{B in y} rc_B + mu (|y| - ceil(|F|/k)) + sum_S (-sigma_S)(1 - a_S(y))
-  (the identity of `subset_rows`, each term >= 0), so the exact search of `partsearch` keeps
-  its bound (the cuts inside F are passed to it, the others only weaken it when left out);
+  (the identity of `setpart.subset_rows`, each term >= 0), so the exact search of
+  `closure_search` keeps its bound (the cuts inside F are passed to it, the others only
+  weaken it when left out);
 - the search looks for a partition cheaper than the freed packs, stopped after
   ``MOVE_NODES`` nodes.
 
@@ -29,8 +30,8 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule import partsearch
-from resilsched.models.coschedule.pool import PackPool
+from resilsched.models.coschedule.setpart.colgen import closure_search
+from resilsched.models.coschedule.setpart.pool import PackPool
 from resilsched.options import Deadline
 
 #: packs of the incumbent a move frees (45 tasks at k = 3)
@@ -77,7 +78,7 @@ class PackIndex:
 
 def available(inst: CoscheduleInstance) -> bool:
     """Whether the C search serves the moves' sub-problems."""
-    return partsearch.available(min(inst.n, PACKS_PER_MOVE * inst.k))
+    return closure_search.available(min(inst.n, PACKS_PER_MOVE * inst.k))
 
 
 def neighbours(n: int, support: list[tuple[tuple[int, ...], float]]) -> list[set[int]]:
@@ -91,12 +92,12 @@ def neighbours(n: int, support: list[tuple[tuple[int, ...], float]]) -> list[set
     return out
 
 
-def lns(inst: CoscheduleInstance, index: PackIndex, duals: partsearch.Duals,
+def lns(inst: CoscheduleInstance, index: PackIndex, duals: closure_search.Duals,
         pi: np.ndarray, rc_of, near: list[set[int]], best: Packs, deadline: Deadline,
         seed: int = 0) -> Packs:
     """`best` improved by moves (module docstring) until `deadline` or a stall; never worse.
 
-    `duals` are the cut master's (`partsearch.Duals`), `pi` its task duals, `rc_of(pack, cost)`
+    `duals` are the cut master's (`closure_search.Duals`), `pi` its task duals, `rc_of(pack, cost)`
     the reduced cost of a pack, `near` the LP neighbours of each task (`neighbours`).
     """
     if not available(inst):
@@ -163,11 +164,11 @@ def _choose(packs: list[tuple[int, ...]], rc: dict, near: list[set[int]],
     return chosen
 
 
-def _move(index: PackIndex, duals: partsearch.Duals, pi: np.ndarray, triples: np.ndarray,
+def _move(index: PackIndex, duals: closure_search.Duals, pi: np.ndarray, triples: np.ndarray,
           sigma: np.ndarray, tasks: np.ndarray, target: float, deadline: Deadline,
           k: int) -> list[tuple[int, ...]] | None:
     """The cheapest partition of `tasks` into the indexed packs below `target` (the search of
-    `partsearch` on the sub-problem, stopped after `MOVE_NODES` nodes), or None."""
+    `closure_search` on the sub-problem, stopped after `MOVE_NODES` nodes), or None."""
     sub, rcs = index.inside(tasks)
     inside = np.zeros(index.n, dtype=bool)
     inside[tasks] = True
@@ -177,11 +178,11 @@ def _move(index: PackIndex, duals: partsearch.Duals, pi: np.ndarray, triples: np
     renumber[tasks] = np.arange(len(tasks))
     least = -(-len(tasks) // k)
     dual = float(pi[tasks].sum()) + duals.mu * least + float(sigma[hits >= 2].sum())
-    sub_duals = partsearch.Duals(dual, duals.mu, least,
+    sub_duals = closure_search.Duals(dual, duals.mu, least,
                                  [tuple(int(x) for x in renumber[t]) for t in triples[whole]],
                                  sigma[whole], k)
     keep = {s: np.ones(len(c), dtype=bool) for s, c in sub.costs.items()}
-    res = partsearch.search(sub, keep, rcs, sub_duals, target - 1e-9 * max(1.0, target),
+    res = closure_search.search(sub, keep, rcs, sub_duals, target - 1e-9 * max(1.0, target),
                             max(deadline.remaining(), 1e-3), MOVE_NODES, MOVE_MEMO_LOG2)
     if res.packs is None:
         return None

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from resilsched.models.coschedule.master import Master
-from resilsched.models.coschedule.pool import PackPool
+from resilsched.models.coschedule.setpart.master import Master
+from resilsched.models.coschedule.setpart.pool import PackPool
 from resilsched.options import Deadline
 
 #: column-generation rounds per residual LP (a heuristic: it may stop before convergence)

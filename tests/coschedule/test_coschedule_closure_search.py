@@ -1,4 +1,4 @@
-"""The exact closure search of `setpart-cg` (`partsearch`, C kernel `sp_search`, decision C28)
+"""The exact closure search of `setpart-cg` (`closure_search`, C kernel `sp_search`, decision C28)
 against the enumeration optimum and HiGHS.
 
 Its bound is the cut master's Lagrangian identity, valid for *any* duals (mu >= 0, sigma <= 0):
@@ -14,10 +14,13 @@ import numpy as np
 import pytest
 
 from resilsched.heuristics.coschedule import make_packs
-from resilsched.models.coschedule import _cclosure, closure, partsearch, setpart
-from resilsched.models.coschedule.colgen import min_packs
-from resilsched.models.coschedule.pool import build_pool
-from resilsched.models.coschedule.setpart import solve_setpart_cg, solve_setpart_full
+from resilsched.models.coschedule import _cclosure
+from resilsched.models.coschedule.setpart.colgen import closure_rounds, closure_search
+from resilsched.models.coschedule.setpart.colgen import solve as setpart_cg
+from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
+from resilsched.models.coschedule.setpart.full import solve_setpart_full
+from resilsched.models.coschedule.setpart.master import min_packs
+from resilsched.models.coschedule.setpart.pool import build_pool
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 
@@ -44,7 +47,7 @@ def _random_duals(inst, pool, rng):
             rc[r] -= sum(sigma[q] for q in _cut_hits(pack, triples))
         rcs[s] = rc
     dual = float(pi.sum()) + mu * min_packs(inst) + float(sigma.sum())
-    return rcs, partsearch.Duals(dual, mu, min_packs(inst), triples, sigma, inst.k)
+    return rcs, closure_search.Duals(dual, mu, min_packs(inst), triples, sigma, inst.k)
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -55,7 +58,7 @@ def test_search_with_any_duals_finds_the_optimum(seed):
     pool = build_pool(inst)
     rcs, duals = _random_duals(inst, pool, rng)
     every = {s: np.ones(len(c), bool) for s, c in pool.costs.items()}
-    res = partsearch.search(pool, every, rcs, duals, float("inf"), 0.0)
+    res = closure_search.search(pool, every, rcs, duals, float("inf"), 0.0)
     assert res.complete and res.packs is not None
     found = make_packs(inst, res.packs)
     assert check_packs(inst, found) == found.makespan
@@ -69,7 +72,7 @@ def test_cutoff_round_finds_the_optimum_or_proves_its_cutoff(seed):
                 kind="amdahl" if seed % 2 else "integer")
     best = float(opt(inst))
     pool, master, cg = root(inst)
-    duals = closure.search_duals(inst, cg, master)
+    duals = closure_rounds.search_duals(inst, cg, master)
     assert duals is not None
     slack = (inst.n - 1) * min(0.0, cg.min_rc)
     gap = best - cg.dual - slack
@@ -78,7 +81,7 @@ def test_cutoff_round_finds_the_optimum_or_proves_its_cutoff(seed):
         delta = share * gap + (1e-6 * best if share > 1 else 0.0)  # the LP may be tight
         keep = {s: cg.rcs[s] <= delta for s in cg.rcs}
         thr = cg.dual + delta + slack
-        res = partsearch.search(pool, keep, cg.rcs, duals, thr, 0.0)
+        res = closure_search.search(pool, keep, cg.rcs, duals, thr, 0.0)
         assert res.complete
         if res.packs is not None:
             outcomes.add("found")
@@ -96,9 +99,9 @@ def test_many_words_against_highs():
     duals equals HiGHS's set-partitioning optimum."""
     inst = tiny(2200, 70, 8, 2, kind="amdahl")
     pool, master, cg = root(inst)
-    duals = closure.search_duals(inst, cg, master)
+    duals = closure_rounds.search_duals(inst, cg, master)
     every = {s: np.ones(len(c), bool) for s, c in pool.costs.items()}
-    res = partsearch.search(pool, every, cg.rcs, duals, float("inf"), 30.0)
+    res = closure_search.search(pool, every, cg.rcs, duals, float("inf"), 30.0)
     assert res.complete
     ref = solve_setpart_full(inst, None, time_limit=60)
     assert ref.status is Status.OPTIMAL
@@ -108,7 +111,7 @@ def test_many_words_against_highs():
 
 def test_bit_masks_round_trip():
     members = np.array([[0, 63, 64], [5, 127, 130], [1, 2, 3]])
-    masks = partsearch.bit_masks(members, 131)
+    masks = closure_search.bit_masks(members, 131)
     assert masks.shape == (3, 3)
     for row, mask in zip(members.tolist(), masks.tolist(), strict=True):
         value = sum(int(word) << (64 * q) for q, word in enumerate(mask))
@@ -118,17 +121,17 @@ def test_bit_masks_round_trip():
 def test_a_stopped_search_claims_nothing():
     inst = tiny(2300, 60, 8, 3, kind="amdahl")
     pool, master, cg = root(inst)
-    duals = closure.search_duals(inst, cg, master)
+    duals = closure_rounds.search_duals(inst, cg, master)
     every = {s: np.ones(len(c), bool) for s, c in pool.costs.items()}
-    res = partsearch.search(pool, every, cg.rcs, duals, float("inf"), 0.0, node_limit=3)
+    res = closure_search.search(pool, every, cg.rcs, duals, float("inf"), 0.0, node_limit=3)
     assert not res.complete
 
 
 @pytest.mark.parametrize(("seed", "method"), list(itertools.product(range(4), ("search", "mip"))))
 def test_setpart_cg_closures_agree(seed, method, monkeypatch):
     """Forced cutoff rounds, solved by the search or by HiGHS: the same optimum."""
-    monkeypatch.setattr(setpart, "CUTOFF_CLOSURE_COLUMNS", 1)
-    monkeypatch.setattr(setpart, "DIRECT_FULL_COLUMNS", 0)
+    monkeypatch.setattr(setpart_cg, "CUTOFF_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart_cg, "DIRECT_FULL_COLUMNS", 0)
     inst = tiny(2400 + seed, 12 + seed % 3, 8, 3 + seed % 2, kind="amdahl")
     sol = solve_setpart_cg(inst, None, time_limit=60, closure=method)
     assert sol.status is Status.OPTIMAL
@@ -142,9 +145,9 @@ def test_a_search_out_of_memory_leaves_the_round_unproven(monkeypatch):
     def no_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(setpart, "CUTOFF_CLOSURE_COLUMNS", 1)
-    monkeypatch.setattr(setpart, "DIRECT_FULL_COLUMNS", 0)
-    monkeypatch.setattr(partsearch, "search", no_memory)
+    monkeypatch.setattr(setpart_cg, "CUTOFF_CLOSURE_COLUMNS", 1)
+    monkeypatch.setattr(setpart_cg, "DIRECT_FULL_COLUMNS", 0)
+    monkeypatch.setattr(closure_search, "search", no_memory)
     inst = tiny(2500, 14, 8, 3, kind="amdahl")
     sol = solve_setpart_cg(inst, None, time_limit=60)
     rounds = sol.info["closure_rounds"]

@@ -1,12 +1,13 @@
-"""Column generation for the set-partitioning LP over packs (spec 001 §2.3; decisions C10, C13).
+"""The root LP of ``setpart-cg``: column generation with subset-row cuts over the explicit pool
+(spec 001 §2.3; decisions C10, C13), and the registered bound ``setpart-lp``.
 
-Restricted master LP (`master.Master`) over a few packs, priced over the explicit pool
-(`pool.PackPool`): with duals pi_i (task rows), mu >= 0 (pack-count cut) and sigma_S <= 0
-(subset-row cuts), the reduced cost of pack B is rc_B = c_B - sum_{i in B} pi_i - mu
-- sum_{S : |B ∩ S| >= 2} sigma_S, one numpy pass over the pool. With the dual objective
+Restricted master LP (`setpart.master.Master`) over a few packs, priced over the explicit pool
+(`setpart.pool.PackPool`): with duals pi_i (task rows), mu >= 0 (pack-count cut) and
+sigma_S <= 0 (subset-row cuts), the reduced cost of pack B is rc_B = c_B - sum_{i in B} pi_i
+- mu - sum_{S : |B ∩ S| >= 2} sigma_S, one numpy pass over the pool. With the dual objective
 D = sum pi + mu ceil(n/k) + sum sigma, LB = D + n min(0, min rc) is a valid lower bound for
-*any* such duals (Lagrangian argument in `subset_rows`), so a round interrupted by the deadline
-still gives a bound. `root_relaxation` alternates pricing and rounds of subset-row cuts.
+*any* such duals (Lagrangian argument in `setpart.subset_rows`), so a round interrupted by the
+deadline still gives a bound. `root_relaxation` alternates pricing and rounds of subset-row cuts.
 """
 
 from __future__ import annotations
@@ -17,23 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.master import Master
-from resilsched.models.coschedule.pool import PackPool, build_pool
-from resilsched.models.coschedule.subset_rows import SubsetRowCuts
+from resilsched.models.coschedule.setpart.master import Master, min_packs, singletons
+from resilsched.models.coschedule.setpart.pool import PackPool, build_pool
+from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
 from resilsched.options import Deadline
 
 #: at most this many separation rounds of subset-row cuts at the root of ``setpart-cg``
 MAX_CUT_ROUNDS = 10
-
-
-def min_packs(inst: CoscheduleInstance) -> int:
-    """ceil(n / k): every co-schedule has at least this many packs (at most k tasks each)."""
-    return -(-inst.n // inst.k)
-
-
-def singletons(inst: CoscheduleInstance) -> tuple[list[tuple[int, ...]], list[float]]:
-    """The n packs of one task each, on p processors (always a feasible master)."""
-    return [(i,) for i in range(inst.n)], [float(inst.t(i, inst.p)) for i in range(inst.n)]
 
 
 @dataclass
@@ -94,8 +85,8 @@ def column_generation(pool: PackPool, master: Master, deadline: Deadline,
 
 
 def root_relaxation(pool: PackPool, master: Master, deadline: Deadline) -> Pricing:
-    """Column generation, then rounds of subset-row cuts (`subset_rows`) and re-pricing, until
-    no triple is violated, `MAX_CUT_ROUNDS` rounds, or the deadline."""
+    """Column generation, then rounds of subset-row cuts (`setpart.subset_rows`) and re-pricing,
+    until no triple is violated, `MAX_CUT_ROUNDS` rounds, or the deadline."""
     cg = column_generation(pool, master, deadline)
     for _ in range(MAX_CUT_ROUNDS if master.cuts is not None else 0):
         if not cg.converged or deadline.expired():

@@ -2,8 +2,8 @@
 decision C25).
 
 A heuristic, never a proof. A pack's time is read off the pricing oracle's thresholds: with
-q_i(T) the fewest processors on which task i runs within T (`oracle.PackOracle.q`), the optimal
-time of pack B (Algorithm 1) is the least instance time T with sum_{i in B} q_i(T) <= p, and
+q_i(T) the fewest processors on which task i runs within T (`pricing_oracle.PackOracle.q`), the
+optimal time of pack B (Algorithm 1) is the least instance time T with sum_{i in B} q_i(T) <= p, and
 |B| <= k. Each pack keeps its column of sums S_B(T) = sum_{i in B} q_i(T), so a move costs two
 vector operations. Moves, first improvement, until none improves the makespan (the sum of the
 pack times) or the deadline expires: a task to another pack or to a pack of its own; two tasks

@@ -1,13 +1,13 @@
 """Closure rounds with a cutoff for ``setpart-cg`` (spec 001 §2.3, decisions C27, C28).
 
 After column generation (duals with dual objective D and smallest reduced cost m = min rc <= 0),
-every partition x costs cost(x) >= D + sum_{B in x} rc_B (`subset_rows` module doc). A partition
-holding a pack with rc_B > delta therefore costs at least
+every partition x costs cost(x) >= D + sum_{B in x} rc_B (`setpart.subset_rows` module doc). A
+partition holding a pack with rc_B > delta therefore costs at least
 
     thr(delta) = D + delta + (n - 1) min(0, m).
 
 Round r takes the packs with rc <= delta_r (the closure) and asks for the cheapest partition
-among them that costs less than thr(delta_r): by the exact search of `partsearch` (C kernel,
+among them that costs less than thr(delta_r): by the exact search of `closure_search` (C kernel,
 decision C28; it looks below min(thr, UB), so a completed round with UB < thr proves the
 incumbent) when the C kernels serve n tasks, else by HiGHS (``objective_bound``: nodes whose
 bound reaches it are pruned). When the search completes:
@@ -43,11 +43,11 @@ import highspy
 import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
-from resilsched.models.coschedule import partsearch
+from resilsched.models.coschedule.answer import best_bound
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
-from resilsched.models.coschedule.master import Master
-from resilsched.models.coschedule.outcome import best_bound
-from resilsched.models.coschedule.pool import PackPool
+from resilsched.models.coschedule.setpart.colgen import closure_search
+from resilsched.models.coschedule.setpart.master import Master
+from resilsched.models.coschedule.setpart.pool import PackPool
 
 #: delta grows by this factor per round (the closure grows ~1.7x; at 1.5 the optimum of
 #: n = 80, k = 4 seed 2 sat 0.0003 above a cutoff and the next closure did not fit)
@@ -115,9 +115,9 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
                   use_search: bool = True) -> tuple[Packs, bool, Any]:
     """Closure rounds from `delta` (module docstring): (best packs, proven, lower bound).
 
-    `cg` is the converged `colgen.Pricing`, `gap_to_close(ub)` the largest rc of a pack that can
+    `cg` is the converged `root_lp.Pricing`, `gap_to_close(ub)` the largest rc of a pack that can
     take part in a partition better than ub; each round appends its facts to `rounds`. Each
-    round is solved by the exact search of `partsearch` when `use_search` and the C kernels
+    round is solved by the exact search of `closure_search` when `use_search` and the C kernels
     serve n tasks, else by HiGHS (`cutoff_mip`).
     """
     n = inst.n
@@ -167,31 +167,31 @@ def cutoff_rounds(inst, cg, pool: PackPool, master: Master, best: Packs, lb: Any
         delta = max(delta * DELTA_GROWTH, delta + MIN_STEP * full_gap)
 
 
-def search_duals(inst, cg, master: Master) -> partsearch.Duals | None:
-    """The duals `partsearch` bounds with, or None when its C search cannot serve `inst`."""
-    if not partsearch.available(inst.n):
+def search_duals(inst, cg, master: Master) -> closure_search.Duals | None:
+    """The duals `closure_search` bounds with, or None when its C search cannot serve `inst`."""
+    if not closure_search.available(inst.n):
         return None
     return cut_duals(inst, cg, master)
 
 
-def cut_duals(inst, cg, master: Master) -> partsearch.Duals | None:
+def cut_duals(inst, cg, master: Master) -> closure_search.Duals | None:
     """The duals of the cut master behind `cg`'s reduced costs (None before any LP)."""
     if cg.pi is None:
         return None
     triples = list(master.cuts.triples) if master.cuts is not None else []
     sigma = cg.sigma if cg.sigma is not None and len(cg.sigma) == len(triples) \
         else np.zeros(len(triples))
-    return partsearch.Duals(cg.dual, cg.mu, master.min_packs or 0, triples, sigma, inst.k)
+    return closure_search.Duals(cg.dual, cg.mu, master.min_packs or 0, triples, sigma, inst.k)
 
 
 def search_round(pool: PackPool, keep: dict[int, np.ndarray], rcs: dict[int, np.ndarray],
-                 duals: partsearch.Duals, target: float, budget: float) -> RoundResult:
-    """A closure round solved by `partsearch.search`: the cheapest partition of the kept packs
+                 duals: closure_search.Duals, target: float, budget: float) -> RoundResult:
+    """A closure round solved by `closure_search.search`: the cheapest partition of the kept packs
     costing less than `target`; an incomplete search bounds nothing (bound -inf)."""
     if budget <= 0:
         raise PhaseTimeout("no time left")
     try:
-        res = partsearch.search(pool, keep, rcs, duals, target, budget)
+        res = closure_search.search(pool, keep, rcs, duals, target, budget)
     except MemoryError:  # an unfinished round: the caller answers with what it has
         return RoundResult(None, -np.inf, False, sum(int(k.sum()) for k in keep.values()))
     return RoundResult(res.packs, -np.inf, res.complete, res.columns)

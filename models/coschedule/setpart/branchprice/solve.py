@@ -7,7 +7,7 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
   converged LP still uses an artificial column is infeasible);
 - pricing (``pricing`` option): reduced costs c_B - sum_{i in B} pi_i over the explicit pool
   of all packs (`build_pool`, costs by vectorised Algorithm 1), or by the threshold-knapsack
-  oracle (`oracle.PackOracle`, decision C22) when the pool would be too large (p-in-p);
+  oracle (`pricing_oracle.PackOracle`, decision C22) when the pool would be too large (p-in-p);
   restricted to the packs the node allows; the Lagrangian bound sum pi + n min(0, min rc) is
   valid at every pricing round;
 - branching (Ryan-Foster): for the pair (i, j) whose LP co-occurrence sum_{B ni i,j} z_B is
@@ -15,10 +15,10 @@ The set-partitioning model of `resilsched.models.coschedule.setpart` solved by b
   them are forbidden), the other separates them (packs holding both are forbidden);
 - search: best bound first; a node is pruned when its bound reaches UB (UB - 1 + eps when all
   times are integers, since the optimum is then an integer); UB from PACK-APPROX, from
-  price-and-dive runs at the root (`dive`), from integral node LPs and (pool pricing) from a
-  short MIP over the root columns;
+  price-and-dive runs at the root (`price_and_dive`), from integral node LPs and (pool pricing)
+  from a short MIP over the root columns;
 - with the oracle, the root is closed first by rounds of reduced-cost closures solved as exact
-  covers (`cover.close_by_cover`, in C when built: decision C24): proven optimal, or a bound
+  covers (`exact_cover.close_by_cover`, in C when built: decision C24): proven optimal, or a bound
   sum pi + delta; the tree search follows only when a closure outgrows its limit of packs.
 
 Exact: the root bound plus the branching partition the feasible co-schedules; the search ends
@@ -41,17 +41,28 @@ import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.models.coschedule.colgen import singletons
-from resilsched.models.coschedule.cover import close_by_cover
-from resilsched.models.coschedule.dive import price_and_dive
+from resilsched.models.coschedule.answer import best_bound, fallback, finish, makespan_unit
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
-from resilsched.models.coschedule.improve import improve_packs
-from resilsched.models.coschedule.master import add_pack_columns, partition_master
 from resilsched.models.coschedule.options import SetpartBPOptions
-from resilsched.models.coschedule.oracle import PackOracle, PricingResult
-from resilsched.models.coschedule.outcome import best_bound, fallback, finish, makespan_unit
-from resilsched.models.coschedule.pool import PackPool, build_pool, check_pool_size, pool_size
-from resilsched.models.coschedule.setpart import pack_columns
+from resilsched.models.coschedule.setpart.branchprice.exact_cover import close_by_cover
+from resilsched.models.coschedule.setpart.branchprice.price_and_dive import price_and_dive
+from resilsched.models.coschedule.setpart.branchprice.pricing_oracle import (
+    PackOracle,
+    PricingResult,
+)
+from resilsched.models.coschedule.setpart.branchprice.task_moves import improve_packs
+from resilsched.models.coschedule.setpart.master import (
+    add_pack_columns,
+    pack_columns,
+    partition_master,
+    singletons,
+)
+from resilsched.models.coschedule.setpart.pool import (
+    PackPool,
+    build_pool,
+    check_pool_size,
+    pool_size,
+)
 from resilsched.options import Deadline
 from resilsched.solution import Solution
 from resilsched.solvers import new_highs, quiet_stdout, set_time_limit
@@ -59,7 +70,8 @@ from resilsched.solvers import new_highs, quiet_stdout, set_time_limit
 TOL = 1e-9
 #: ``pricing=auto`` prices over the explicit pool up to this many packs, with the oracle above
 AUTO_POOL = 1_000_000
-#: price-and-dive runs at the root (upper bounds; `dive`), and their share of the time left
+#: price-and-dive runs at the root (upper bounds; `price_and_dive`), and their share of the
+#: time left
 DIVES = 2
 DIVE_SHARE = 0.1
 #: the MIP over the root's columns gets min(ROOT_MIP_SECONDS, ROOT_MIP_SHARE * time left)
@@ -120,7 +132,7 @@ def solve_setpart_bp(instance: CoscheduleInstance, scenario=None, *,
                      **options: Any) -> Solution:
     """Branch-and-price (module docstring). Options: `SetpartBPOptions` (``pricing``,
     ``max_pool`` and the common ones); `hint`: a co-schedule to start from
-    (`outcome.fallback`)."""
+    (`answer.fallback`)."""
     opts = SetpartBPOptions.of(time_limit, options)
     inst = instance
     use_oracle = opts.pricing == "oracle" or (
@@ -185,7 +197,7 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
                       pricer: Callable[..., PricingResult], oracle: PackOracle | None,
                       best: Packs, lb: Any, unit, stats: dict) -> tuple[Packs, bool, Any]:
     """Best-first branch-and-price: (best packs, proven optimal, lower bound). With an
-    `oracle`, the root's reduced-cost closure is tried first (`cover`)."""
+    `oracle`, the root's reduced-cost closure is tried first (`exact_cover`)."""
     deadline = opts.deadline
     n, k = inst.n, inst.k
     big_m = float(sum(inst.t(i, inst.pmin[i]) for i in range(n))) + 1.0
@@ -286,10 +298,10 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
 def _dives(inst: CoscheduleInstance, master: _BPMaster, pricer: Callable[..., PricingResult],
            best: Packs, deadline, batch: int, stats: dict, oracle: PackOracle | None = None
            ) -> Packs:
-    """Up to `DIVES` price-and-dive runs from the root (`dive`), within `DIVE_SHARE` of the
-    time left; the better of their partitions and `best`. Their columns stay in the master
+    """Up to `DIVES` price-and-dive runs from the root (`price_and_dive`), within `DIVE_SHARE`
+    of the time left; the better of their partitions and `best`. Their columns stay in the master
     (the root MIP that follows uses them). With the `oracle`, each dive's partition is first
-    improved by local search (`improve`, decision C25)."""
+    improved by local search (`task_moves`, decision C25)."""
     stop = Deadline(DIVE_SHARE * deadline.remaining())
     found = []
     for rank in range(DIVES):

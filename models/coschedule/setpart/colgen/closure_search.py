@@ -1,10 +1,10 @@
 """Exact search over a k-in-p reduced-cost closure (spec 001 §2.3, decision C28).
 
-The closure rounds of ``setpart-cg`` (`closure`) ask, for the packs of reduced cost <= delta,
+The closure rounds of ``setpart-cg`` (`closure_rounds`) ask, for the packs of reduced cost <= delta,
 for the cheapest partition of the tasks costing less than a cutoff. HiGHS answers with branch
 and bound over the LP; this module answers with the C kernel `sp_search`
 (``csrc/coschedule/partition.h``): a depth-first search over the packs that still fit, bounded
-by the Lagrangian identity of the cut master (`subset_rows`)
+by the Lagrangian identity of the cut master (`setpart.subset_rows`)
 
     cost(x) = D + sum_{B in x} rc_B + mu (|x| - ceil(n/k)) + sum_S (-sigma_S) (1 - a_S(x)),
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from resilsched.models.coschedule import _cclosure
-from resilsched.models.coschedule.pool import PackPool
+from resilsched.models.coschedule.setpart.pool import PackPool
 
 #: the kernel's bit masks hold this many tasks, and this many cuts (the largest penalties)
 MAX_TASKS, MAX_CUTS = _cclosure.SP_MAX_TASKS, _cclosure.SP_MAX_CUTS
