@@ -4,10 +4,10 @@
  * itself is empty. Each function is the twin of a pure-Python function that stays the oracle
  * (the tests compare both):
  *
- * - pk_enum:  the packs of one threshold T listed by `oracle._packs_at`: every B with
+ * - pk_enum:  the packs of one threshold T listed by `setpart.branchprice.pricing_oracle._packs_at`: every B with
  *             sum w <= p < sum wp (cost exactly T), |B| <= cards (when step) and
  *             pi(B) >= need, pruned by the suffix DP `bound`; packs as bit masks (n <= 63);
- * - pk_cover: `cover.cheapest_cover`: the cheapest exact cover of the n tasks by the listed
+ * - pk_cover: `setpart.branchprice.exact_cover.cheapest_cover`: the cheapest exact cover of the n tasks by the listed
  *             packs within a budget of reduced cost (depth-first, candidates by increasing
  *             reduced cost, a memo of covered sets); unlike the Python search, which branches
  *             on the first uncovered task of a static order, each node keeps the list of the
@@ -15,7 +15,7 @@
  *             branches on the uncovered task held by the fewest of them; a task held by none
  *             ends the branch.
  *
- * - pk_pool:  the explicit pool of k-in-p packs costed by Algorithm 1 (`pool.build_pool`,
+ * - pk_pool:  the explicit pool of k-in-p packs costed by Algorithm 1 (`setpart.pool.build_pool`,
  *             pool.h);
  *
  * pk_enum does the same operations in the same order as the Python code, built with

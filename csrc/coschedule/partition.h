@@ -1,6 +1,6 @@
 /* The k-in-p closure of `setpart-cg` searched exactly (spec 001 §2.3; decision C28): included by
  * closure.c (the extension `resilsched._closure` is built from that one source, setup.py), its
- * Python side is `resilsched.models.coschedule.partsearch`.
+ * Python side is `resilsched.models.coschedule.setpart.colgen.closure_search`.
  *
  * sp_search: the cheapest partition of the n tasks (n <= SP_MAX_TASKS) into the listed packs
  * whose cost sum c_B is below `target`. Bound: with the duals of the cut master LP (dual

@@ -1,6 +1,6 @@
 /* The explicit pool of k-in-p packs (spec 001 §2.3; decision C29): included by closure.c (the
  * extension `resilsched._closure` is built from that one source, setup.py), its Python side is
- * `resilsched.models.coschedule.pool.build_pool`, whose numpy path stays the oracle.
+ * `resilsched.models.coschedule.setpart.pool.build_pool`, whose numpy path stays the oracle.
  *
  * pk_pool lists every pack of `s` tasks of range(n) in the order of itertools.combinations,
  * keeps those with sum pmin <= p, and costs each by Algorithm 1 exactly as

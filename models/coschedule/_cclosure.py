@@ -1,16 +1,17 @@
 """The closure's C kernels (decision C24), declared once, with the pure-Python versions in
-`oracle` and `cover` as the fallback and the oracle.
+`setpart.branchprice.pricing_oracle` and `setpart.branchprice.exact_cover` as the fallback and the
+oracle.
 
 The kernels (``csrc/coschedule/closure.c``: `pk_enum`, the packs of one threshold listed by
-`oracle._packs_at`; `pk_cover`, `cover.cheapest_cover`) are built when the package is
-installed, as the optional extension `resilsched._closure` (setup.py), whose shared object
+`pricing_oracle._packs_at`; `pk_cover`, `exact_cover.cheapest_cover`) are built when the package
+is installed, as the optional extension `resilsched._closure` (setup.py), whose shared object
 `resilsched.engine.library` opens with ctypes and declares from `EXTENSION` (every array
 argument a typed numpy pointer; the limits shared with the C file checked at load). The same
-shared object holds `sp_search`, the k-in-p closure search of `partsearch`
+shared object holds `sp_search`, the k-in-p closure search of `setpart.colgen.closure_search`
 (``csrc/coschedule/partition.h``, decision C28; masks of ceil(n/64) words, n <=
 `SP_MAX_TASKS`) and `pk_pool`, `pk_reduced`, `pk_cheapest`: the explicit pool of
-`pool.build_pool` and its pricing (``pool.h``, decision C29). `lib()` is None, and the Python
-code runs (for `sp_search`: HiGHS), when the engine is "python"
+`setpart.pool.build_pool` and its pricing (``pool.h``, decision C29). `lib()` is None, and the
+Python code runs (for `sp_search`: HiGHS), when the engine is "python"
 (``resilsched.engine.use("python")``, ``RESILSCHED_NO_CORE=1``) or the extension was not built.
 `pk_enum` and `pk_cover` work on tasks as bits of a 64-bit mask, so they serve n <= `MAX_TASKS`.
 """
@@ -64,8 +65,9 @@ def lib() -> ctypes.CDLL | None:
 def enum_packs(dll: ctypes.CDLL, w: np.ndarray, wp: np.ndarray, bound: np.ndarray,
                prof: np.ndarray, need: float, p: int, cards: int, step: int, room: int,
                seconds: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """`oracle._packs_at` in C: (masks, pi(B)) of the packs of one threshold; None beyond `room`
-    packs or past `seconds` (<= 0: no clock). `bound`: (n+1, cards+1, p+1) suffix DP."""
+    """`pricing_oracle._packs_at` in C: (masks, pi(B)) of the packs of one threshold; None
+    beyond `room` packs or past `seconds` (<= 0: no clock). `bound`: (n+1, cards+1, p+1) suffix
+    DP."""
     n = len(w)
     w = np.ascontiguousarray(w, dtype=np.int64)
     wp = np.ascontiguousarray(wp, dtype=np.int64)
@@ -86,7 +88,7 @@ def enum_packs(dll: ctypes.CDLL, w: np.ndarray, wp: np.ndarray, bound: np.ndarra
 
 def cover(dll: ctypes.CDLL, n: int, masks: np.ndarray, rcs: np.ndarray, budget: float,
           node_limit: int | None, seconds: float) -> tuple[list[int] | None, bool]:
-    """`cover.cheapest_cover` in C: (chosen pack indices or None, search completed)."""
+    """`exact_cover.cheapest_cover` in C: (chosen pack indices or None, search completed)."""
     masks = np.ascontiguousarray(masks, dtype=np.uint64)
     rcs = np.ascontiguousarray(rcs, dtype=np.float64)
     out = np.zeros(64, dtype=np.int64)
