@@ -274,7 +274,8 @@ def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]
             starts = knapsack_list(data, bonus, noise, narrow)
             if kind == 1:
                 starts = mirrored(data, starts)
-        mk, starts = forward_backward(data, starts)
+        # one pass in the second stage: more rounds in the same time, as good each
+        mk, starts = forward_backward(data, starts, 1 if windows else 20)
         if mk < best[0]:
             best, stall = (mk, starts), 0
         else:
