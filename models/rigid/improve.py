@@ -1,5 +1,5 @@
-"""Better schedules for the exact models: knapsack list schedules and forward-backward passes
-[OURS] (decision R30).
+"""Better schedules for the exact models: knapsack list schedules, forward-backward passes and
+time-window rounds [OURS] (decisions R30, R33).
 
 On the paper's instances (n = 100 narrow jobs, p_j <= P/5) the list heuristics stay 1.4-5.9 %
 and CP-SAT's 60 s 1.6-2.1 % above the area bound, while the preemptive relaxations (the
@@ -21,8 +21,13 @@ close most of it, both on a `ScaledScenario` in integer arithmetic:
   latest end, then forward with the attempts taken by their earliest start; repeated while the
   makespan falls (a pass is kept only then, so the result is never longer).
 
+* `window_recreate` — ruin and recreate of one time window (decision R33): the attempts that
+  begin in it are rebuilt by `knapsack_list` over the profile of the earlier ones, and the
+  later part of the schedule, kept in its order, slides into what the window frees.
+
 `improve_schedule` alternates fresh, mirrored and ruin-and-recreate rounds from seeded random
-parameters until its deadline or round cap and returns the best schedule found. Every schedule
+parameters, then, once they have settled, window rounds, until its deadline or round cap and
+returns the best schedule found. Every schedule
 is feasible by construction (capacity and chains are checked as each attempt is placed);
 tests/rigid/test_improve.py checks them with the family's validator.
 """
