@@ -1,5 +1,5 @@
-"""Better schedules for the exact models: knapsack list schedules and forward-backward passes
-[OURS] (decision R30).
+"""Better schedules for the exact models: knapsack list schedules, forward-backward passes and
+time-window rounds [OURS] (decisions R30, R33).
 
 On the paper's instances (n = 100 narrow jobs, p_j <= P/5) the list heuristics stay 1.4-5.9 %
 and CP-SAT's 60 s 1.6-2.1 % above the area bound, while the preemptive relaxations (the
@@ -21,10 +21,15 @@ close most of it, both on a `ScaledScenario` in integer arithmetic:
   latest end, then forward with the attempts taken by their earliest start; repeated while the
   makespan falls (a pass is kept only then, so the result is never longer).
 
+* `window_recreate` — ruin and recreate of one time window (decision R33): the attempts that
+  begin in it are rebuilt by `knapsack_list` over the profile of the earlier ones, and the
+  later part of the schedule, kept in its order, slides into what the window frees.
+
 `improve_schedule` alternates fresh, mirrored and ruin-and-recreate rounds from seeded random
-parameters until its deadline or round cap and returns the best schedule found. Every schedule
-is feasible by construction (capacity and chains are checked as each attempt is placed);
-tests/rigid/test_improve.py checks them with the family's validator.
+parameters, then, once they have settled, window rounds, until its deadline or round cap and
+returns the best schedule found. Every schedule is feasible by construction (capacity and
+chains are checked as each attempt is placed); tests/rigid/test_improve.py checks them with
+the family's validator.
 """
 
 from __future__ import annotations
@@ -62,6 +67,12 @@ _NARROW = (0.0, 0.5, 2.0)
 #: its makespan.
 _CYCLE = 3
 _CUT = (0.2, 0.95)
+#: Rounds of the first stage without progress after which `improve_schedule` turns to window
+#: rounds (it settles within a few hundred rounds on the paper's instances, decision R30) ...
+SWITCH_STALL = 300
+#: ... whose windows begin before `_WINDOW_AT` of the makespan and last a fraction `_WINDOW`.
+_WINDOW_AT = 0.95
+_WINDOW = (0.03, 0.15)
 
 
 def serial_schedule(data: ScaledScenario, order: Sequence[int]) -> list[list[int]]:
@@ -147,14 +158,16 @@ def forward_backward(data: ScaledScenario, starts: list[list[int]], rounds: int 
 
 def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
                   narrow_penalty: float, prefix: Sequence[Sequence[int]] | None = None,
-                  at: int = 0) -> list[list[int]]:
+                  at: int = 0, until: int | None = None) -> list[list[int]]:
     """Non-delay list schedule that starts, at each event, the most valuable set of ready jobs
     fitting in the free processors (module docstring). Job j's value is
     p_j (1 + bonus noise_j r_j / r_max) - min(narrow_penalty (q - p_j)_+, p_j / 2), r_j its
     remaining chain (attempts left x t_j) and q the 15th percentile of the widths.
 
     With `prefix` (a feasible schedule) the attempts it starts before `at` are kept and the
-    rest is rebuilt from time `at` on (the recreate step of a ruin-and-recreate move)."""
+    rest is rebuilt from time `at` on (the recreate step of a ruin-and-recreate move). With
+    `until` as well, only the attempts `prefix` starts in [at, until) are rebuilt, and those it
+    starts later are left out of the result (`window_recreate` places them)."""
     n, P, p, t = data.n, data.P, data.p, data.t
     q = float(np.percentile(p, 15))
     left = list(data.m)
@@ -168,8 +181,11 @@ def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
                 if s < at:
                     starts[j].append(s)
                     left[j] -= 1
-                    free -= p[j]
-                    heapq.heappush(running, (s + t[j], j))
+                    if s + t[j] > at:
+                        free -= p[j]
+                        heapq.heappush(running, (s + t[j], j))
+                elif until is not None and s >= until:
+                    left[j] -= 1
         now = at
     busy = {j for _, j in running}
     ready = {j for j in range(n) if left[j] and j not in busy}
@@ -198,41 +214,77 @@ def knapsack_list(data: ScaledScenario, bonus: float, noise: Sequence[float],
     return starts
 
 
+def window_recreate(data: ScaledScenario, starts: Sequence[Sequence[int]], at: int, until: int,
+                    bonus: float, noise: Sequence[float], narrow_penalty: float
+                    ) -> list[list[int]]:
+    """Ruin and recreate one time window of a feasible schedule: the attempts `starts` begins
+    in [at, until) are rebuilt by `knapsack_list` over the profile of those begun before `at`,
+    then every attempt is re-placed by `serial_schedule` in the order earlier ones, rebuilt
+    ones (by their new start), later ones (by their old start), so that the later part of the
+    schedule keeps its order and slides into what the window frees. Feasible by construction.
+
+    >>> from resilsched.models.rigid.scaling import ScaledScenario
+    >>> d = ScaledScenario(2, (1, 1, 2), (2, 1, 1), (1, 1, 1), 1, True)
+    >>> window_recreate(d, [[0], [2], [3]], 0, 3, 0.0, [1.0, 1.0, 1.0], 0.0)
+    [[0], [0], [2]]
+    """
+    window = knapsack_list(data, bonus, noise, narrow_penalty, starts, at, until)
+    keys = [(0 if s < at else 1, s, j) for j, row in enumerate(window) for s in row]
+    keys += [(2, s, j) for j, row in enumerate(starts) for s in row if s >= until]
+    keys.sort()
+    return serial_schedule(data, [j for _, _, j in keys])
+
+
 def improve_schedule(data: ScaledScenario, incumbent: tuple[int, list[list[int]]],
                      lower: int, deadline: Deadline | None = None, seed: int = 0,
                      max_rounds: int | None = None, stall_rounds: int = STALL_ROUNDS
                      ) -> tuple[int, list[list[int]], int]:
     """The best of `incumbent` and of seeded random rounds, each improved by
-    `forward_backward`: of every `_CYCLE` rounds, one fresh `knapsack_list` schedule, one
-    the same mirrored, the others ruin and recreate on the best schedule so far.
+    `forward_backward`, in two stages. First, of every `_CYCLE` rounds, one fresh
+    `knapsack_list` schedule, one the same mirrored, the others ruin and recreate on the best
+    schedule so far after a cut; after `SWITCH_STALL` rounds (or `stall_rounds`, if fewer)
+    without progress, `window_recreate` rounds on the best schedule, a window of a random
+    fraction `_WINDOW` of its makespan beginning anywhere up to `_WINDOW_AT` of it; a window
+    round that gives the same makespan replaces the best schedule (a step along the plateau).
 
-    Stops at `deadline`, after `max_rounds` rounds (the work limit of ``deterministic=True``),
-    after `stall_rounds` rounds without progress, or when the makespan meets `lower` (a proven
-    bound). Returns (makespan, starts, rounds run). Deterministic for a given seed and round
-    count; the random draws come from ``numpy.random.default_rng(seed)``.
+    Stops at `deadline`, after `max_rounds` rounds in all (the work limit of
+    ``deterministic=True``), after `stall_rounds` window rounds without progress, or when the
+    makespan meets `lower` (a proven bound). Returns (makespan, starts, rounds run).
+    Deterministic for a given seed and round count; the random draws come from
+    ``numpy.random.default_rng(seed)``.
     """
     best = forward_backward(data, incumbent[1])
     rng = np.random.default_rng(seed)
     rounds = stall = 0
-    while best[0] > lower and stall < stall_rounds:
-        if max_rounds is not None and rounds >= max_rounds or deadline is not None \
-                and deadline.expired():
+    windows = False  # the second stage
+    while best[0] > lower:
+        if not windows and stall >= min(SWITCH_STALL, stall_rounds):
+            windows, stall = True, 0
+        if stall >= stall_rounds or max_rounds is not None and rounds >= max_rounds \
+                or deadline is not None and deadline.expired():
             break
         rounds += 1
         bonus = float(rng.choice(_CHAIN_BONUS))
         spread, narrow = float(rng.choice(_NOISE)), float(rng.choice(_NARROW))
         noise = (1.0 + spread * rng.random(data.n)).tolist()
         kind = rounds % _CYCLE
-        if kind >= 2:  # ruin and recreate: keep the best schedule's starts before `at`
+        if windows:
+            at = int(best[0] * rng.uniform(0.0, _WINDOW_AT))
+            until = at + max(1, int(best[0] * rng.uniform(*_WINDOW)))
+            starts = window_recreate(data, best[1], at, until, bonus, noise, narrow)
+        elif kind >= 2:  # ruin and recreate: keep the best schedule's starts before `at`
             at = int(best[0] * rng.uniform(*_CUT))
             starts = knapsack_list(data, bonus, noise, narrow, best[1], at)
         else:
             starts = knapsack_list(data, bonus, noise, narrow)
             if kind == 1:
                 starts = mirrored(data, starts)
-        mk, starts = forward_backward(data, starts)
+        # one pass in the second stage: more rounds in the same time, as good each
+        mk, starts = forward_backward(data, starts, 1 if windows else 20)
         if mk < best[0]:
             best, stall = (mk, starts), 0
         else:
             stall += 1
+            if windows and mk == best[0]:
+                best = (mk, starts)
     return best[0], best[1], rounds

@@ -17,9 +17,10 @@ output will take; the shares and rates are in `resilsched.models.rigid.budget`):
    comes;
 2. root bounds (`root_bounds`): the cheap ones, then the dual-feasible functions and the
    configuration LP within `ROOT_SHARE` of the remaining time; then, within `IMPROVE_SHARE`,
-   knapsack list schedules and forward-backward passes (`improve`, decision R30) improve the
-   incumbent until it meets the root bound or stalls. When the bound meets the incumbent, or
-   the CP-SAT model cannot be built in time (`model_fits`), the incumbent is the answer;
+   knapsack list schedules, forward-backward passes and window rounds (`improve`, decisions
+   R30, R33) improve the incumbent until it meets the root bound or stalls. When the bound
+   meets the incumbent, or the CP-SAT model cannot be built in time (`model_fits`), the
+   incumbent is the answer;
 3. the CP-SAT model (`constraints`), its optional cliques and clauses within `BUILD_SHARE`;
 4. CP-SAT for (1 - ``refute_share``) of what remains;
 5. when CP-SAT stops without a proof, the refutation search (`refute`, decision R7) with the
