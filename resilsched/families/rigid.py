@@ -1,9 +1,10 @@
 """Registration of the rigid-job family (spec 002): heuristics, exact models, bounds, presets.
 
-Every entry points at the function itself: the heuristics of `resilsched.heuristics.rigid`,
-the models of `resilsched.models.rigid` (options `RigidSolveOptions`), the bounds of
-`resilsched.bounds.rigid`, the presets of `resilsched.instances.rigid.presets`, the SWF reader
-and the reproduction `resilsched.reproduce.rigid`.
+Every entry points at the function itself: the heuristics of `resilsched.heuristics.rigid`
+(their params classes in `resilsched.heuristics.rigid.params`), the models of
+`resilsched.models.rigid` (options `RigidSolveOptions`), the bounds of `resilsched.bounds.rigid`,
+the presets of `resilsched.instances.rigid.presets`, the SWF reader and the reproduction
+`resilsched.reproduce.rigid`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from resilsched.heuristics.rigid import (
     r_shelffill_b,
     r_shelffill_nb,
 )
-from resilsched.heuristics.rigid.common import PARAM_HELP
+from resilsched.heuristics.rigid import params as P
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.presets import PRESETS
@@ -40,7 +41,6 @@ from resilsched.models.rigid import (
     solve_scenario,
     solve_scenario_merged,
 )
-from resilsched.options import params_of
 from resilsched.plugin import (
     Bound,
     Case,
@@ -90,11 +90,12 @@ def _reservation_guarantee(instance: RigidInstance, priority: str | None) -> Fra
 
 
 def _heuristic(name: str, run: Callable[..., HeuristicResult], description: str,
-               guarantee: Callable[[RigidInstance, str | None], Any] | None = None) -> Heuristic:
-    # `record` is the fast path of experiments, not a parameter of the algorithm
-    params = params_of(run, skip=frozenset({"seed", "record"}), help=PARAM_HELP)
+               options: type, guarantee: Callable[[RigidInstance, str | None], Any] | None = None
+               ) -> Heuristic:
+    # ``record=False`` is the fast path of experiments (the makespan only), not a parameter
     return Heuristic(name, run, description, priorities=PRIORITIES, default_priority="LPT",
-                     guarantee=guarantee, params=params, key_priorities=True)
+                     guarantee=guarantee, options=options, key_priorities=True,
+                     fast_path={"record": False})
 
 
 def _build() -> Family:
@@ -119,19 +120,20 @@ def _build() -> Family:
     )
     for heuristic in (
         _heuristic("R-LIST-0", r_list_0, "greedy list scheduling with backfilling, no "
-                   "reservation (Algorithm 1, m = 0)", _greedy_guarantee),
+                   "reservation (Algorithm 1, m = 0)", P.RigidParams, _greedy_guarantee),
         _heuristic("R-LIST-1", r_list_1, "list scheduling with one reservation, EASY-like "
-                   "backfilling (Algorithm 1, m = 1)", _reservation_guarantee),
+                   "backfilling (Algorithm 1, m = 1)", P.ReservationParams,
+                   _reservation_guarantee),
         _heuristic("R-LIST-Q", r_list_q, "list scheduling with a reservation for every queued "
-                   "job, conservative (m = |Q|)", _reservation_guarantee),
+                   "job, conservative (m = |Q|)", P.ReservationParams, _reservation_guarantee),
         _heuristic("R-SHELF-B", r_shelf_b, "shelves with backfilling, first-fit "
-                   "(Algorithm 2, b = 1)"),
+                   "(Algorithm 2, b = 1)", P.RigidParams),
         _heuristic("R-SHELF-NB", r_shelf_nb, "shelves without backfilling, next-fit "
-                   "(Algorithm 2, b = 0)"),
+                   "(Algorithm 2, b = 0)", P.RigidParams),
         _heuristic("R-SHELFFILL-B", r_shelffill_b, "shelves with in-shelf re-execution of "
-                   "failed jobs, b = 1 (Algorithm 3)"),
+                   "failed jobs, b = 1 (Algorithm 3)", P.ShelfFillParams),
         _heuristic("R-SHELFFILL-NB", r_shelffill_nb, "shelves with in-shelf re-execution of "
-                   "failed jobs, b = 0 (Algorithm 3)"),
+                   "failed jobs, b = 0 (Algorithm 3)", P.ShelfFillParams),
     ):
         fam.add(heuristic)
     fam.add(ExactModel("cpsat-scenario", solve_scenario, "CP-SAT clairvoyant optimum T_OPT(f): "

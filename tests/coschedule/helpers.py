@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
 from resilsched.models.coschedule.colgen import min_packs, root_relaxation, singletons
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.master import Master
 from resilsched.models.coschedule.pool import build_pool
 from resilsched.models.coschedule.subset_rows import SubsetRowCuts
-from resilsched.options import Deadline
 
 
 def tiny(seed: int, n: int, p: int, k: int, kind: str = "integer",

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.models.coschedule import closure, setpart
 from resilsched.models.coschedule.lpdive import lp_dive
 from resilsched.models.coschedule.setpart import solve_setpart_cg
-from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 

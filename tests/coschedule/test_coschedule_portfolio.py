@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pytest
 
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import random_instance
@@ -23,7 +24,6 @@ from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.hardlimit import run_streaming
 from resilsched.models.coschedule.pool import build_pool
 from resilsched.models.coschedule.setpart import solve_setpart_cg
-from resilsched.options import Deadline
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
