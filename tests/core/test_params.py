@@ -56,3 +56,24 @@ def test_bad_params_and_limits_are_invalid_options_naming_the_field():
     with pytest.raises(InvalidOption, match=r"^time_limit=-1 must be a finite number"):
         check_time_limit(-1)
     assert issubclass(InvalidOption, InvalidInstance)  # bad input: exit status 2, one line
+
+
+def test_campaign_tasks_pass_the_registered_fast_path(monkeypatch):
+    """A campaign row of a built-in rigid heuristic comes from its fast path (``record=False``,
+    declared in the registration), with the objective of the full run."""
+    from resilsched.campaign import tasks
+    from resilsched.registry import get_family
+
+    fam = get_family("rigid")
+    h = fam.heuristics["R-LIST-0"]
+    seen = {}
+
+    def run(*args, **kwargs):
+        seen.update(kwargs)
+        return h.run(*args, **kwargs)
+
+    monkeypatch.setitem(fam.heuristics, "R-LIST-0", dataclasses.replace(h, run=run))
+    inst = fam.smoke_suite()[0].instance
+    row = tasks.run_task(tasks.Work("rigid", inst, "heuristic", "R-LIST-0"))
+    assert seen["record"] is False
+    assert row["objective"] == h.run(inst, fam.scenario(inst, None), "LPT").objective
