@@ -56,9 +56,9 @@ from typing import Any
 import numpy as np
 
 from resilsched.bounds.desktop import DEMAND_MARGIN, lb_big, lb_cap, least_by_position
+from resilsched.deadline import Deadline
 from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.durations import duration_matrix
-from resilsched.options import Deadline
 
 #: runs fn() within seconds, None when it does not finish: runner(fn, seconds)
 Runner = Callable[[Callable[[], Any], float], Any]

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from resilsched.options import Deadline
+from resilsched.deadline import Deadline
 
 #: grid of the c scan (log-spaced) before the golden-section refinement
 SCAN = np.geomspace(1e-6, 1.0, 25)

@@ -4,8 +4,8 @@ The front door (`resilsched.api`, imported on first use so that ``import resilsc
 solver): ``load``, ``scenario``, ``simulate``, ``solve``, ``bounds`` and ``gap``, each going
 through the registry and returning a typed result (``objective``, ``bound``, ``status``,
 ``schedule``, ``to_dict()``). Role subpackages: `resilsched.instances`, `resilsched.heuristics`,
-`resilsched.models`, `resilsched.bounds`; shared types here (`InvalidInstance`, `Solution`,
-`Status`, `HeuristicResult`).
+`resilsched.models`, `resilsched.bounds`; shared types here (`InvalidInstance`,
+`InvalidOption`, `Solution`, `Status`, `HeuristicResult`).
 
 ``resilsched.show_versions()`` prints the versions of Python, resilsched and the solver stack and
 whether the compiled modules are loaded (`resilsched.versions`).
@@ -22,7 +22,7 @@ import types as _types
 from typing import Any as _Any
 
 from resilsched import plot as _plot  # noqa: F401  (gives the results their .plot())
-from resilsched.errors import HeuristicRefusal, InvalidInstance, InvalidSchedule
+from resilsched.errors import HeuristicRefusal, InvalidInstance, InvalidOption, InvalidSchedule
 from resilsched.solution import HeuristicResult, Solution, Status
 
 __version__ = "0.1.0"
@@ -34,6 +34,7 @@ __all__ = [
     *FRONT_DOOR,
     "HeuristicRefusal",
     "InvalidInstance",
+    "InvalidOption",
     "InvalidSchedule",
     "HeuristicResult",
     "Solution",

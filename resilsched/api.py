@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from resilsched.deadline import Deadline, check_time_limit
 from resilsched.errors import InvalidInstance, InvalidSchedule
-from resilsched.options import Deadline, check_params, check_time_limit
+from resilsched.params import check_params
 from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of
 from resilsched.registry import UnknownName, family_of, get_family

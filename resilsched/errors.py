@@ -36,6 +36,19 @@ def _separator(rule: str) -> str:
     return ": "
 
 
+class InvalidOption(InvalidInstance):
+    """A bad option or parameter (``--param NAME=VALUE``, a campaign's ``params``,
+    ``time_limit``): names it and the rule it breaks, in one line.
+
+    It is bad input like a bad instance (an `InvalidInstance`: exit status 2 on the command
+    line, the same one-line message), raised where the input is an option rather than the
+    instance (`resilsched.params`, `resilsched.deadline`).
+
+    >>> str(InvalidOption("--param eps", "'x' is not a number for BATCH-LIST"))
+    "--param eps='x' is not a number for BATCH-LIST"
+    """
+
+
 class HeuristicRefusal(InvalidInstance):
     """A heuristic refuses a valid instance: it cannot place every job, or its work would pass
     a documented limit. `field` names the heuristic (variant), `rule` what happened.

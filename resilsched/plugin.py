@@ -8,13 +8,15 @@ and the CLI, the gap harness, campaigns and ``resilsched reproduce`` derive ever
 Signatures of the registered functions:
 
 - heuristic: ``run(instance, scenario=None, priority=None, *, seed=0, **params) ->
-  HeuristicResult``; its parameters are its keyword-only arguments with defaults
-  (`resilsched.options.params_of`), reachable as ``--param NAME=VALUE``. Users add their own
-  without editing a family: by ``MODULE:FUNCTION`` reference or by an entry point of the group
-  ``resilsched.heuristics`` (`resilsched.registry`); what any heuristic returns is checked by
-  `resilsched.checked` before it is believed;
+  HeuristicResult``; its parameters are the fields of the frozen dataclass its registration
+  names (``Heuristic(..., options=MyParams)``, `resilsched.params.params_of`), reachable as
+  ``--param NAME=VALUE`` and passed to `run` as keyword arguments (those the user set). Users
+  add their own without editing a family: by ``MODULE:FUNCTION`` reference or by an entry
+  point of the group ``resilsched.heuristics`` (`resilsched.registry`), whose keyword-only
+  arguments are their parameters (`resilsched.params.keyword_params`); what any heuristic
+  returns is checked by `resilsched.checked` before it is believed;
 - exact model: ``solve(instance, scenario=None, *, time_limit=None, **options) -> Solution``,
-  the options being the fields of its `SolveOptions` class;
+  the options being the fields of its `SolveOptions` class (read the same way);
 - bound: ``compute(instance, scenario=None)`` <= OPT (>= OPT when maximising);
 - objective: ``objective(case, schedule)``, the objective recomputed from a schedule alone
   (independently of the heuristic that built it);
@@ -30,11 +32,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from resilsched.options import Param, SolveOptions, params_of
+from resilsched.options import SolveOptions
+from resilsched.params import Param, params_of
 from resilsched.solution import HeuristicResult, Solution
 
 
@@ -53,15 +56,18 @@ class Heuristic:
 
     `priorities` lists the rules it accepts (empty when it has none);
     ``guarantee(instance, priority)`` returns the proven ratio c with objective <= c * OPT
-    (>= c * OPT when maximising), or None. `params` defaults to the keyword-only arguments of
-    `run` (every one but ``seed``). `key_priorities`: the priority may also be a key function
-    ``key(instance, j)`` (smallest first; the list families' heuristics). `origin` says where
-    the entry comes from: ``"builtin"`` (the family registers it), ``"reference"`` (a
-    ``MODULE:FUNCTION`` given by the user) or ``"entry point of DIST"``. A `baseline` (e.g. a
-    fault-free run of a faulty instance) does not solve the family's problem:
-    `resilsched.portfolio` never takes its schedule. `batch` is its batch engine, what the
-    family's many-scenario fast path runs for it (rigid: a `heuristics.rigid.many.Batch`, for
-    ``many.makespans``; moldable: the allocation rule of ``Simulator.makespans``), or None.
+    (>= c * OPT when maximising), or None. `options` is its parameters dataclass (None: it
+    takes none), whose fields are its `params` (``--param NAME=VALUE``), as an exact model's
+    options class. `fast_path`: keyword arguments that make `run` return the same objective
+    without what only a reader needs (the rigid heuristics' ``record=False``: no attempt log),
+    which campaigns pass to the built-in heuristics. `key_priorities`: the priority may also
+    be a key function ``key(instance, j)`` (smallest first; the list families' heuristics).
+    `origin` says where the entry comes from: ``"builtin"`` (the family registers it),
+    ``"reference"`` (a ``MODULE:FUNCTION`` given by the user) or ``"entry point of DIST"``.
+    A `baseline` (e.g. a fault-free run of a faulty instance) does not solve the family's
+    problem: `resilsched.portfolio` never takes its schedule. `batch` is its batch engine, what
+    the family's many-scenario fast path runs for it (rigid: a `heuristics.rigid.many.Batch`,
+    for ``many.makespans``; moldable: the allocation rule of ``Simulator.makespans``), or None.
     """
 
     name: str
@@ -70,15 +76,17 @@ class Heuristic:
     priorities: tuple[str, ...] = ()
     default_priority: str | None = None
     guarantee: Callable[[Any, str | None], Any] | None = None
-    params: tuple[Param, ...] | None = None
+    options: type | None = None
     key_priorities: bool = False
     origin: str = "builtin"
     baseline: bool = False
     batch: Any = None
+    fast_path: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
-    def __post_init__(self) -> None:
-        if self.params is None:
-            object.__setattr__(self, "params", params_of(self.run))
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """Its ``--param`` names: the fields of `options` (`resilsched.params.params_of`)."""
+        return params_of(self.options)
 
     @property
     def plugin(self) -> bool:
@@ -104,6 +112,7 @@ class ExactModel:
 
     @property
     def params(self) -> tuple[Param, ...]:
+        """Its ``--param`` names: the fields of `options` (`resilsched.params.params_of`)."""
         return self.options.params()
 
     def __call__(self, instance: Any, scenario: Any = None, *, time_limit: float | None = None,

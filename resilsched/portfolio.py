@@ -40,10 +40,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.models.coschedule.hardlimit import run_streaming
 from resilsched.numeric import time_le, time_lt
-from resilsched.options import Deadline
 from resilsched.plugin import Case, Construction, ExactModel, Family, Heuristic
 from resilsched.solution import Solution, Status
 

@@ -26,8 +26,8 @@ import threading
 import time
 from typing import TextIO
 
+from resilsched.deadline import Deadline
 from resilsched.numeric import readable
-from resilsched.options import Deadline
 
 #: seconds between two plain lines at most once per this many seconds (off a terminal)
 EVERY = 10.0

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.errors import InvalidInstance
-from resilsched.options import params_of
+from resilsched.params import keyword_params
 from resilsched.plugin import (  # noqa: F401  (re-exported: the types a family registers)
     Bound,
     Case,
@@ -173,9 +173,9 @@ def _plugin_heuristics(family: Family, modules: dict[str, str]) -> dict[str, Heu
 
 def _entry(name: str, fn: Callable[..., Any], origin: str) -> Heuristic:
     """The registry entry of a user heuristic: its docstring's first paragraph describes it,
-    its keyword-only arguments are its ``--param``s."""
-    return Heuristic(name, fn, first_line(fn) or "(no docstring)", params=params_of(fn),
-                     origin=origin)
+    its keyword-only arguments are its ``--param``s (`resilsched.params.keyword_params`)."""
+    return Heuristic(name, fn, first_line(fn) or "(no docstring)",
+                     options=keyword_params(fn), origin=origin)
 
 
 def all_families() -> list[Family]:

@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.instances.desktop import DesktopInstance
-from resilsched.options import Deadline
 from resilsched.validation.desktop import allocation_horizon
 
 NAME = "SizeFit"

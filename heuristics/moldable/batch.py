@@ -21,10 +21,7 @@ set and caches the allotments across scenarios (the experiments' fast path,
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Sequence
-from typing import Literal
 
 import numpy as np
 
@@ -39,26 +36,15 @@ from resilsched.heuristics.moldable.listsched import (
     priority_key,
 )
 from resilsched.heuristics.moldable.mt_allotment import MTAllotment
-from resilsched.options import Param, params_of
+from resilsched.heuristics.moldable.params import AttemptOrder, BatchParams
+from resilsched.params import Param, params_of
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import HeuristicResult
 
 ATTEMPT_ORDERS = ("desc_p", "asc_p", "dp_order", "first_only")
-AttemptOrder = Literal["desc_p", "asc_p", "dp_order", "first_only"]
 #: most element operations (`dp_work`) of one BATCH-LIST run's MT-ALLOTMENT DPs per bisection
 #: call: 1.5-5e7 a second were measured on a loaded 2-core machine, so about 5 s at most
 MAX_DP_WORK = 1.5e8
-
-#: range and help of BATCH-LIST's numeric parameters (eps bounds the DP grid K ~ g/eps + g)
-_RANGES = {
-    "eps": (0.05, 1.0, "MT-ALLOTMENT accuracy: quantum Z = eps X / g, in [0.05, 1]"),
-    "eps2": (0.001, 1.0, "bisection stops at Xmax/Xmin <= 1 + eps2, in [0.001, 1]"),
-    "area_slack": (1.0, 4.0, "area factor of the DP's acceptance test ([R]: 1.1), in [1, 4]"),
-}
-_HELP = {
-    "attempt_order": "order of a job's g allotted attempts inside a batch",
-    "g1_exact": "exact min_p L for the first batch (threshold search, no slack)",
-}
 
 
 def order_attempts(alloc: np.ndarray, attempt_order: str) -> np.ndarray:
@@ -276,9 +262,8 @@ def dp_work(instance, failures: Sequence[int], eps: float) -> float:
         g *= 2
 
 
-@functools.cache
 def batch_params() -> tuple[Param, ...]:
-    """BATCH-LIST's ``--param`` options: `batch_list`'s keyword arguments, with ranges and help.
+    """BATCH-LIST's ``--param`` options: the fields of `BatchParams`, with ranges and help.
 
     Examples
     --------
@@ -287,8 +272,4 @@ def batch_params() -> tuple[Param, ...]:
     >>> batch_params()[3].choices
     ('desc_p', 'asc_p', 'dp_order', 'first_only')
     """
-    out = []
-    for p in params_of(batch_list):
-        low, high, text = _RANGES.get(p.name, (None, None, _HELP.get(p.name, "")))
-        out.append(dataclasses.replace(p, low=low, high=high, help=text))
-    return tuple(out)
+    return params_of(BatchParams)

@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 
 from resilsched.bounds.moldable import L_prime
+from resilsched.deadline import Deadline
 from resilsched.heuristics.rigid.fitindex import FitIndex
-from resilsched.options import Deadline
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import HeuristicResult
 

@@ -36,19 +36,6 @@ Secondary = Literal["LPT", "SPT", "HPA", "LPA", "LA", "SA", "Random"]
 #: finish in reasonable time nor fit in memory with ``record=True``).
 MAX_ATTEMPTS = 10**7
 
-#: Help of the parameters shared by the heuristics (``resilsched list``).
-PARAM_HELP = {
-    "redraw_on_failure": "Random priority: a failed job draws a fresh key (A6)",
-    "ljf_secondary": "LJF priority: the rule ordering the small jobs (A16)",
-    "classic_easy": "reserve until m jobs hold a future reservation (A2)",
-    "reservations": "lifetime of a reservation (A3): fresh = recomputed at every event; "
-                    "persistent = kept until a failure; fixed = never cancelled or moved "
-                    "(the authors' simulator)",
-    "persistent_reservations": "former spelling of reservations=persistent (A3)",
-    "fill": "R-SHELFFILL's refill rule: own = the failed job on its own processors (A17); "
-            "any-queued = any queued job that ends by the shelf's end (R32)",
-}
-
 
 @dataclass
 class Run:

@@ -18,7 +18,8 @@ False
 
 from __future__ import annotations
 
-from resilsched.options import Deadline, SolveOptions
+from resilsched.deadline import Deadline
+from resilsched.options import SolveOptions
 
 #: work units (chunk entries evaluated) a deterministic run may spend per second of time limit;
 #: about a third of what the project machine evaluates per second, so a deterministic run also

@@ -35,6 +35,7 @@ import numpy as np
 
 from resilsched.bounds.desktop import lb_big, lb_cap
 from resilsched.bounds.desktop_slack import lb_slack
+from resilsched.deadline import Deadline
 from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop import build
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
@@ -48,7 +49,7 @@ from resilsched.models.desktop.budget import (
     matrix_cost,
     variant_cost,
 )
-from resilsched.options import Deadline, SolveOptions
+from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 from resilsched.validation.desktop import allocation_horizon, validate_desktop_schedule
 

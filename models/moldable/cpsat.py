@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from ortools.sat.python import cp_model
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.engine import run_engine
 from resilsched.heuristics.moldable.listsched import ListPolicy
 from resilsched.models.moldable.data import (
@@ -30,7 +31,6 @@ from resilsched.models.moldable.data import (
     horizon_scaled,
     lower_bound_scaled,
 )
-from resilsched.options import Deadline
 from resilsched.schedule import Attempt, Schedule
 
 

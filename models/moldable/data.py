@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.numeric import integer_scale
-from resilsched.options import Deadline
 
 #: relative float error allowed when looking for the exact front among the float times
 FRONT_RTOL = 1e-9

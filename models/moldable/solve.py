@@ -49,6 +49,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from resilsched.bounds.moldable import L_prime
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance, InvalidSchedule
 from resilsched.heuristics.moldable.allocation import lpa
 from resilsched.heuristics.moldable.chains import MAX_TARGETS, chain_schedule
@@ -63,7 +64,7 @@ from resilsched.models.moldable.data import (
     scale_candidates,
 )
 from resilsched.numeric import time_le
-from resilsched.options import Deadline, SolveOptions
+from resilsched.options import SolveOptions
 from resilsched.schedule import Schedule, SchedulePayload
 from resilsched.solution import Solution, Status, number_fields
 from resilsched.solvers import cpsat_solver, run_cpsat

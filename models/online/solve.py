@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, check_qbar
 from resilsched.models.online.exact import exact_value
@@ -42,7 +43,7 @@ from resilsched.models.online.policy import DecisionTable
 from resilsched.models.online.problem import OnlineProblem, moldable_problem, rigid_problem
 from resilsched.models.online.space import OutOfTime, SpaceTooLarge, explore
 from resilsched.models.online.verify import optimal_policy
-from resilsched.options import Deadline, SolveOptions
+from resilsched.options import SolveOptions
 from resilsched.solution import Solution, Status
 
 SOLVER = "mdp-exact"

@@ -24,8 +24,9 @@ import math
 import sys
 from dataclasses import dataclass
 
+from resilsched.deadline import Deadline
 from resilsched.models.rigid.config_lp import MAX_ROUNDS, knapsack_seconds
-from resilsched.options import Deadline, SolveOptions
+from resilsched.options import SolveOptions
 
 #: Shares of the time left for the greedy schedules after the first, the costly root bounds
 #: and the optional model clauses.

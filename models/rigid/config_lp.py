@@ -24,8 +24,8 @@ from typing import Any
 import highspy
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.models.rigid.scaling import ScaledScenario
-from resilsched.options import Deadline
 from resilsched.solvers import new_highs, run_highs, set_time_limit
 
 #: Column-generation rounds at most (each: one LP re-solve and one knapsack).

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from resilsched.deadline import Deadline
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.root_bounds import iter_conflict_cliques, lower_bound_scaled
 from resilsched.models.rigid.scaling import ScaledScenario
-from resilsched.options import Deadline
 
 if TYPE_CHECKING:  # OR-Tools (and the pandas it loads) is imported when a model is built
     from ortools.sat.python import cp_model

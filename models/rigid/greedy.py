@@ -10,9 +10,9 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.rigid.fitindex import FitIndex
 from resilsched.models.rigid.scaling import ScaledScenario
-from resilsched.options import Deadline
 
 
 def list_schedule(data: ScaledScenario, key: Sequence[Any]) -> list[list[int]]:

@@ -40,10 +40,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.models.rigid.config_lp import knapsack_max
 from resilsched.models.rigid.greedy import makespan_of
 from resilsched.models.rigid.scaling import ScaledScenario
-from resilsched.options import Deadline
 
 #: Fewest attempts the exact models improve schedules for (below, CP-SAT and the refutation
 #: search find the optimum faster than the rounds would run).

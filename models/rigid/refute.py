@@ -59,6 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.models.rigid import crefute
 from resilsched.models.rigid.config_lp import (
     MAX_ROUNDS,
@@ -70,7 +71,6 @@ from resilsched.models.rigid.config_lp import (
 )
 from resilsched.models.rigid.root_bounds import dff_screen, iter_conflict_cliques
 from resilsched.models.rigid.scaling import ScaledScenario
-from resilsched.options import Deadline
 
 #: A fresh configuration-LP cut every `LP_EVERY`-th node of the Python search, every
 #: `LP_EVERY_C`-th of the C search (an LP costs about 0.5 ms, 40-60 Python nodes or 300-1000 C

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.models.rigid.config_lp import MAX_ROUNDS, affordable, configuration_lp_bound
 from resilsched.models.rigid.scaling import ScaledScenario
-from resilsched.options import Deadline
 
 #: Rows x widths of one numpy block when screening the dual-feasible functions.
 _BLOCK = 1 << 20

@@ -33,6 +33,7 @@ import math
 import highspy
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.worksharing.charts import (
     chart_cyclic,
@@ -44,7 +45,6 @@ from resilsched.heuristics.worksharing.charts import (
     k_constant,
 )
 from resilsched.models.coschedule.setpart.branchprice.exact_cover import cheapest_cover
-from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.solvers import new_highs, run_highs
 

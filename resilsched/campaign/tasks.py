@@ -33,7 +33,6 @@ run with ``deterministic=True`` and a fixed worker count when they accept those 
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -103,14 +102,6 @@ def _family(name: str) -> Family:
     return get_family(name)
 
 
-@functools.cache
-def _fast_path(run: Any) -> dict[str, Any]:
-    """``{"record": False}`` for a heuristic with a keyword-only ``record`` switch (rigid): a
-    campaign needs the objective only, not the recorded schedule."""
-    p = inspect.signature(run).parameters.get("record")
-    return {"record": False} if p is not None and p.kind is p.KEYWORD_ONLY else {}
-
-
 def scenario_of(fam: Family, work: Work) -> Any:
     """The task's scenario: drawn at `work.qbar` from `work.scenario_seed`, or the instance's
     own (None for families without scenarios)."""
@@ -161,9 +152,10 @@ def _row(fam: Family, work: Work) -> dict[str, Any]:
     if work.kind == "heuristic":  # a registered name, or MODULE:FUNCTION imported here
         h = registry.heuristic(fam, work.algorithm)
         own = h.plugin or is_reference(work.priority)  # user code: checked, never trusted
+        # a built-in heuristic runs its registered fast path: a campaign needs the objective
+        fast = {} if own else h.fast_path
         run = run_checked(fam, h, Case(work.family, work.instance, scenario), work.priority,
-                          seed=work.seed, params={**work.params, **({} if own else
-                                                                    _fast_path(h.run))},
+                          seed=work.seed, params={**work.params, **fast},
                           time_limit=work.time_limit, check=own)
         objective = run.scored if own or run.result is None else run.result.objective
         if run.problems:

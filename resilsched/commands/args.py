@@ -35,8 +35,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from resilsched.deadline import check_time_limit
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
-from resilsched.options import check_time_limit
 
 MAX_SEED = 2**63 - 1
 MAX_INDEX = 10**9

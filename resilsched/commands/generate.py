@@ -76,8 +76,8 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate (and with ``--solve`` certify) the instances and write the folder."""
+    from resilsched.deadline import check_time_limit
     from resilsched.library.build import certify_all, write_library
-    from resilsched.options import check_time_limit
     from resilsched.registry import exact_model, generator, get_family
 
     fam = get_family(args.family)

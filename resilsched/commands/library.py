@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from resilsched.commands.args import FORMATTER, emit_indented, examples, json_flag, positive
-from resilsched.options import check_time_limit
+from resilsched.deadline import check_time_limit
 
 
 # --- library list / path ----------------------------------------------------------------------

@@ -87,7 +87,7 @@ def _check_options(args: argparse.Namespace) -> tuple[Path, Path | None]:
 def _split_params(pairs: list[str] | None, owners: list[Any]) -> list[dict[str, Any]]:
     """The ``--param`` pairs of each owner (heuristic, model): a name goes to every owner
     that has it, and must belong to one of them."""
-    from resilsched.options import parse_params
+    from resilsched.params import parse_params
 
     names = [{p.name for p in o.params} for o in owners]
     mine: list[list[str]] = [[] for _ in owners]
@@ -124,7 +124,7 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
     front door of ``simulate`` and ``solve`` (`resilsched.api`): a plug-in's result checked,
     the names stamped, the whole within ``--time-limit``."""
     from resilsched.api import simulate_with, solve_with
-    from resilsched.options import Deadline, check_time_limit
+    from resilsched.deadline import Deadline, check_time_limit
     from resilsched.progress import Heartbeat
     from resilsched.registry import exact_model, heuristic, priority
 

@@ -53,8 +53,9 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the heuristic on instance ``--index`` of ``args.file``; print its result."""
     from resilsched.api import simulate_with
+    from resilsched.deadline import Deadline
     from resilsched.errors import InvalidInstance
-    from resilsched.options import Deadline, parse_params
+    from resilsched.params import parse_params
     from resilsched.progress import Heartbeat
     from resilsched.registry import heuristic, priority
 

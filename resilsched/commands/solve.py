@@ -46,7 +46,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Solve instance ``--index`` of ``args.file``; print the solution."""
     from resilsched.api import solve_with
-    from resilsched.options import Deadline, parse_params
+    from resilsched.deadline import Deadline
+    from resilsched.params import parse_params
     from resilsched.portfolio import pick_model
     from resilsched.progress import Heartbeat
 

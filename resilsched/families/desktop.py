@@ -165,16 +165,17 @@ def _lb_slack(instance: DesktopInstance, scenario: Any = None) -> int:
 
 def _heuristics() -> list[Heuristic]:
     from resilsched.heuristics.desktop import da_slack_heuristic, greedy_slack_heuristic
+    from resilsched.heuristics.desktop.params import DesktopParams
 
     return [
         Heuristic("GreedySlack", greedy_slack_heuristic,
                   "Algorithm 5: unavailabilities advanced to the worst case, bins by end date, "
                   "one call of the local policy (priority); lambda = H(pi)",
-                  priorities=LOCAL, default_priority="LPT"),
+                  priorities=LOCAL, default_priority="LPT", options=DesktopParams),
         Heuristic("DAslack", da_slack_heuristic,
                   "Algorithm 6 (branch fixed): binary search on lambda, intervals cut at lambda, "
                   "bins by length, the local policy (priority) at every probe",
-                  priorities=LOCAL, default_priority="LPT"),
+                  priorities=LOCAL, default_priority="LPT", options=DesktopParams),
     ]
 
 

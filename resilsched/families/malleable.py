@@ -21,6 +21,7 @@ from resilsched.bounds.malleable import checkpoint_bound, fluid_bound
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics import malleable as H
 from resilsched.heuristics.malleable.clairvoyant import clairvoyant
+from resilsched.heuristics.malleable.params import MalleableParams
 from resilsched.instances.malleable import generators as G
 from resilsched.instances.malleable.model import MalleableInstance
 from resilsched.instances.malleable.traces import DrawnTrace, no_qbar, scenario_of
@@ -100,7 +101,7 @@ for fn, text in (
 ):
     # the fault-free runs of a faulty instance solve another problem: never an incumbent
     FAMILY.add(Heuristic(fn.__name__.upper().replace("_", "-"), fn, text,
-                         baseline=fn.__name__.startswith("ff_")))
+                         options=MalleableParams, baseline=fn.__name__.startswith("ff_")))
 
 FAMILY.add(ExactModel(
     "yardstick", solve_yardstick,

@@ -89,6 +89,7 @@ def _build() -> Family:
     from resilsched.bounds import moldable as bounds
     from resilsched.heuristics import moldable as heuristics
     from resilsched.heuristics.moldable.chains import chain_schedule
+    from resilsched.heuristics.moldable.params import BatchParams
     from resilsched.instances.moldable.presets import PRESETS
     from resilsched.models import moldable as models
 
@@ -120,7 +121,7 @@ def _build() -> Family:
     fam.add(Heuristic(
         "BATCH-LIST", heuristics.batch_list,
         "doubling batches allotted by MT-ALLOTMENT (eps=0.3, area_slack=1.1) + LIST, §3.4",
-        params=heuristics.batch_params(), **others))
+        options=BatchParams, **others))
     fam.add(Heuristic("MINTIME", heuristics.mintime_list,
                       "p_j = argmin t_j(p) (SET) + LIST, §3.5", batch=heuristics.mintime,
                       **others))

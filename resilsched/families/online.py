@@ -136,8 +136,7 @@ def _build() -> Family:
     for name, (what, guarantee) in described.items():
         fam.add(Heuristic(name, _policy_heuristic(name),
                           f"{what} as an online policy: exact expected makespan",
-                          priorities=PRIORITIES, default_priority="LPT", guarantee=guarantee,
-                          params=()))
+                          priorities=PRIORITIES, default_priority="LPT", guarantee=guarantee))
     fam.add(ExactModel("online-optimal", solve_rigid, "the optimal online policy: exact "
                        "E[T_online-OPT] and its decision table (issue 26)",
                        options=OnlineOptions,

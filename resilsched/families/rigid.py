@@ -1,10 +1,11 @@
 """Registration of the rigid-job family (spec 002): heuristics, exact models, bounds, presets.
 
 Every entry points at the function itself: the heuristics of `resilsched.heuristics.rigid`
-(each with its batch engine, `resilsched.heuristics.rigid.many`),
-the models of `resilsched.models.rigid` (options `RigidSolveOptions`), the bounds of
-`resilsched.bounds.rigid`, the presets of `resilsched.instances.rigid.presets`, the SWF reader
-and the reproduction `resilsched.reproduce.rigid`.
+(each with its batch engine, `resilsched.heuristics.rigid.many`, and its params class in
+`resilsched.heuristics.rigid.params`), the models of `resilsched.models.rigid` (options
+`RigidSolveOptions`), the bounds of `resilsched.bounds.rigid`, the presets of
+`resilsched.instances.rigid.presets`, the SWF reader and the reproduction
+`resilsched.reproduce.rigid`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from resilsched.bounds.rigid import (
     reservation_ljf_ratio,
 )
 from resilsched.heuristics.rigid import PRIORITIES, many
-from resilsched.heuristics.rigid.common import PARAM_HELP
+from resilsched.heuristics.rigid import params as P
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.presets import PRESETS
@@ -32,7 +33,6 @@ from resilsched.models.rigid import (
     solve_scenario,
     solve_scenario_merged,
 )
-from resilsched.options import params_of
 from resilsched.plugin import (
     Bound,
     Case,
@@ -81,13 +81,13 @@ def _reservation_guarantee(instance: RigidInstance, priority: str | None) -> Fra
     return reservation_ljf_ratio(instance.P) if priority in ("LJF", "HPA") else None
 
 
-def _heuristic(name: str, batch: many.Batch, description: str,
+def _heuristic(name: str, batch: many.Batch, description: str, options: type,
                guarantee: Callable[[RigidInstance, str | None], Any] | None = None) -> Heuristic:
     """The entry of ``batch.run``, whose batch engine is `batch`."""
-    # `record` is the fast path of experiments, not a parameter of the algorithm
-    params = params_of(batch.run, skip=frozenset({"seed", "record"}), help=PARAM_HELP)
+    # ``record=False`` is the fast path of experiments (the makespan only), not a parameter
     return Heuristic(name, batch.run, description, priorities=PRIORITIES, default_priority="LPT",
-                     guarantee=guarantee, params=params, key_priorities=True, batch=batch)
+                     guarantee=guarantee, options=options, key_priorities=True,
+                     fast_path={"record": False}, batch=batch)
 
 
 def _build() -> Family:
@@ -112,19 +112,21 @@ def _build() -> Family:
     )
     for heuristic in (
         _heuristic("R-LIST-0", many.R_LIST_0, "greedy list scheduling with backfilling, no "
-                   "reservation (Algorithm 1, m = 0)", _greedy_guarantee),
+                   "reservation (Algorithm 1, m = 0)", P.RigidParams, _greedy_guarantee),
         _heuristic("R-LIST-1", many.R_LIST_1, "list scheduling with one reservation, EASY-like "
-                   "backfilling (Algorithm 1, m = 1)", _reservation_guarantee),
-        _heuristic("R-LIST-Q", many.R_LIST_Q, "list scheduling with a reservation for every queued "
-                   "job, conservative (m = |Q|)", _reservation_guarantee),
+                   "backfilling (Algorithm 1, m = 1)", P.ReservationParams,
+                   _reservation_guarantee),
+        _heuristic("R-LIST-Q", many.R_LIST_Q, "list scheduling with a reservation for every "
+                   "queued job, conservative (m = |Q|)", P.ReservationParams,
+                   _reservation_guarantee),
         _heuristic("R-SHELF-B", many.R_SHELF_B, "shelves with backfilling, first-fit "
-                   "(Algorithm 2, b = 1)"),
+                   "(Algorithm 2, b = 1)", P.RigidParams),
         _heuristic("R-SHELF-NB", many.R_SHELF_NB, "shelves without backfilling, next-fit "
-                   "(Algorithm 2, b = 0)"),
+                   "(Algorithm 2, b = 0)", P.RigidParams),
         _heuristic("R-SHELFFILL-B", many.R_SHELFFILL_B, "shelves with in-shelf re-execution of "
-                   "failed jobs, b = 1 (Algorithm 3)"),
-        _heuristic("R-SHELFFILL-NB", many.R_SHELFFILL_NB, "shelves with in-shelf re-execution of "
-                   "failed jobs, b = 0 (Algorithm 3)"),
+                   "failed jobs, b = 1 (Algorithm 3)", P.ShelfFillParams),
+        _heuristic("R-SHELFFILL-NB", many.R_SHELFFILL_NB, "shelves with in-shelf re-execution "
+                   "of failed jobs, b = 0 (Algorithm 3)", P.ShelfFillParams),
     ):
         fam.add(heuristic)
     fam.add(ExactModel("cpsat-scenario", solve_scenario, "CP-SAT clairvoyant optimum T_OPT(f): "

@@ -1,8 +1,9 @@
 """Registration of the worksharing family (spec 003): heuristics, certified model, bounds, presets.
 
 The objective is the expected work E[W_cmp] of a static schedule (maximised). Every entry points
-at its function: the heuristics of `resilsched.heuristics.worksharing.run` (their parameters
-``n`` and ``lam`` are derived from their signatures), the models of
+at its function: the heuristics of `resilsched.heuristics.worksharing.run` (their params
+classes, ``n``, ``lam`` and the chunk rules, in `resilsched.heuristics.worksharing.params`),
+the models of
 `resilsched.models.worksharing.solve` with their options classes, the bounds of
 `resilsched.bounds.worksharing`. Heuristic results carry a `Plan` (pieces of the workload and
 per-worker chunk lists); `resilsched.validation.worksharing` re-evaluates it independently.
@@ -14,6 +15,12 @@ from typing import Any
 
 from resilsched.bounds import worksharing as bounds
 from resilsched.heuristics.worksharing import run
+from resilsched.heuristics.worksharing.params import (
+    ChunkParams,
+    GroupParams,
+    NoRepParams,
+    RepParams,
+)
 from resilsched.instances.worksharing import LinearRisk, WorksharingInstance
 from resilsched.instances.worksharing import generators as gen
 from resilsched.models.worksharing.solve import (
@@ -22,7 +29,6 @@ from resilsched.models.worksharing.solve import (
     solve,
     solve_qp_one_worker,
 )
-from resilsched.options import params_of
 from resilsched.plugin import (
     Bound,
     Case,
@@ -36,19 +42,25 @@ from resilsched.reproduce import worksharing as reproduction
 from resilsched.solution import HeuristicResult
 
 HEURISTICS = [
-    ("greedy", run.greedy,
+    ("greedy", run.greedy, GroupParams,
      "Σ_greedy: §3.1 partition + greedy group chart, automatic chunk count (§3.3f, §3.4)"),
-    ("greedy-thm4", run.greedy_thm4,
+    ("greedy-thm4", run.greedy_thm4, GroupParams,
      "Σ_greedy with Theorem 4 (Theorem 2) chunks on single-worker slices (§6 Q3)"),
-    ("group-cyclic", run.group_cyclic, "group schedule with the cyclic chart (§3.3a)"),
-    ("group-reverse", run.group_reverse, "group schedule with the reverse chart (§3.3b)"),
-    ("group-mirror", run.group_mirror, "group schedule with the mirror chart (§3.3c)"),
-    ("group-snake", run.group_snake, "group schedule with the snake chart (§3.3d)"),
-    ("group-fat-snake", run.group_fat_snake, "group schedule with the fat-snake chart (§3.3e)"),
-    ("brute", run.brute, "whole workload replicated on every worker, chunks in order (§3.5)"),
-    ("no-rep", run.no_rep, "round robin without replication (§3.5)"),
-    ("cyclic-rep", run.cyclic_rep, "round robin continued to a local load of maxsl (§3.5, §6 Q11)"),
-    ("random-rep", run.random_rep,
+    ("group-cyclic", run.group_cyclic, GroupParams,
+     "group schedule with the cyclic chart (§3.3a)"),
+    ("group-reverse", run.group_reverse, GroupParams,
+     "group schedule with the reverse chart (§3.3b)"),
+    ("group-mirror", run.group_mirror, GroupParams,
+     "group schedule with the mirror chart (§3.3c)"),
+    ("group-snake", run.group_snake, GroupParams, "group schedule with the snake chart (§3.3d)"),
+    ("group-fat-snake", run.group_fat_snake, GroupParams,
+     "group schedule with the fat-snake chart (§3.3e)"),
+    ("brute", run.brute, ChunkParams,
+     "whole workload replicated on every worker, chunks in order (§3.5)"),
+    ("no-rep", run.no_rep, NoRepParams, "round robin without replication (§3.5)"),
+    ("cyclic-rep", run.cyclic_rep, RepParams,
+     "round robin continued to a local load of maxsl (§3.5, §6 Q11)"),
+    ("random-rep", run.random_rep, RepParams,
      "random distinct chunks up to a local load of maxsl, seeded (§3.5, §6 Q12)"),
 ]
 
@@ -105,8 +117,8 @@ def _build() -> Family:
             "spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)",
         ),
     )
-    for name, fn, description in HEURISTICS:
-        fam.add(Heuristic(name, fn, description, params=params_of(fn, help=run.PARAM_HELP)))
+    for name, fn, options, description in HEURISTICS:
+        fam.add(Heuristic(name, fn, description, options=options))
     fam.add(ExactModel(
         "certified", solve,
         "Theorems 2/4 (HiGHS-QP certified), disjoint optimum, Theorem 7 (enumeration "

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from resilsched.deadline import check_time_limit
 from resilsched.errors import InvalidInstance
 from resilsched.io import read_json
 from resilsched.library.certificate import brief
-from resilsched.options import check_time_limit
 
 #: where the shipped libraries live (package data)
 DATA = Path(__file__).resolve().parent / "data"

@@ -1,10 +1,11 @@
 """One dependency direction between the role folders (docs/architecture.md, "Layout").
 
-Layers, from the ground up: the shared types of ``resilsched/`` (errors, numeric, options, engine,
-solution, schedule, validation) and the solver runner (solvers), then instances <- bounds <-
-heuristics <- models, and on top the registry, plug-in types, families, gap, CLI, campaigns and
-reproductions. A module may import its own layer and the layers below, function-level imports
-included, and no two modules may import each other, directly or through others.
+Layers, from the ground up: the shared types of ``resilsched/`` (errors, numeric, params, deadline,
+options, engine, solution, schedule, validation) and the solver runner (solvers), then instances
+<- bounds <- heuristics <- models, and on top the registry, plug-in types, families, gap, CLI,
+campaigns and reproductions. A module may import its own layer and the layers below,
+function-level imports included, and no two modules may import each other, directly or through
+others.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLES = ("instances", "bounds", "heuristics", "models")
-GROUND = ("errors", "numeric", "options", "solution", "schedule", "validation", "engine",
-          "solvers")
+GROUND = ("errors", "numeric", "params", "deadline", "options", "solution", "schedule",
+          "validation", "engine", "solvers")
 TOP = "top"
 ORDER = {"ground": 0, "instances": 1, "bounds": 2, "heuristics": 3, "models": 4, TOP: 5}
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from typing import Literal
 
 import pytest
 
 import resilsched.families
-from resilsched.options import Param, SolveOptions, params_of
+from resilsched.options import SolveOptions
+from resilsched.params import Param, keyword_params, params_of
 from resilsched.registry import available_families, get_family
 
 TOY = textwrap.dedent('''
@@ -59,11 +61,17 @@ TOY = textwrap.dedent('''
             return [f"item {i}" for i in self.items]
 
 
-    def greedy(instance, scenario=None, priority=None, *, seed: int = 0,
-               order: Literal["heavy", "light"] = "heavy", skip: int = 0):
+    @dataclass(frozen=True)
+    class GreedyParams:
+        order: Literal["heavy", "light"] = "heavy"
+        skip: int = 0
+
+
+    def greedy(instance, scenario=None, priority=None, *, seed: int = 0, **params):
         """Take items heaviest (or lightest) first until the need is met."""
+        p = GreedyParams(**params)
         idx = sorted(range(len(instance.weights)), key=lambda i: instance.weights[i],
-                     reverse=order == "heavy")[skip:]
+                     reverse=p.order == "heavy")[p.skip:]
         picked, total = [], 0
         for i in idx:
             if total >= instance.need:
@@ -99,7 +107,7 @@ TOY = textwrap.dedent('''
         from_dict=Items.from_dict, smoke_suite=smoke, default_exact="enum",
         objective_unit="items",
     )
-    FAMILY.add(Heuristic("GREEDY", greedy, "heaviest first"))
+    FAMILY.add(Heuristic("GREEDY", greedy, "heaviest first", options=GreedyParams))
     FAMILY.add(ExactModel("enum", enumerate_all, "enumeration", options=EnumOptions))
     FAMILY.add(Bound("one", lambda instance, scenario=None: 1, "at least one item"))
     FAMILY.add(Generator("fixed", lambda seed, count=None: [Items((5, 3, 3, 3), 9)], "one"))
@@ -190,13 +198,16 @@ def test_gap_scores_the_new_family(toy_family, run):
     assert d["violations"] == 0 and [c["reference"] for c in d["cases"]] == ["optimal"] * 2
 
 
-def test_params_of_ignores_seed_and_untyped_keywords():
+def test_keyword_params_ignore_seed_and_untyped_keywords():
     def h(instance, scenario=None, priority=None, *, seed: int = 0, eps: float = 0.3,
-          flag: bool = False, anything=None):
+          flag: bool = False, mode: Literal["a", "b"] = "a", anything=None):
         return None
 
-    assert [p.name for p in params_of(h)] == ["eps", "flag"]
+    params = params_of(keyword_params(h))
+    assert [(p.name, p.default, p.kind, p.choices) for p in params] == [
+        ("eps", 0.3, float, ()), ("flag", False, bool, ()), ("mode", "a", str, ("a", "b"))]
     assert Param("flag", False, bool).parse("yes", "h") is True
+    assert keyword_params(lambda instance, scenario=None, priority=None, *, seed=0: None) is None
 
 
 def test_solve_options_refuse_unknown_names_and_bad_limits():

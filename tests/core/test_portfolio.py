@@ -16,8 +16,8 @@ from itertools import combinations
 import pytest
 
 import resilsched.families
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance, InvalidSchedule
-from resilsched.options import Deadline
 from resilsched.plugin import Bound, Case, Construction, ExactModel, Family, Heuristic
 from resilsched.portfolio import certified_solve, pick_model
 from resilsched.registry import all_families

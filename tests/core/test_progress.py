@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from resilsched.options import Deadline
+from resilsched.deadline import Deadline
 from resilsched.progress import ERASE, Heartbeat, ProgressBar, progress_bar
 
 

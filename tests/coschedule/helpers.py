@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
 from resilsched.models.coschedule.enumeration import solve_enumeration
 from resilsched.models.coschedule.setpart.colgen.root_lp import root_relaxation
 from resilsched.models.coschedule.setpart.master import Master, min_packs, singletons
 from resilsched.models.coschedule.setpart.pool import build_pool
 from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
-from resilsched.options import Deadline
 
 
 def tiny(seed: int, n: int, p: int, k: int, kind: str = "integer",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.models.coschedule.setpart.colgen import closure_rounds
 from resilsched.models.coschedule.setpart.colgen import solve as setpart_cg
 from resilsched.models.coschedule.setpart.colgen.lp_dive import lp_dive
 from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
-from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 

@@ -160,8 +160,8 @@ def test_packs_print_themselves():
 
 #: the layer of each role folder (a module may import its own layer and lower ones only)
 LAYERS = {"instances": 1, "bounds": 2, "heuristics": 3, "models": 4}
-GROUND = ("errors", "numeric", "options", "solution", "schedule", "validation",
-          "solvers")
+GROUND = ("errors", "numeric", "params", "deadline", "options", "solution", "schedule",
+          "validation", "solvers")
 
 
 def _layer(module: str) -> int | None:

@@ -169,11 +169,11 @@ def test_cuts_raise_the_lp_bound_but_never_above_opt(seed):
     reduced costs priced over the pool equal HiGHS's column duals (sign conventions)."""
     import numpy as np
 
+    from resilsched.deadline import Deadline
     from resilsched.models.coschedule.setpart.colgen import root_lp
     from resilsched.models.coschedule.setpart.master import Master, min_packs, singletons
     from resilsched.models.coschedule.setpart.pool import build_pool
     from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
-    from resilsched.options import Deadline
 
     inst = tiny(900 + seed, 11, 8, 3, kind="amdahl")
     pool = build_pool(inst)

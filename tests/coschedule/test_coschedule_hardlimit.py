@@ -7,11 +7,11 @@ import time
 
 import pytest
 
+from resilsched.deadline import Deadline
 from resilsched.instances.coschedule import random_instance
 from resilsched.models.coschedule.hardlimit import PhaseTimeout, run_limited
 from resilsched.models.coschedule.setpart.pool import build_pool
 from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
-from resilsched.options import Deadline
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from resilsched import engine
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import make_packs
 from resilsched.instances.coschedule import random_instance
@@ -25,7 +26,6 @@ from resilsched.models.coschedule.setpart.colgen import lns as L
 from resilsched.models.coschedule.setpart.colgen.closure_rounds import cut_duals
 from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.models.coschedule.setpart.pool import build_pool
-from resilsched.options import Deadline
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 import resilsched.library
 from resilsched.bounds.desktop import lb_cap, lower_bound
 from resilsched.bounds.desktop_slack import _Relaxation, lb_slack
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.desktop import build
 from resilsched.instances.desktop import DesktopInstance, Machine
 from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
-from resilsched.options import Deadline
 from resilsched.registry import get_family
 from resilsched.solution import Status
 

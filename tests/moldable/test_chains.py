@@ -163,7 +163,7 @@ def test_the_portfolio_takes_the_chains_and_hints_the_model(mix_sets):
 
 
 def test_an_expired_deadline_still_gives_the_first_target():
-    from resilsched.options import Deadline
+    from resilsched.deadline import Deadline
 
     inst = random_instance("amdahl", 6, 8, seed=4)
     sc = Scenario(tuple(random_failures(inst.n, 4)))

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-GROUND = {"errors", "numeric", "options", "solution", "schedule", "validation", "solvers"}
+GROUND = {"errors", "numeric", "params", "deadline", "options", "solution", "schedule",
+          "validation", "solvers"}
 LAYERS = {"instances": 1, "bounds": 2, "heuristics": 3, "models": 4}
 MODULES = sorted([ROOT / "bounds" / "moldable.py", *(ROOT / "heuristics" / "moldable").glob("*.py"),
                   *(ROOT / "models" / "moldable").glob("*.py")])

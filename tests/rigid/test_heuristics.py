@@ -17,7 +17,7 @@ from resilsched.families.rigid import FAMILY
 from resilsched.heuristics.rigid import PRIORITIES
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-from resilsched.options import parse_params
+from resilsched.params import parse_params
 from resilsched.registry import UnknownName
 from resilsched.validation import validate_rigid_schedule
 

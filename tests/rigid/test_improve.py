@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from resilsched.deadline import Deadline
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.synthetic import uniform_rigid
 from resilsched.models.rigid import improve, solve_failure_free, solve_scenario
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.scaling import scale_scenario
-from resilsched.options import Deadline
 from resilsched.schedule import Attempt, Schedule
 from resilsched.validation import validate_rigid_schedule
 from tests.rigid.cases import random_scenario, random_tiny

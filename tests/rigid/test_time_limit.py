@@ -21,6 +21,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.families.rigid import FAMILY
 from resilsched.instances.failures import Scenario
@@ -39,7 +40,6 @@ from resilsched.models.rigid import (
     solve_scenario_merged,
 )
 from resilsched.models.rigid.root_bounds import _eps_candidates, _eps_energies, _u_eps
-from resilsched.options import Deadline
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
 

@@ -166,6 +166,6 @@ def test_props_full(run):
 def test_the_rule_type_names_the_rules():
     from typing import get_args
 
-    from resilsched.heuristics.worksharing.run import NoRepRule
+    from resilsched.heuristics.worksharing.params import NoRepRule
 
     assert get_args(NoRepRule) == NO_REP_RULES

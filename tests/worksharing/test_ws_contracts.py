@@ -58,8 +58,8 @@ def test_role_modules_import_their_layer_or_lower(path):
         if parts[1] in LAYERS:
             assert LAYERS[parts[1]] <= own, f"{path.name} imports {module} (upward)"
         else:
-            assert parts[1] in ("errors", "numeric", "options", "solution", "schedule",
-                                "validation", "solvers"), \
+            assert parts[1] in ("errors", "numeric", "params", "deadline", "options",
+                                "solution", "schedule", "validation", "solvers"), \
                 f"{path.name} imports {module} (top layer)"
 
 

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.coschedule import pack_costs_vectorized
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule.hardlimit import PhaseTimeout
 from resilsched.models.coschedule.options import MAX_POOL
-from resilsched.options import Deadline
 
 CHUNK = 100_000
 

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.models.coschedule.hardlimit import PhaseTimeout
-from resilsched.options import Deadline
 
 Triple = tuple[int, int, int]
 

@@ -10,29 +10,26 @@ by name through the family's registry (`heuristics_named`).
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from resilsched.instances.worksharing.evaluate import omniscient_work, realised_work, sample_taus
 from resilsched.instances.worksharing.model import WorksharingInstance
 from resilsched.instances.worksharing.risk import LinearRisk
-from resilsched.solution import HeuristicResult
 
 E5_HEURISTICS = ("greedy", "brute", "no-rep", "cyclic-rep")
 
-#: a registered heuristic: fn(instance, scenario, priority, *, seed, n) -> HeuristicResult
-HeuristicFn = Callable[..., HeuristicResult]
 
-
-def heuristics_named(names: Iterable[str]) -> dict[str, HeuristicFn]:
-    """The registered worksharing heuristics `names`, name -> function (the registry)."""
+def heuristics_named(names: Iterable[str]) -> dict[str, Any]:
+    """The registered worksharing heuristics `names`, name -> registry entry
+    (`resilsched.plugin.Heuristic`: its ``run`` and its ``params``)."""
     from resilsched.registry import get_family, heuristic
 
     family = get_family("worksharing")
-    return {name: heuristic(family, name).run for name in names}
+    return {name: heuristic(family, name) for name in names}
 
 
 @dataclass
@@ -52,15 +49,16 @@ def config_seed(base: int, p: int, W: float, eps: float, extra: int = 0) -> list
     return [base, p, int(round(W * 1000)), int(round(eps * 1e6)), extra]
 
 
-def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicFn],
+def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, Any],
                n: float | None = None, trials: int = 1000, seed: int = 0, risk=None,
                trace_id: int = 0, chunk_search: str = "grid",
                no_rep_rule: str = "grid") -> ConfigResult:
     """Simulate one configuration (automatic chunk count when ``n`` is None, i.e. E5).
 
-    ``chunk_search`` goes to the heuristics that take it (the group schedules: ``grid`` or the
-    paper's ``binary`` search of §5.2.3), ``no_rep_rule`` to no-rep (its ``chunk_rule``,
-    decision WS-20); the others choose their counts as before (§6 Q9).
+    `heuristics` are registry entries (`heuristics_named`). ``chunk_search`` goes to the
+    heuristics whose params have it (the group schedules: ``grid`` or the paper's ``binary``
+    search of §5.2.3), ``no_rep_rule`` to no-rep (its ``chunk_rule``, decision WS-20); the
+    others choose their counts as before (§6 Q9).
     """
     risk = LinearRisk(1.0) if risk is None else risk
     inst = WorksharingInstance(float(W), int(p), risk, float(eps))
@@ -69,11 +67,11 @@ def run_config(p: int, W: float, eps: float, heuristics: Mapping[str, HeuristicF
     omni = omniscient_work(inst.W, inst.eps, taus)
     zero = omni <= 0
     ratios, expected, chunks = {}, {}, {}
-    for name, fn in heuristics.items():
-        params = inspect.signature(fn).parameters
+    for name, h in heuristics.items():
+        params = {p.name for p in h.params}
         extra = {k: v for k, v in (("chunk_search", chunk_search), ("chunk_rule", no_rep_rule))
                  if k in params}
-        res = fn(inst, seed=seed, n=0.0 if n is None else float(n), **extra)
+        res = h.run(inst, seed=seed, n=0.0 if n is None else float(n), **extra)
         wc = realised_work(res.schedule.schedule, inst.eps, taus)
         ratios[name] = np.where(zero, 1.0, wc / np.where(zero, 1.0, omni))
         expected[name] = float(res.objective)

@@ -25,11 +25,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.models.coschedule import _cclosure
 from resilsched.models.coschedule._cclosure import masks_of, tasks_of
 from resilsched.models.coschedule.setpart.branchprice.task_moves import improve_packs
-from resilsched.options import Deadline
 
 #: the deadline is checked every this many search nodes
 CHECK_EVERY = 4096

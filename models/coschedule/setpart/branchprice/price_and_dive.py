@@ -16,7 +16,7 @@ from collections.abc import Callable
 import highspy
 import numpy as np
 
-from resilsched.options import Deadline
+from resilsched.deadline import Deadline
 
 #: column-generation rounds per residual LP (a heuristic: it may stop before convergence)
 DIVE_ROUNDS = 60

@@ -39,6 +39,7 @@ from typing import Any
 import highspy
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.answer import best_bound, fallback, finish, makespan_unit
@@ -63,7 +64,6 @@ from resilsched.models.coschedule.setpart.pool import (
     check_pool_size,
     pool_size,
 )
-from resilsched.options import Deadline
 from resilsched.solution import Solution
 from resilsched.solvers import new_highs, quiet_stdout, set_time_limit
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from resilsched.options import Deadline
+from resilsched.deadline import Deadline
 
 #: a move must save more than this share of the makespan (float noise is no improvement)
 REL_GAIN = 1e-12

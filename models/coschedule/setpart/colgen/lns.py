@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.setpart.colgen import closure_search
 from resilsched.models.coschedule.setpart.pool import PackPool
-from resilsched.options import Deadline
 
 #: packs of the incumbent a move frees (45 tasks at k = 3)
 PACKS_PER_MOVE = 15

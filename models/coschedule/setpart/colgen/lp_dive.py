@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.models.coschedule.setpart.master import Master
 from resilsched.models.coschedule.setpart.pool import PackPool
-from resilsched.options import Deadline
 
 #: column-generation rounds per residual LP (a heuristic: it may stop before convergence)
 DIVE_ROUNDS = 30

@@ -17,9 +17,9 @@ import itertools
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import pack_costs_vectorized
 from resilsched.instances.coschedule import CoscheduleInstance
-from resilsched.options import Deadline
 
 #: at most this many passes
 MAX_PASSES = 50

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.setpart.master import Master, min_packs, singletons
 from resilsched.models.coschedule.setpart.pool import PackPool, build_pool
 from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
-from resilsched.options import Deadline
 
 #: at most this many separation rounds of subset-row cuts at the root of ``setpart-cg``
 MAX_CUT_ROUNDS = 10

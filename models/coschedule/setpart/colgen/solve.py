@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from resilsched.deadline import Deadline
 from resilsched.heuristics.coschedule import Packs, make_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.answer import best_bound, fallback, finish, makespan_unit
@@ -63,7 +64,6 @@ from resilsched.models.coschedule.setpart.master import (
 )
 from resilsched.models.coschedule.setpart.pool import PackPool, build_pool, check_pool_size
 from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
-from resilsched.options import Deadline
 from resilsched.solution import Solution
 
 __all__ = ["solve_setpart_cg"]
