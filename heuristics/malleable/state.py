@@ -14,8 +14,8 @@ a plain failure (spec [REC], decision MA-21). Buddies are the pairs of an applic
 the order it holds them: positions 2r and 2r + 1.
 
 Every change is logged as a *phase* of an application (start, restart = t_lastR, count, alpha
-at the restart, end, how it ended, fraction done), which `resilsched.validation.malleable`
-checks independently.
+at the restart, end, how it ended, fraction done), with the processor ids it held in their order
+(`holds`, empty without failures), which `resilsched.validation.malleable` checks independently.
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ class RunState:
         self.ids: list[list[int]] = [[] for _ in range(n)]
         self.pool: deque[int] = deque(range(inst.p))
         self.phases: list[tuple] = []
+        self.holds: list[tuple[int, ...]] = []  # the ids each phase held, in its order
         self._open: list[tuple] = [(0.0, 0.0, 0, 1.0)] * n
         self._ends: list[tuple[float, int]] = []  # heap of (E_i, i); stale entries skipped
         self.reserved_for = -1            # A-14 'faulty_only': T_f during its FAIL policy
@@ -169,10 +170,11 @@ class RunState:
         if idx.size == 0:
             return
         old = self.sigma[idx].copy()
+        before = [tuple(self.ids[i]) for i in idx.tolist()]
         self._take(idx, old, k)
-        for i, kk, aa, rs in zip(idx.tolist(), k.tolist(), a.tolist(), restart.tolist(),
-                                 strict=True):
-            self._close(i, t, kind, self.alpha[i] - aa)
+        for i, kk, aa, rs, ids in zip(idx.tolist(), k.tolist(), a.tolist(), restart.tolist(),
+                                      before, strict=True):
+            self._close(i, t, kind, self.alpha[i] - aa, ids)
             self._open[i] = (t, rs, kk, aa)
             self._set(i, kk, aa, rs)
         self.counts["redistributions"] += int(np.count_nonzero(k != old))
@@ -267,6 +269,8 @@ class RunState:
             h[2] -= take
         return got
 
-    def _close(self, i: int, end: float, kind: str, done: float) -> None:
+    def _close(self, i: int, end: float, kind: str, done: float,
+               ids: tuple[int, ...] | None = None) -> None:
         start, restart, count, alpha = self._open[i]
         self.phases.append((i, start, restart, count, alpha, float(end), kind, float(done)))
+        self.holds.append(tuple(self.ids[i]) if ids is None else ids)

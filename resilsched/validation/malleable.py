@@ -30,12 +30,15 @@ Raises `InvalidSchedule` naming the first broken rule.
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Any
 
 from resilsched.errors import InvalidSchedule
 
 REL = 1e-7
+#: relative tolerance of "at the same instant" (a redistribution at an event)
+EVENT = 1e-12
 
 
 def _close(a: float, b: float, scale: float = 1.0) -> bool:
@@ -173,6 +176,14 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
                 if nxt[3] != count:
                     raise InvalidSchedule(f"{where}: a failure changed the count")
             elif kind == "redistributed":
+                if nxt[3] == count:
+                    raise InvalidSchedule(f"{where}: a redistribution to the same count {count}"
+                                          " (RC^{j->j} = 0: no redistribution, spec §1.6)")
+                struck_now = r > 0 and phases[r - 1][6] == "failure" and start == end
+                if end < restart - REL * max(1.0, abs(restart)) and not struck_now:
+                    raise InvalidSchedule(f"{where}: redistributed before its restart at "
+                                          f"{restart:.9g} (an application still in a "
+                                          "redistribution or a recovery is excluded, §3.3)")
                 want = model.done_running(i, count, delta, clamp) if delta > 0 else 0.0
                 extra = 0.0
                 if start == end and restart > start:  # struck at this very event
@@ -195,6 +206,9 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
             if not _close(nxt[2], restart_next, horizon):
                 raise InvalidSchedule(f"{where}: next restart {nxt[2]:.9g}, the model says "
                                       f"{restart_next:.9g}")
+    _check_events(payload.phases)
+    if not payload.fault_free:
+        _check_processors(payload, p, bool(opts.get("lookahead_release", True)))
     _check_capacity(intervals, p)
     _check_fatal(payload, recovering)
     if struck != payload.counts.get("failures", struck):
@@ -204,6 +218,112 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
         raise InvalidSchedule(f"makespan {payload.makespan} != last end {makespan}")
     if objective is not None and not _close(objective, makespan, horizon):
         raise InvalidSchedule(f"objective {objective} != last end {makespan}")
+
+
+def _check_events(phases: tuple) -> None:
+    """Every redistribution happens at an event: an application's end or a struck failure
+    (Def. 1.2, §1.6; a look-ahead end, A-14, is an end)."""
+    events = sorted({ph[5] for ph in phases if ph[6] in ("finished", "failure")})
+    for ph in phases:
+        if ph[6] != "redistributed":
+            continue
+        t = ph[5]
+        k = bisect.bisect_left(events, t - EVENT * max(1.0, abs(t)))
+        if k == len(events) or events[k] > t + EVENT * max(1.0, abs(t)):
+            raise InvalidSchedule(f"T{ph[0]} redistributed at t={t:.9g}, where no application "
+                                  "ends and no failure strikes (redistributions happen only "
+                                  "at events, Def. 1.2)")
+
+
+def _check_processors(payload: Any, p: int, lookahead: bool) -> None:
+    """The processor ids of a run with failures (`payload.holds`, one tuple per phase).
+
+    Each phase holds `count` distinct ids in [0, p); a failure keeps them, a redistribution keeps
+    the old ones when it grows and a subset of them when it shrinks (the data moves of (1.11));
+    no id is held by two applications at once, an application's last phase holding its ids up
+    to its end, or up to the struck failure that ended it in advance (A-14, when
+    `lookahead`). Every failure phase is a failure of the trace on one of its ids, and every
+    failure of the trace on an id held by an application that computes then (t_lastR <= t)
+    struck it (A-7).
+    """
+    phases, holds = payload.phases, getattr(payload, "holds", ())
+    if len(holds) != len(phases):
+        raise InvalidSchedule(f"the run gives the processor ids of {len(holds)} of its "
+                              f"{len(phases)} phases (holds; needed to check the failures, A-7)")
+    by_app: dict[int, list[int]] = {}
+    for j, ph in enumerate(phases):
+        by_app.setdefault(ph[0], []).append(j)
+    strikes = []  # (time, struck application, its restart after the failure)
+    for i, js in by_app.items():
+        for r, j in enumerate(js[:-1]):
+            if phases[j][6] == "failure":
+                strikes.append((phases[j][5], i, phases[js[r + 1]][2]))
+    held: dict[int, list[tuple[float, float, float, int, int]]] = {}
+    for i, js in by_app.items():
+        for r, j in enumerate(js):
+            _, start, restart, count, _, end, kind, _ = phases[j]
+            ids = tuple(int(q) for q in holds[j])
+            where = f"T{i} phase {r} [{start:.6g}, {end:.6g}]"
+            if len(set(ids)) != len(ids) or len(ids) != count:
+                raise InvalidSchedule(f"{where}: holds {len(set(ids))} distinct processor ids "
+                                      f"for {count} processors")
+            if any(not 0 <= q < p for q in ids):
+                raise InvalidSchedule(f"{where}: a processor id outside [0, {p})")
+            if r:
+                before, now = set(holds[js[r - 1]]), set(ids)
+                if phases[js[r - 1]][6] == "failure" and before != now:
+                    raise InvalidSchedule(f"{where}: a failure changed the processors held")
+                if not (before <= now or now <= before):
+                    raise InvalidSchedule(f"{where}: a redistribution both dropped and added "
+                                          "processors (the data moves of (1.11))")
+            stop = end
+            if kind == "finished" and lookahead:  # ended in advance of a failure (A-14)
+                stop = min([t for t, f, back in strikes
+                            if f != i and start <= t < end <= back], default=end)
+            for q in ids:
+                held.setdefault(q, []).append((start, stop, restart, i, r))
+    for q, spans in held.items():
+        spans.sort()
+        live = [x for x in spans if x[1] > x[0]]
+        for a, b in zip(live, live[1:], strict=False):
+            if b[0] < a[1] - EVENT * max(1.0, abs(a[1])):
+                raise InvalidSchedule(f"processor {q} held by T{a[3]} and T{b[3]} at once at "
+                                      f"t={b[0]:.9g}")
+    _check_strikes(payload, by_app, held)
+
+
+def _check_strikes(payload: Any, by_app: dict[int, list[int]],
+                   held: dict[int, list[tuple[float, float, float, int, int]]]) -> None:
+    """Failure phases against the trace, by processor id (see `_check_processors`)."""
+    phases, holds = payload.phases, payload.holds
+    left: dict[tuple[float, int], int] = {}
+    for t, q in payload.trace:
+        key = (round(t, 6), int(q))
+        left[key] = left.get(key, 0) + 1
+    for i, js in by_app.items():
+        for r, j in enumerate(js):
+            ph = phases[j]
+            if ph[6] != "failure":
+                continue
+            hit = [q for q in holds[j] if left.get((round(ph[5], 6), int(q)), 0)]
+            if not hit:
+                raise InvalidSchedule(f"T{i} phase {r}: struck at t={ph[5]:.9g}, but no "
+                                      "failure of the trace falls then on a processor it holds")
+            left[(round(ph[5], 6), int(hit[0]))] -= 1
+    for t, q in payload.trace:
+        key = (round(t, 6), int(q))
+        if not left.get(key, 0):
+            continue
+        left[key] -= 1
+        spans = held.get(int(q), [])
+        k = bisect.bisect_right(spans, (t, math.inf)) - 1
+        while k >= 0 and spans[k][1] <= spans[k][0]:  # zero-length phases hold nothing
+            k -= 1
+        if k >= 0 and spans[k][2] <= t < spans[k][1]:
+            start, _, _, i, r = spans[k]
+            raise InvalidSchedule(f"failure of processor {q} at t={t:.9g} struck nothing, but "
+                                  f"T{i} computed on it (phase {r}; a failure on a working "
+                                  "processor strikes, A-7)")
 
 
 def _check_fatal(payload: Any, recovering: list[list[tuple[float, float]]]) -> None:
