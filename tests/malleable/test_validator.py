@@ -1,0 +1,134 @@
+"""The malleable validator's rules on processor ids and events (decision MA-26): tampered runs
+that ignore a failure on a working processor, claim a strike elsewhere, hold ids twice, or
+redistribute where no event happens are refused; every registered heuristic's and
+CLAIRVOYANT's runs still pass."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from resilsched.errors import InvalidSchedule
+from resilsched.heuristics.malleable import noredist
+from resilsched.heuristics.malleable.clairvoyant import clairvoyant
+from resilsched.instances.malleable import FailureTrace, tiny_instance
+from resilsched.registry import get_family
+from resilsched.validation import malleable as V
+from resilsched.validation.malleable import validate_malleable_run
+
+FAM = get_family("malleable")
+NONE = FailureTrace((), ())
+
+
+def _working(run, i: int) -> tuple[float, int, int]:
+    """A time in the middle of application i's first phase, one of its ids and another
+    application's id (the first phase of every application starts working at t = 0)."""
+    r = next(r for r, ph in enumerate(run.phases) if ph[0] == i)
+    other = next(r for r, ph in enumerate(run.phases) if ph[0] != i)
+    return run.phases[r][5] / 2, run.holds[r][0], run.holds[other][0]
+
+
+def test_a_run_that_ignores_a_failure_on_a_working_processor_is_refused():
+    inst = tiny_instance(3, 2, 8)
+    run = noredist(inst, NONE).schedule  # no failure struck, ids tracked
+    t, q, _ = _working(run, 0)
+    validate_malleable_run(inst, run)
+    tampered = dataclasses.replace(run, trace=((t, q),))  # the trace read had a failure then
+    with pytest.raises(InvalidSchedule, match="struck nothing, but T0 computed on it"):
+        validate_malleable_run(inst, tampered)
+    # the honest run on that trace strikes T0 and is valid
+    honest = noredist(inst, FailureTrace((t,), (q,)))
+    assert honest.schedule.counts["failures"] == 1
+    validate_malleable_run(inst, honest.schedule, honest.objective)
+    assert honest.objective > max(run.finish)
+
+
+def test_a_strike_on_a_processor_the_application_does_not_hold_is_refused():
+    inst = tiny_instance(3, 2, 8)
+    t, q, q_other = _working(noredist(inst, NONE).schedule, 0)
+    run = noredist(inst, FailureTrace((t,), (q,))).schedule
+    validate_malleable_run(inst, run)
+    moved = dataclasses.replace(run, trace=((t, q_other),))  # T1's processor failed, not T0's
+    with pytest.raises(InvalidSchedule, match="no failure of the trace falls then on a "
+                                              "processor it holds"):
+        validate_malleable_run(inst, moved)
+
+
+def test_processor_ids_are_checked():
+    inst = tiny_instance(3, 2, 8)
+    t, q, _ = _working(noredist(inst, NONE).schedule, 0)
+    run = noredist(inst, FailureTrace((t,), (q,))).schedule
+    holds = list(run.holds)
+    with pytest.raises(InvalidSchedule, match="holds"):
+        validate_malleable_run(inst, dataclasses.replace(run, holds=()))
+    short = holds[:]
+    short[0] = short[0][:-1]
+    with pytest.raises(InvalidSchedule, match="distinct processor ids"):
+        validate_malleable_run(inst, dataclasses.replace(run, holds=tuple(short)))
+    r1 = next(r for r, ph in enumerate(run.phases) if ph[0] == 1)
+    twice = holds[:]
+    twice[r1] = (holds[0][0],) + holds[r1][1:]  # T0's first id also in T1's first phase
+    with pytest.raises(InvalidSchedule, match="at once"):
+        validate_malleable_run(inst, dataclasses.replace(run, holds=tuple(twice)))
+    # T0 struck: its next phase must keep the same ids (a failure moves no processor)
+    r0 = [r for r, ph in enumerate(run.phases) if ph[0] == 0]
+    swapped = holds[:]
+    swapped[r0[1]] = tuple(x + 1 if x == max(holds[r0[1]]) else x for x in holds[r0[1]])
+    with pytest.raises(InvalidSchedule):
+        validate_malleable_run(inst, dataclasses.replace(run, holds=tuple(swapped)))
+
+
+def _ff_split(inst, cut: float):
+    """One application, 2 processors until `cut` (no event then), then 4 to its end."""
+    t2, t4 = inst.time(0, 2), inst.time(0, 4)
+    m = float(inst.tasks[0].m) * float(inst.checkpoint_factor)
+    rc = float(inst.S) + 2 * (m / 8 + float(inst.beta))  # (1.11), 2 -> 4
+    done = cut / t2
+    restart = cut + rc
+    end = restart + (1 - done) * t4
+    phases = ((0, 0.0, 0.0, 2, 1.0, cut, "redistributed", done),
+              (0, cut, restart, 4, 1 - done, end, "finished", 1 - done))
+    base = noredist(inst).schedule  # the other fields
+    return dataclasses.replace(base, phases=phases, finish=(end,), released=(end,),
+                               makespan=end), end
+
+
+def test_a_redistribution_at_no_event_is_refused():
+    inst = tiny_instance(5, 1, 4, faulty=False)
+    run, end = _ff_split(inst, 0.3 * inst.time(0, 2))
+    with pytest.raises(InvalidSchedule, match="no application ends and no failure strikes"):
+        validate_malleable_run(inst, run, end)
+
+
+OPTIONS = st.sampled_from([{}, {"lookahead_pool": "at_end"}, {"lookahead_release": False},
+                           {"end_mode": "expected"}, {"progress": "literal"},
+                           {"refill": True, "on_stuck": "skip"}, {"baseline": "fresh"}])
+sizes = st.sampled_from([(2, 4), (2, 6), (2, 8), (3, 6), (3, 8), (3, 10), (4, 8), (4, 12)])
+
+
+def _passes(inst, res) -> None:
+    """The run passes the validator. A refusal by the physical load alone (MA-14: ITERATEDGREEDY
+    shrinking the struck application while it recovers; not a rule of MA-26) still has to pass
+    the rules of MA-26."""
+    pay = res.schedule
+    try:
+        validate_malleable_run(inst, pay, res.objective)
+    except InvalidSchedule as e:
+        assert "physical load, MA-14" in str(e), e
+        V._check_events(pay.phases)
+        if not pay.fault_free:
+            V._check_processors(pay, inst.p, bool(pay.options.get("lookahead_release", True)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), size=sizes, trace_seed=st.integers(0, 50), opts=OPTIONS)
+def test_every_registered_heuristic_and_the_construction_still_validate(seed, size, trace_seed,
+                                                                        opts):
+    inst = tiny_instance(seed, *size)
+    _passes(inst, clairvoyant(inst, seed=trace_seed))
+    for name, h in FAM.heuristics.items():
+        _passes(inst, h.run(inst, None, None, seed=trace_seed,
+                            **({} if name.startswith("FF-") else opts)))
