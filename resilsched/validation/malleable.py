@@ -34,6 +34,8 @@ import bisect
 import math
 from typing import Any
 
+import numpy as np
+
 from resilsched.errors import InvalidSchedule
 
 REL = 1e-7
@@ -236,94 +238,131 @@ def _check_events(phases: tuple) -> None:
 
 
 def _check_processors(payload: Any, p: int, lookahead: bool) -> None:
-    """The processor ids of a run with failures (`payload.holds`, one tuple per phase).
+    """The processor ids of a run with failures, replayed from `payload.transfers` in time order.
 
-    Each phase holds `count` distinct ids in [0, p); a failure keeps them, a redistribution keeps
-    the old ones when it grows and a subset of them when it shrinks (the data moves of (1.11));
-    no id is held by two applications at once, an application's last phase holding its ids up
-    to its end, or up to the struck failure that ended it in advance (A-14, when
-    `lookahead`). Every failure phase is a failure of the trace on one of its ids, and every
-    failure of the trace on an id held by an application that computes then (t_lastR <= t)
-    struck it (A-7).
+    Each application takes its ids at t = 0 and then takes or gives back ids (never both) at each
+    of its redistributions and only then (the data moves of (1.11)), holding as many as its
+    phase's count; an id is taken only when idle; an application holds its ids up to its end,
+    or up to the struck failure that ended it in advance (A-14, when `lookahead`). Every failure
+    phase is a failure of the trace on an id it holds, and every failure of the trace on an id
+    held by an application that computes then (t_lastR <= t < end) struck it (A-7).
     """
-    phases, holds = payload.phases, getattr(payload, "holds", ())
-    if len(holds) != len(phases):
-        raise InvalidSchedule(f"the run gives the processor ids of {len(holds)} of its "
-                              f"{len(phases)} phases (holds; needed to check the failures, A-7)")
-    by_app: dict[int, list[int]] = {}
-    for j, ph in enumerate(phases):
-        by_app.setdefault(ph[0], []).append(j)
-    strikes = []  # (time, struck application, its restart after the failure)
-    for i, js in by_app.items():
-        for r, j in enumerate(js[:-1]):
-            if phases[j][6] == "failure":
-                strikes.append((phases[j][5], i, phases[js[r + 1]][2]))
-    held: dict[int, list[tuple[float, float, float, int, int]]] = {}
-    for i, js in by_app.items():
-        for r, j in enumerate(js):
-            _, start, restart, count, _, end, kind, _ = phases[j]
-            ids = tuple(int(q) for q in holds[j])
-            where = f"T{i} phase {r} [{start:.6g}, {end:.6g}]"
-            if len(set(ids)) != len(ids) or len(ids) != count:
-                raise InvalidSchedule(f"{where}: holds {len(set(ids))} distinct processor ids "
-                                      f"for {count} processors")
-            if any(not 0 <= q < p for q in ids):
-                raise InvalidSchedule(f"{where}: a processor id outside [0, {p})")
-            if r:
-                before, now = set(holds[js[r - 1]]), set(ids)
-                if phases[js[r - 1]][6] == "failure" and before != now:
-                    raise InvalidSchedule(f"{where}: a failure changed the processors held")
-                if not (before <= now or now <= before):
-                    raise InvalidSchedule(f"{where}: a redistribution both dropped and added "
-                                          "processors (the data moves of (1.11))")
-            stop = end
-            if kind == "finished" and lookahead:  # ended in advance of a failure (A-14)
-                stop = min([t for t, f, back in strikes
-                            if f != i and start <= t < end <= back], default=end)
-            for q in ids:
-                held.setdefault(q, []).append((start, stop, restart, i, r))
-    for q, spans in held.items():
-        spans.sort()
-        live = [x for x in spans if x[1] > x[0]]
-        for a, b in zip(live, live[1:], strict=False):
-            if b[0] < a[1] - EVENT * max(1.0, abs(a[1])):
-                raise InvalidSchedule(f"processor {q} held by T{a[3]} and T{b[3]} at once at "
-                                      f"t={b[0]:.9g}")
-    _check_strikes(payload, by_app, held)
-
-
-def _check_strikes(payload: Any, by_app: dict[int, list[int]],
-                   held: dict[int, list[tuple[float, float, float, int, int]]]) -> None:
-    """Failure phases against the trace, by processor id (see `_check_processors`)."""
-    phases, holds = payload.phases, payload.holds
+    phases = payload.phases
+    transfers = getattr(payload, "transfers", ())
+    if not transfers:
+        raise InvalidSchedule("the run gives no processor transfers (needed to check which "
+                              "failures strike, A-7)")
+    by_app: dict[int, list[tuple]] = {}
+    for ph in phases:
+        by_app.setdefault(ph[0], []).append(ph)
+    want: dict[int, list[tuple[float, int]]] = {}  # per transfer: its time, the count after it
+    strikes = []  # (time, struck application, its restart after the failure, phase)
+    for i, phs in by_app.items():
+        want[i] = [(0.0, phs[0][3])]
+        for r, ph in enumerate(phs[:-1]):
+            if ph[6] == "redistributed":
+                want[i].append((ph[5], phs[r + 1][3]))
+            elif ph[6] == "failure":
+                strikes.append((ph[5], i, phs[r + 1][2], r))
+    events: list[tuple] = []
+    for seq, (t, i, taken, given) in enumerate(transfers):
+        if bool(taken) == bool(given) or i not in by_app:
+            raise InvalidSchedule(f"transfer {seq} (T{i} at t={t:.9g}) must take or give back "
+                                  "processors, not both (the data moves of (1.11))")
+        events.append((float(t), 2 if taken else 1, seq, "move", i, taken or given))
+    for i, phs in by_app.items():
+        start, end = phs[-1][1], phs[-1][5]
+        stop = end
+        if lookahead:  # ended in advance of a failure (A-14)
+            stop = min([t for t, f, back, _ in strikes if f != i and start <= t < end <= back],
+                       default=end)
+        events.append((stop, 1, -1, "release", i, ()))
+    for t, f, _, r in strikes:
+        events.append((t, 0, r, "strike", f, ()))
+    for k, (t, q) in enumerate(payload.trace):
+        events.append((float(t), 3, k, "failure", int(q), ()))
+    events.sort(key=lambda e: e[:3])
+    at: dict[float, list[int]] = {}
     left: dict[tuple[float, int], int] = {}
     for t, q in payload.trace:
         key = (round(t, 6), int(q))
+        at.setdefault(key[0], []).append(key[1])
         left[key] = left.get(key, 0) + 1
-    for i, js in by_app.items():
-        for r, j in enumerate(js):
-            ph = phases[j]
-            if ph[6] != "failure":
-                continue
-            hit = [q for q in holds[j] if left.get((round(ph[5], 6), int(q)), 0)]
+    starts = {i: [ph[1] for ph in phs] for i, phs in by_app.items()}
+    owner = np.full(p, -1, dtype=np.int64)
+    count = dict.fromkeys(by_app, 0)
+    step = dict.fromkeys(by_app, 0)
+    got: dict[int, list[np.ndarray]] = {i: [] for i in by_app}
+    for t, prio, seq, what, x, ranges in events:
+        if what == "move":
+            _move(owner, x, t, _expand(ranges, p, seq), prio == 2, want[x], step, count, got)
+        elif what == "release":
+            if step[x] != len(want[x]):
+                raise InvalidSchedule(f"T{x}: {step[x]} processor transfers for its "
+                                      f"{len(want[x])} allocations (one at t=0, one per "
+                                      "redistribution)")
+            ids = np.concatenate(got[x]) if got[x] else np.zeros(0, dtype=np.int64)
+            owner[ids[owner[ids] == x]] = -1
+        elif what == "strike":
+            key = round(t, 6)
+            hit = [q for q in at.get(key, []) if left[(key, q)] and owner[q] == x]
             if not hit:
-                raise InvalidSchedule(f"T{i} phase {r}: struck at t={ph[5]:.9g}, but no "
-                                      "failure of the trace falls then on a processor it holds")
-            left[(round(ph[5], 6), int(hit[0]))] -= 1
-    for t, q in payload.trace:
-        key = (round(t, 6), int(q))
-        if not left.get(key, 0):
-            continue
-        left[key] -= 1
-        spans = held.get(int(q), [])
-        k = bisect.bisect_right(spans, (t, math.inf)) - 1
-        while k >= 0 and spans[k][1] <= spans[k][0]:  # zero-length phases hold nothing
-            k -= 1
-        if k >= 0 and spans[k][2] <= t < spans[k][1]:
-            start, _, _, i, r = spans[k]
-            raise InvalidSchedule(f"failure of processor {q} at t={t:.9g} struck nothing, but "
-                                  f"T{i} computed on it (phase {r}; a failure on a working "
-                                  "processor strikes, A-7)")
+                raise InvalidSchedule(f"T{x} phase {seq}: struck at t={t:.9g}, but no failure of "
+                                      "the trace falls then on a processor it holds")
+            left[(key, hit[0])] -= 1
+        else:
+            key = (round(t, 6), x)
+            if not left[key]:
+                continue  # it struck
+            left[key] -= 1
+            i = int(owner[x]) if 0 <= x < p else -1
+            if i >= 0:
+                r = bisect.bisect_right(starts[i], t) - 1
+                ph = by_app[i][r]
+                if ph[2] <= t < ph[5]:
+                    raise InvalidSchedule(f"failure of processor {x} at t={t:.9g} struck nothing,"
+                                          f" but T{i} computed on it (phase {r}; a failure on a "
+                                          "working processor strikes, A-7)")
+
+
+def _expand(ranges: tuple, p: int, seq: int) -> np.ndarray:
+    """The distinct ids of ranges ``(first, last)``."""
+    parts, top = [], -1
+    for first, last in sorted((int(a), int(b)) for a, b in ranges):
+        if not 0 <= first <= last < p or first <= top:
+            raise InvalidSchedule(f"transfer {seq}: ids {first}..{last} outside [0, {p}) or "
+                                  "given twice")
+        top = last
+        parts.append(np.arange(first, last + 1, dtype=np.int64))
+    return np.concatenate(parts)
+
+
+def _move(owner: np.ndarray, i: int, t: float, ids: np.ndarray, taken: bool,
+          want: list[tuple[float, int]], step: dict[int, int], count: dict[int, int],
+          got: dict[int, list[np.ndarray]]) -> None:
+    """Apply one transfer of application i at t (see `_check_processors`)."""
+    k = step[i]
+    if k == len(want) or abs(t - want[k][0]) > EVENT * max(1.0, abs(t)):
+        raise InvalidSchedule(f"T{i}: processors moved at t={t:.9g}, not at t=0 or at one of "
+                              "its redistributions")
+    if taken:
+        busy = ids[owner[ids] != -1]
+        if busy.size:
+            q = int(busy[0])
+            raise InvalidSchedule(f"processor {q} taken by T{i} at t={t:.9g} while it is not "
+                                  f"idle (held by T{int(owner[q])})")
+        owner[ids] = i
+        count[i] += ids.size
+        got[i].append(ids)
+    else:
+        if (owner[ids] != i).any():
+            raise InvalidSchedule(f"T{i} gives back at t={t:.9g} a processor it does not hold")
+        owner[ids] = -1
+        count[i] -= ids.size
+    if count[i] != want[k][1]:
+        raise InvalidSchedule(f"T{i} holds {count[i]} processors after t={t:.9g}, its phase "
+                              f"{want[k][1]}")
+    step[i] = k + 1
 
 
 def _check_fatal(payload: Any, recovering: list[list[tuple[float, float]]]) -> None:

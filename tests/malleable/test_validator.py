@@ -23,12 +23,16 @@ FAM = get_family("malleable")
 NONE = FailureTrace((), ())
 
 
+def _first_id(run, i: int) -> int:
+    """The first processor id application i takes at t = 0."""
+    return next(ranges[0][0] for t, app, ranges, _ in run.transfers if app == i)
+
+
 def _working(run, i: int) -> tuple[float, int, int]:
     """A time in the middle of application i's first phase, one of its ids and another
     application's id (the first phase of every application starts working at t = 0)."""
-    r = next(r for r, ph in enumerate(run.phases) if ph[0] == i)
-    other = next(r for r, ph in enumerate(run.phases) if ph[0] != i)
-    return run.phases[r][5] / 2, run.holds[r][0], run.holds[other][0]
+    end = next(ph[5] for ph in run.phases if ph[0] == i)
+    return end / 2, _first_id(run, i), _first_id(run, 1 - i)
 
 
 def test_a_run_that_ignores_a_failure_on_a_working_processor_is_refused():
@@ -57,28 +61,30 @@ def test_a_strike_on_a_processor_the_application_does_not_hold_is_refused():
         validate_malleable_run(inst, moved)
 
 
-def test_processor_ids_are_checked():
+def test_processor_transfers_are_checked():
     inst = tiny_instance(3, 2, 8)
-    t, q, _ = _working(noredist(inst, NONE).schedule, 0)
+    t, q, q1 = _working(noredist(inst, NONE).schedule, 0)
     run = noredist(inst, FailureTrace((t,), (q,))).schedule
-    holds = list(run.holds)
-    with pytest.raises(InvalidSchedule, match="holds"):
-        validate_malleable_run(inst, dataclasses.replace(run, holds=()))
-    short = holds[:]
-    short[0] = short[0][:-1]
-    with pytest.raises(InvalidSchedule, match="distinct processor ids"):
-        validate_malleable_run(inst, dataclasses.replace(run, holds=tuple(short)))
-    r1 = next(r for r, ph in enumerate(run.phases) if ph[0] == 1)
-    twice = holds[:]
-    twice[r1] = (holds[0][0],) + holds[r1][1:]  # T0's first id also in T1's first phase
-    with pytest.raises(InvalidSchedule, match="at once"):
-        validate_malleable_run(inst, dataclasses.replace(run, holds=tuple(twice)))
-    # T0 struck: its next phase must keep the same ids (a failure moves no processor)
-    r0 = [r for r, ph in enumerate(run.phases) if ph[0] == 0]
-    swapped = holds[:]
-    swapped[r0[1]] = tuple(x + 1 if x == max(holds[r0[1]]) else x for x in holds[r0[1]])
-    with pytest.raises(InvalidSchedule):
-        validate_malleable_run(inst, dataclasses.replace(run, holds=tuple(swapped)))
+    validate_malleable_run(inst, run)
+    tr = list(run.transfers)
+    k0 = next(k for k, x in enumerate(tr) if x[1] == 0)
+    k1 = next(k for k, x in enumerate(tr) if x[1] == 1)
+
+    def refused(transfers, match):
+        with pytest.raises(InvalidSchedule, match=match):
+            validate_malleable_run(inst, dataclasses.replace(run, transfers=tuple(transfers)))
+
+    refused((), "no processor transfers")
+    (a, b), *rest = tr[k1][2]
+    bad = tr[:]  # T1 takes T0's first id instead of its own first one
+    bad[k1] = (0.0, 1, ((q, q), *(((a + 1, b),) if b > a else ()), *rest), ())
+    refused(bad if k1 > k0 else bad[::-1], "not idle")
+    short = tr[:]
+    short[k0] = (0.0, 0, ((q + 1, tr[k0][2][0][1]),) + tr[k0][2][1:], ())
+    refused(short, "holds")
+    refused(tr + [(t / 2, 0, (), ((q, q),))], "not at t=0 or at one of its redistributions")
+    refused(tr + [(t / 2, 0, ((q1, q1),), ((q, q),))], "not both")
+    refused([(0.0, 0, tr[k0][2] + tr[k0][2], ())] + tr[k0 + 1:], "given twice")
 
 
 def _ff_split(inst, cut: float):
