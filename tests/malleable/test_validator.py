@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.malleable import noredist
 from resilsched.heuristics.malleable.clairvoyant import clairvoyant
-from resilsched.instances.malleable import FailureTrace, tiny_instance
+from resilsched.instances.malleable import FailureTrace, paper_instance, tiny_instance
 from resilsched.registry import get_family
 from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
@@ -138,3 +138,26 @@ def test_every_registered_heuristic_and_the_construction_still_validate(seed, si
     for name, h in FAM.heuristics.items():
         _passes(inst, h.run(inst, None, None, seed=trace_seed,
                             **({} if name.startswith("FF-") else opts)))
+
+
+def _paper_runs_pass(inst, scenario) -> None:
+    runs = [clairvoyant(inst, scenario)]
+    runs += [h.run(inst, scenario, None, seed=0) for h in FAM.heuristics.values()]
+    for res in runs:
+        validate_malleable_run(inst, res.schedule, res.objective)
+    moved = sum(len(r.schedule.transfers) - inst.n for r in runs)
+    struck = sum(r.schedule.counts["failures"] for r in runs)
+    assert moved > 0 and struck > 0  # the rules met redistributions and strikes
+    assert runs[0].schedule.trace and not runs[0].schedule.counts["failures"]  # all dodged
+
+
+def test_the_paper_setting_validates():
+    """A scaled paper instance (n = 20, p = 1000, MTBF 5 years): every run passes."""
+    inst = paper_instance(23, 20, 1000, mtbf_years=5)
+    _paper_runs_pass(inst, FAM.scenario(inst, None))
+
+
+def test_the_paper_preset_validates():
+    """The family's paper preset (n = 100, p = 5000, MTBF 100 years), the bench's seed 23."""
+    inst = FAM.generators["paper"].generate(23, 1)[0]
+    _paper_runs_pass(inst, FAM.scenario(inst, None))
