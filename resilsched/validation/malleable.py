@@ -5,6 +5,10 @@ quantity with its own scalar formulas (no code shared with the simulator):
 
 - each application's phases follow each other from t = 0 (alpha = 1, t_lastR = 0), on even
   counts in [2, p] (any count in [1, p] for a fault-free run with ``step = 1``, A-18);
+- a redistribution happens at an event, an application's end (look-ahead ends included, A-14)
+  or a struck failure (Def. 1.2), changes the count (RC^{j->j} = 0: no redistribution, §1.6)
+  and does not fall inside an earlier redistribution or recovery (t >= t_lastR, §3.3) except
+  for the struck application at its failure (decision MA-26);
 - a phase that ends by a redistribution counted the work done since t_lastR (1.10, literal or
   clamped, A-9; elapsed / t without failures), and the next one restarts after
   RC (1.11) + the checkpoint C_{i,k} (none without failures), plus D + R if the application had
@@ -20,6 +24,13 @@ quantity with its own scalar formulas (no code shared with the simulator):
   still computes until then, whenever its processors were released to the simulator's pool),
   and one struck and given a new count at the same event recovers on its old count for
   D + R before it takes the new one;
+- with failures, the processor ids (`RunPayload.transfers`, replayed in time order): each
+  application takes its ids at t = 0 and then takes or gives back ids (never both) at each of
+  its redistributions only, holding its phase's count; an id is taken only when idle and held
+  until the application's end, or the struck failure that ended it in advance (A-14); every
+  failure phase is a failure of the trace on an id it holds, and every failure of the trace on
+  an id held by an application that computes then (t_lastR <= t < end) struck it (A-7,
+  MA-26);
 - each fatal failure listed (the buddy of a struck processor failed while its application
   recovered, MA-21) is a failure of the trace inside D + R after a failure of that
   application, and the count matches the list;
