@@ -161,3 +161,32 @@ def test_the_paper_preset_validates():
     """The family's paper preset (n = 100, p = 5000, MTBF 100 years), the bench's seed 23."""
     inst = FAM.generators["paper"].generate(23, 1)[0]
     _paper_runs_pass(inst, FAM.scenario(inst, None))
+
+
+def test_a_redistribution_during_a_recovery_is_refused():
+    """T_b, struck at t_f, is moved to 2 more processors when T_a ends at t_e, before its
+    restart t_f + D + R (an application still recovering is excluded, §3.3)."""
+    inst = tiny_instance(3, 2, 8)
+    plain = noredist(inst, NONE).schedule
+    a = min(range(2), key=lambda i: plain.finish[i])
+    b = 1 - a
+    te = plain.finish[a]
+    model = V._Model(inst, False)
+    k = next(ph[3] for ph in plain.phases if ph[0] == b)
+    tf = te - (float(inst.downtime) + model.c(b, k)) / 2
+    run = noredist(inst, FailureTrace((tf,), (_first_id(plain, b),))).schedule
+    validate_malleable_run(inst, run)
+    r = max(r for r, ph in enumerate(run.phases) if ph[0] == b)
+    _, start, restart, _, alpha, _, _, _ = run.phases[r]
+    assert start == tf < te < restart
+    restart2 = te + model.rc(b, k, k + 2) + model.c(b, k + 2)
+    end2 = restart2 + model.end(b, k + 2, alpha, False)
+    phases = run.phases[:r] + ((b, start, restart, k, alpha, te, "redistributed", 0.0),
+                               (b, te, restart2, k + 2, alpha, end2, "finished", alpha))
+    freed = next(rg for t, i, rg, _ in run.transfers if i == a)[0][0]
+    finish = tuple(end2 if i == b else f for i, f in enumerate(run.finish))
+    bad = dataclasses.replace(run, phases=phases, finish=finish, released=finish,
+                              makespan=max(finish),
+                              transfers=run.transfers + ((te, b, ((freed, freed + 1),), ()),))
+    with pytest.raises(InvalidSchedule, match="redistributed before its restart"):
+        validate_malleable_run(inst, bad)
