@@ -34,7 +34,8 @@ quantity with its own scalar formulas (no code shared with the simulator):
 - each fatal failure listed (the buddy of a struck processor failed while its application
   recovered, MA-21) is a failure of the trace inside D + R after a failure of that
   application, and the count matches the list;
-- the makespan is the last end.
+- the makespan is the last end, and the failures the run read are the case's trace (the
+  scenario given, or the instance's) up to it (MA-26).
 
 Raises `InvalidSchedule` naming the first broken rule.
 """
@@ -114,8 +115,13 @@ class _Model:
             n * math.expm1(x * tau) + math.expm1(x * last))
 
 
-def validate_malleable_run(inst: Any, payload: Any, objective: float | None = None) -> None:
-    """Check `payload` (a RunPayload) on `inst`; see the module docstring."""
+def validate_malleable_run(inst: Any, payload: Any, objective: float | None = None,
+                           scenario: Any = None) -> None:
+    """Check `payload` (a RunPayload) on `inst`; see the module docstring.
+
+    `scenario` is the case's failure trace (``times``/``procs``, or ``(time, processor)``
+    pairs); None means the instance's own when the run says it read it
+    (``trace_source='instance'``), else the trace is not compared (one drawn from a seed)."""
     n, p = inst.n, inst.p
     opts = payload.options
     clamp = opts.get("progress", "clamp") == "clamp"
@@ -231,6 +237,29 @@ def validate_malleable_run(inst: Any, payload: Any, objective: float | None = No
         raise InvalidSchedule(f"makespan {payload.makespan} != last end {makespan}")
     if objective is not None and not _close(objective, makespan, horizon):
         raise InvalidSchedule(f"objective {objective} != last end {makespan}")
+    if not payload.fault_free:
+        if scenario is None and payload.trace_source == "instance":
+            scenario = inst.failures
+        if scenario is not None:
+            _check_trace(payload.trace, scenario, makespan)
+
+
+def _check_trace(read: tuple, scenario: Any, makespan: float) -> None:
+    """The failures the run read are the case's trace up to the makespan: a run reads every
+    failure before its last end (the simulator's events, §3.3), and may have looked at the next
+    one."""
+    if hasattr(scenario, "times"):
+        scenario = zip(scenario.times, scenario.procs, strict=True)
+    ref = [(float(t), int(q)) for t, q in scenario]
+    tol = EVENT * max(1.0, abs(makespan))
+    before = sum(t < makespan - tol for t, _ in ref)
+    if not before <= len(read) <= sum(t < makespan + tol for t, _ in ref) + 1:
+        raise InvalidSchedule(f"the run read {len(read)} failures; the trace has {before} "
+                              f"before its makespan {makespan:.9g} (a run reads them all)")
+    for k, ((t, q), (t2, q2)) in enumerate(zip(read, ref, strict=False)):
+        if int(q) != q2 or abs(float(t) - t2) > EVENT * max(1.0, abs(t2)):
+            raise InvalidSchedule(f"failure {k} the run read, processor {q} at t={t:.9g}, is "
+                                  f"not the trace's (processor {q2} at t={t2:.9g})")
 
 
 def _check_events(phases: tuple) -> None:
@@ -275,6 +304,7 @@ def _check_processors(payload: Any, p: int, lookahead: bool) -> None:
                 want[i].append((ph[5], phs[r + 1][3]))
             elif ph[6] == "failure":
                 strikes.append((ph[5], i, phs[r + 1][2], r))
+    ends = {phs[-1][5] for phs in by_app.values()}
     events: list[tuple] = []
     for seq, (t, i, taken, given) in enumerate(transfers):
         if bool(taken) == bool(given) or i not in by_app:
@@ -284,9 +314,11 @@ def _check_processors(payload: Any, p: int, lookahead: bool) -> None:
     for i, phs in by_app.items():
         start, end = phs[-1][1], phs[-1][5]
         stop = end
-        if lookahead:  # ended in advance of a failure (A-14)
-            stop = min([t for t, f, back, _ in strikes if f != i and start <= t < end <= back],
-                       default=end)
+        if lookahead:  # ended in advance of a failure (A-14), which sees its last phase: one
+            # that starts at the failure was made by its FAIL policy, after the look-ahead,
+            # unless an application ended then too (ends come first, A-31)
+            stop = min([t for t, f, back, _ in strikes if f != i and t < end <= back
+                        and (start < t or (start == t and t in ends))], default=end)
         events.append((stop, 1, -1, "release", i, ()))
     for t, f, _, r in strikes:
         events.append((t, 0, r, "strike", f, ()))

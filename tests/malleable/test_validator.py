@@ -15,6 +15,7 @@ from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.malleable import noredist
 from resilsched.heuristics.malleable.clairvoyant import clairvoyant
 from resilsched.instances.malleable import FailureTrace, paper_instance, tiny_instance
+from resilsched.plugin import Case
 from resilsched.registry import get_family
 from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
@@ -190,3 +191,23 @@ def test_a_redistribution_during_a_recovery_is_refused():
                               transfers=run.transfers + ((te, b, ((freed, freed + 1),), ()),))
     with pytest.raises(InvalidSchedule, match="redistributed before its restart"):
         validate_malleable_run(inst, bad)
+
+
+def test_a_run_that_hides_a_failure_of_the_case_is_refused():
+    """The trace a run reports is compared with the case's: dropping a failure (and its strike)
+    from the run's own trace does not hide it."""
+    inst = tiny_instance(3, 2, 8)
+    t, q, _ = _working(noredist(inst, NONE).schedule, 0)
+    scenario = FailureTrace((t,), (q,))
+    honest = noredist(inst, scenario)
+    FAM.validate(Case("x", inst, scenario), honest)
+    hidden = noredist(inst, NONE)  # the run that never saw the failure
+    with pytest.raises(InvalidSchedule, match="the run read 0 failures; the trace has 1"):
+        FAM.validate(Case("x", inst, scenario), hidden)
+    late = 10 * honest.objective  # after the end: looked at, never an event
+    both = FailureTrace((t, late), (q, q))
+    run = noredist(inst, both).schedule
+    validate_malleable_run(inst, run, None, both)
+    other = dataclasses.replace(run, trace=(run.trace[0], (late, q + 1)))
+    with pytest.raises(InvalidSchedule, match="is not the trace's"):
+        validate_malleable_run(inst, other, None, both)
