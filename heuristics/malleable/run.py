@@ -53,6 +53,9 @@ class RunPayload:
         ``failure`` or ``finished`` event; `done` is the fraction of the work it counted.
     released : when each application's processors went back to the pool.
     trace : the failures the run read, ``(time, processor)``.
+    transfers : with failures (ids are not tracked without), every change of the processor ids
+        an application holds, in the order made: ``(time, app, taken, given_back)``, the ids
+        as ranges ``(first, last)`` of consecutive ids; the initial allocation is taken at 0.
     fatal : the fatal failures, ``(time, processor, application)``: the buddy of a struck
         processor failed while its application recovered (spec §1.4, a diagnostic only: the run
         goes on, decision MA-21); ``counts["fatal"]`` is their number.
@@ -73,6 +76,7 @@ class RunPayload:
     options: dict[str, Any] = field(default_factory=dict)
     fatal: tuple[tuple[float, int, int], ...] = ()
     warning: str = ""
+    transfers: tuple[tuple, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +88,9 @@ class RunPayload:
             "phases": [list(p) for p in self.phases],
             "trace": [list(x) for x in self.trace],
             "fatal": [list(x) for x in self.fatal],
+            "transfer_fields": ["time", "app", "taken", "given_back"],
+            "transfers": [[t, i, [list(r) for r in a], [list(r) for r in b]]
+                          for t, i, a, b in self.transfers],
         }
 
     def lines(self) -> list[str]:
@@ -139,7 +146,8 @@ def result_of(name: str, st, read: list, fault_free: bool, source: str, opts: Op
         initial=tuple(int(x) for x in _initial(phases, st.inst.n)),
         finish=tuple(st.finish.tolist()), released=tuple(st.released.tolist()),
         phases=tuple(phases), counts=dict(st.counts), trace=tuple(read), trace_source=source,
-        options={**opts.__dict__, "step": step}, fatal=tuple(st.fatal), warning=warning)
+        options={**opts.__dict__, "step": step}, fatal=tuple(st.fatal), warning=warning,
+        transfers=tuple(st.transfers))
     out = {"failures_struck": st.counts["failures"], "redistributions":
            st.counts["redistributions"], "fatal_failures": st.counts["fatal"], "seed": seed,
            "trace_source": source, **({"warning": warning} if warning else {}), **(extra or {})}

@@ -14,8 +14,9 @@ a plain failure (spec [REC], decision MA-21). Buddies are the pairs of an applic
 the order it holds them: positions 2r and 2r + 1.
 
 Every change is logged as a *phase* of an application (start, restart = t_lastR, count, alpha
-at the restart, end, how it ended, fraction done), which `resilsched.validation.malleable`
-checks independently.
+at the restart, end, how it ended, fraction done), and with failures every change of the ids an
+application holds as a *transfer* (time, application, ids taken, ids given back, each as ranges
+of consecutive ids), which `resilsched.validation.malleable` checks independently.
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ class Options:
     lookahead_release: bool = True    # A-14
     lookahead_pool: str = "faulty_only"  # A-14: 'faulty_only' | 'at_end' | 'any' (MA-9)
     refill: bool = False              # A-15
+
+
+def id_ranges(ids: list[int]) -> tuple[tuple[int, int], ...]:
+    """`ids` in their order as runs of consecutive ids, ``(first, last)`` each."""
+    if len(ids) > 64:
+        a = np.asarray(ids, dtype=np.int64)
+        cut = np.flatnonzero(np.diff(a) != 1) + 1
+        first, last = a[np.r_[0, cut]], a[np.r_[cut - 1, a.size - 1]]
+        return tuple(zip(first.tolist(), last.tolist(), strict=True))
+    out: list[tuple[int, int]] = []
+    for q in ids:
+        if out and q == out[-1][1] + 1:
+            out[-1] = (out[-1][0], q)
+        else:
+            out.append((q, q))
+    return tuple(out)
 
 
 class RunState:
@@ -78,6 +95,7 @@ class RunState:
         self.ids: list[list[int]] = [[] for _ in range(n)]
         self.pool: deque[int] = deque(range(inst.p))
         self.phases: list[tuple] = []
+        self.transfers: list[tuple] = []  # (time, app, taken, given back), ids as ranges
         self._open: list[tuple] = [(0.0, 0.0, 0, 1.0)] * n
         self._ends: list[tuple[float, int]] = []  # heap of (E_i, i); stale entries skipped
         self.reserved_for = -1            # A-14 'faulty_only': T_f during its FAIL policy
@@ -89,7 +107,7 @@ class RunState:
     def start(self, sigma: np.ndarray) -> None:
         """Initial allocation at t = 0: alpha = 1, t_lastR = 0, no checkpoint (A-33)."""
         idx = np.arange(self.inst.n)
-        self._take(idx, np.zeros_like(sigma), sigma)
+        self._take(idx, np.zeros_like(sigma), sigma, 0.0)
         self.sigma[:] = sigma
         self.tU[:] = self.F.t_r(idx, sigma, 1.0)
         self.E[:] = self._end(idx)
@@ -169,7 +187,7 @@ class RunState:
         if idx.size == 0:
             return
         old = self.sigma[idx].copy()
-        self._take(idx, old, k)
+        self._take(idx, old, k, t)
         for i, kk, aa, rs in zip(idx.tolist(), k.tolist(), a.tolist(), restart.tolist(),
                                  strict=True):
             self._close(i, t, kind, self.alpha[i] - aa)
@@ -238,7 +256,7 @@ class RunState:
         return sum(h[2] for h in self.reserved) if i == self.reserved_for else 0
 
     # ------------------------------------------------------------------ processors
-    def _take(self, idx: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
+    def _take(self, idx: np.ndarray, old: np.ndarray, new: np.ndarray, t: float) -> None:
         diff = new - old
         self.free -= int(diff.sum())
         if not self.track_ids:
@@ -249,6 +267,7 @@ class RunState:
                 del self.ids[i][d:]
                 self.owner[out] = -1
                 self.pool.extend(out)
+                self.transfers.append((float(t), i, (), id_ranges(out)))
         for i, d in zip(idx.tolist(), diff.tolist(), strict=True):
             if d > 0:
                 got = self._take_reserved(d) if i == self.reserved_for else []
@@ -257,6 +276,7 @@ class RunState:
                 self.slot[got] = np.arange(len(self.ids[i]), len(self.ids[i]) + d)
                 self.ids[i].extend(got)
                 self.owner[got] = i
+                self.transfers.append((float(t), i, id_ranges(got), ()))
 
     def _take_reserved(self, d: int) -> list[int]:
         got: list[int] = []

@@ -64,7 +64,7 @@ def validate(case: Case, result) -> None:
     """Independent check of a simulated run and of its objective (the last end)."""
     if result.schedule is None:
         raise InvalidSchedule(f"{result.heuristic} returned no run")
-    validate_malleable_run(case.instance, result.schedule, result.objective)
+    validate_malleable_run(case.instance, result.schedule, result.objective, case.scenario)
 
 
 def _reproduce(argv: list[str], prog: str) -> int:

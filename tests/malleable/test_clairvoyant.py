@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from resilsched.bounds.malleable import checkpoint_bound, fluid_bound, upper_hull
+from resilsched.errors import InvalidSchedule
 from resilsched.heuristics.malleable import HEURISTICS, noredist
 from resilsched.heuristics.malleable.clairvoyant import clairvoyant, static_allocation
 from resilsched.instances.malleable import Formulas, paper_instance, tiny_instance
@@ -19,6 +20,7 @@ from resilsched.instances.malleable.traces import DrawnTrace, FailureTrace
 from resilsched.models.malleable import solve_faultfree
 from resilsched.portfolio import certified_solve
 from resilsched.registry import get_family
+from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
 
 from .oracle import even_allocations, static_brute
@@ -176,11 +178,12 @@ def test_portfolio_takes_the_construction_and_the_bound():
     assert got[:len(want)] == want[:len(got)]
 
 
-def test_checkpoint_bound_holds_for_same_count_splits_with_literal_progress():
-    """The validator accepts a run that ends each period just before its checkpoint completes
-    by a same-count 'redistribution' (no event happens; literal progress counts the checkpoint
-    as work): it beats the single phase's t + N^ff C, and stays above the bound, whose charge
-    per application, t + (t / tau - 1) C, it nearly meets (MA-25)."""
+def test_same_count_splits_with_literal_progress_are_refused():
+    """A run that ends each period just before its checkpoint completes by a same-count
+    'redistribution' (no event happens; literal progress counts the checkpoint as work) beats
+    the single phase's t + N^ff C and nearly meets the bound's charge per application,
+    t + (t / tau - 1) C (MA-25); the validator refuses it (MA-26: a redistribution changes the
+    count, at an event)."""
     inst = paper_instance(1, 1, 50, mtbf_years=100)
     F = Formulas(inst)
     k, one = 50, np.array([0])
@@ -196,7 +199,12 @@ def test_checkpoint_bound_holds_for_same_count_splits_with_literal_progress():
     base = noredist(inst, FailureTrace((), ()), progress="literal").schedule  # other fields
     split = dataclasses.replace(base, phases=tuple(phases), finish=(float(end),),
                                 released=(float(end),), makespan=float(end))
-    validate_malleable_run(inst, split, float(end))
+    with pytest.raises(InvalidSchedule, match="same count"):
+        validate_malleable_run(inst, split, float(end))
+    moved = dataclasses.replace(split, phases=tuple(  # the same cuts with a count change
+        ph[:3] + (k - 2 * (r % 2),) + ph[4:] for r, ph in enumerate(phases)))
+    with pytest.raises(InvalidSchedule, match="no application ends and no failure strikes"):
+        V._check_events(moved.phases)
     single = t + np.floor(t / (tau - c)) * c
     assert end < single * (1 - 1e-3)
     assert checkpoint_bound(inst) <= end <= (t + (t / tau - 1.0) * c) * (1 + 1e-3)
