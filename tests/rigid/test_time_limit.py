@@ -45,7 +45,7 @@ from resilsched.validation import validate_rigid_schedule
 
 from .cases import schedule_from_payload
 
-LIMIT = 0.4
+LIMIT = 2.0
 
 
 def _large_cases():
