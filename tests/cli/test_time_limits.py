@@ -17,7 +17,7 @@ import pytest
 
 from resilsched.registry import available_families, get_family
 
-LIMIT = 2.0
+LIMIT = 0.4
 
 
 def _rigid():

@@ -162,9 +162,9 @@ def test_oracle_time_limit_on_a_large_p_in_p_instance():
     inst = random_instance(0, 200, 16, 16, kind="amdahl")
     messages: list[str] = []
     t0 = time.perf_counter()
-    sol = solve_setpart_bp(inst, None, time_limit=2.0, pricing="oracle",
+    sol = solve_setpart_bp(inst, None, time_limit=0.4, pricing="oracle",
                            progress=messages.append)
-    assert time.perf_counter() - t0 <= 1.25 * 2.0 + 1.0, messages
+    assert time.perf_counter() - t0 <= 1.25 * 0.4 + 1.0, messages
     assert sol.status in (Status.FEASIBLE, Status.OPTIMAL)
     assert float(sol.bound) <= float(sol.objective)
     assert check_packs(inst, sol.payload) == sol.objective

@@ -18,7 +18,7 @@ from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
 
 FAM = get_family("coschedule")
-LIMIT = 2.0
+LIMIT = 1.0
 
 #: model -> (n, p, k) of an Amdahl instance it cannot finish within LIMIT
 LARGE = {

@@ -84,9 +84,9 @@ def test_time_limit_on_a_large_instance(model):
     """The whole call (bounds, incumbent, guard, search, checks) within 1.25 limit + 1 s."""
     inst = synthetic_instance(120, 2000, 0, 100, model=AvailabilityModel(span=12 * 86400))
     t0 = time.perf_counter()
-    sol = model.solve(inst, time_limit=2.0)
+    sol = model.solve(inst, time_limit=0.4)
     wall = time.perf_counter() - t0
-    assert wall <= 1.25 * 2.0 + 1.0, wall
+    assert wall <= 1.25 * 0.4 + 1.0, wall
     assert sol.status in (Status.FEASIBLE, Status.NO_SOLUTION)
     if sol.objective is not None:
         assert sol.bound <= sol.objective
@@ -101,8 +101,8 @@ def test_time_limit_while_searching(model):
                  [int(x) for x in rng.integers(1, 9, 14)]) for _ in range(4)]
     inst = DesktopInstance.build(machines, [int(x) for x in rng.integers(1, 5, 45)])
     t0 = time.perf_counter()
-    sol = model.solve(inst, time_limit=1.0, workers=1)
-    assert time.perf_counter() - t0 <= 1.25 * 1.0 + 1.0
+    sol = model.solve(inst, time_limit=0.4, workers=1)
+    assert time.perf_counter() - t0 <= 1.25 * 0.4 + 1.0
     assert sol.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert sol.bound <= sol.objective
     validate_desktop_schedule(inst, sol.payload, True)

@@ -61,8 +61,8 @@ def test_medium_complete_model_stopped_by_the_limit():
     inst = random_instance("amdahl", 40, 32, seed=1)
     sc = Scenario(tuple(random_failures(inst.n, 1, fmax=2)))
     t0 = time.perf_counter()
-    sol = solve_scenario(inst, sc, time_limit=LIMIT, workers=2)
-    assert _within_limit(time.perf_counter() - t0)
+    sol = solve_scenario(inst, sc, time_limit=0.4, workers=2)
+    assert _within_limit(time.perf_counter() - t0, 0.4)
     assert sol.status in (Status.FEASIBLE, Status.OPTIMAL)
     if sol.status is Status.OPTIMAL:
         assert sol.bound == sol.objective

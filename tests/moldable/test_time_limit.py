@@ -26,7 +26,7 @@ from resilsched.models.moldable import solve_failure_free, solve_scenario
 from resilsched.solution import Status
 from resilsched.validation import validate_attempts
 
-LIMIT = 1.0
+LIMIT = 0.4
 SMALL = MoldableInstance(6, (Roofline(12, 4), Roofline(6, 2), Table((10, 6, 4, 3, 3, 3)),
                              Table((8, 4, 4, 2, 2, 2))))
 
