@@ -12,9 +12,7 @@ check of the allocation by the independent validator. ``optimal`` only with CP-S
 from __future__ import annotations
 
 import time
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from resilsched.models.desktop.common import (
     HorizonData,
@@ -23,6 +21,9 @@ from resilsched.models.desktop.common import (
     prepare,
 )
 from resilsched.solution import Solution, Status
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 METHOD = "cpsat"
 
@@ -74,6 +75,7 @@ def add_intervals(m: cp_model.CpModel, data: HorizonData, x: dict, lam: Any) -> 
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (CP-SAT; spec 7.1)."""
+    from ortools.sat.python import cp_model
     opts = HorizonOptions.of(time_limit, options)
     started = time.perf_counter()
     slack = instance.slack_rule

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import highspy
 import numpy as np
 
 from resilsched.models.desktop.common import (
@@ -24,6 +23,9 @@ from resilsched.models.desktop.common import (
     prepare,
 )
 from resilsched.solution import Solution, Status
+
+if TYPE_CHECKING:
+    import highspy
 
 METHOD = "milp"
 
@@ -49,6 +51,7 @@ class _Rows:
 
 def build(data: HorizonData, lb: int, ub: int) -> tuple[highspy.Highs, dict, int]:
     """The MILP in a `highspy.Highs` object; returns it, the x columns and lambda's column."""
+    import highspy
     inf = highspy.kHighsInf
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
@@ -112,6 +115,7 @@ def build(data: HorizonData, lb: int, ub: int) -> tuple[highspy.Highs, dict, int
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (HiGHS MILP; spec 7.1)."""
+    import highspy
     opts = HorizonOptions.of(time_limit, options)
     started = time.perf_counter()
     slack = instance.slack_rule

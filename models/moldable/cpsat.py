@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from resilsched.deadline import Deadline
 from resilsched.heuristics.engine import run_engine
@@ -32,6 +31,9 @@ from resilsched.models.moldable.data import (
     lower_bound_scaled,
 )
 from resilsched.schedule import Attempt, Schedule
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 
 @dataclass

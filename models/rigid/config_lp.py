@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import highspy
 import numpy as np
 
 from resilsched.deadline import Deadline
@@ -107,6 +106,7 @@ class ConfigurationLP:
     """
 
     def __init__(self, p: Sequence[int], P: int, max_rounds: int = MAX_ROUNDS) -> None:
+        import highspy
         self.p, self.P, self.max_rounds = list(p), P, max_rounds
         n = len(self.p)
         h = new_highs()
@@ -119,6 +119,7 @@ class ConfigurationLP:
             self._add([j])
 
     def _add(self, config: list[int]) -> None:
+        import highspy
         self.seen.add(tuple(config))
         self.highs.addCol(1.0, 0.0, highspy.kHighsInf, len(config),
                           np.array(config, np.int32), np.ones(len(config)))
@@ -126,6 +127,7 @@ class ConfigurationLP:
     def duals(self, w: Sequence[float], deadline: Deadline | None = None) -> np.ndarray:
         """Duals pi (floats, >= 0) of the LP with work vector `w`: optimal unless `deadline`
         expired first (any pi >= 0 still gives a valid certificate)."""
+        import highspy
         h = self.highs
         for j, wj in enumerate(w):
             h.changeRowBounds(j, float(wj), highspy.kHighsInf)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import itertools
 import math
 
-import highspy
 import numpy as np
 
 from resilsched.deadline import Deadline
@@ -67,6 +66,7 @@ def _check(g: int, m: int) -> None:
 
 def _lp_duals(n: int, blocks: list[tuple[int, ...]], costs: np.ndarray) -> np.ndarray:
     """Duals of the set-partitioning LP over every block (steps 0-based)."""
+    import highspy
     h = new_highs({"solver": "ipm"})  # dual simplex: 24 s at g = 4, n = 28 (degenerate); IPM 1 s
     ones = np.ones(n)
     h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))

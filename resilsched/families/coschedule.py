@@ -95,113 +95,120 @@ def _reproduce(argv: list[str], prog: str) -> int:
     return coschedule.main(argv, prog)
 
 
-FAMILY = Family(
-    name="coschedule",
-    spec="001",
-    sense="min",
-    objective_name="makespan",
-    objective_unit="s",
-    from_dict=I.CoscheduleInstance.from_dict,
-    smoke_suite=smoke_suite,
-    default_exact="setpart-cg",
-    validate=validate,
-    objective=lambda case, packs: check_packs(case.instance, packs),
-    choose_exact=choose_exact,
-    reproduction=Reproduction(_reproduce, "claims of the co-scheduling theorems (summary.md)"),
-)
+def _build() -> Family:
+    fam = Family(
+        name="coschedule",
+        spec="001",
+        sense="min",
+        objective_name="makespan",
+        objective_unit="s",
+        from_dict=I.CoscheduleInstance.from_dict,
+        smoke_suite=smoke_suite,
+        default_exact="setpart-cg",
+        validate=validate,
+        objective=lambda case, packs: check_packs(case.instance, packs),
+        choose_exact=choose_exact,
+        reproduction=Reproduction(_reproduce, "claims of the co-scheduling theorems (summary.md)"),
+    )
 
-FAMILY.add(
-    Heuristic(
-        "PACK-APPROX",
-        H.run_pack_approx,
-        "Algorithm 3: MAKE-PACK over the sigma search (Thm 1.6, 3-approx for k = p)",
-        priorities=H.LOOP_BOUNDS,
-        default_priority="fixed",
-        guarantee=lambda inst, prio: 3 if inst.k == inst.p else None,
+    fam.add(
+        Heuristic(
+            "PACK-APPROX",
+            H.run_pack_approx,
+            "Algorithm 3: MAKE-PACK over the sigma search (Thm 1.6, 3-approx for k = p)",
+            priorities=H.LOOP_BOUNDS,
+            default_priority="fixed",
+            guarantee=lambda inst, prio: 3 if inst.k == inst.p else None,
+        )
     )
-)
-FAMILY.add(
-    Heuristic(
-        "MAKE-PACK", H.run_make_pack, "Algorithm 2 (First-Fit-Decreasing-Height) with sigma = pmin"
+    fam.add(
+        Heuristic(
+            "MAKE-PACK",
+            H.run_make_pack,
+            "Algorithm 2 (First-Fit-Decreasing-Height) with sigma = pmin",
+        )
     )
-)
 
-FAMILY.add(ExactModel(
-    "setpart-cg", solve_setpart_cg,
-    "set partitioning over packs: column generation priced by Algorithm 1 + reduced-cost "
-    "closure, HiGHS", options=O.SetpartCGOptions, warm_start=True))
-FAMILY.add(ExactModel(
-    "setpart-full", solve_setpart_full, "set partitioning over all packs (one HiGHS MIP)",
-    options=O.SetpartOptions, warm_start=True))
-FAMILY.add(ExactModel(
-    "setpart-bp", solve_setpart_bp,
-    "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs; packs priced "
-    "over the explicit pool or by threshold knapsacks (any k, e.g. p-in-p)",
-    options=O.SetpartBPOptions, warm_start=True))
-FAMILY.add(ExactModel(
-    "kinp-ilp", solve_ilp, "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS",
-    options=O.HighsOptions))
-FAMILY.add(ExactModel(
-    "kinp-ilp-strong", solve_ilp_strong,
-    "ILP (1.12) with (iv'), Pareto-reduced j and symmetry breaking, Pyomo + HiGHS",
-    options=O.HighsOptions))
-FAMILY.add(ExactModel(
-    "enumeration", solve_enumeration,
-    "subset DP over partitions into packs (Method 1), exact arithmetic, n <= 16",
-    options=SolveOptions))
-FAMILY.add(ExactModel(
-    "matching", solve_matching,
-    "2-in-p: maximum-weight matching of pairing gains, exact weights (k <= 2, Thm 1.1)",
-    options=O.MatchingOptions))
-FAMILY.add(ExactModel(
-    "matching-networkx", solve_matching_networkx,
-    "2-in-p matching with networkx's blossom (k <= 2)", options=O.MatchingNetworkxOptions))
+    fam.add(ExactModel(
+        "setpart-cg", solve_setpart_cg,
+        "set partitioning over packs: column generation priced by Algorithm 1 + reduced-cost "
+        "closure, HiGHS", options=O.SetpartCGOptions, warm_start=True))
+    fam.add(ExactModel(
+        "setpart-full", solve_setpart_full, "set partitioning over all packs (one HiGHS MIP)",
+        options=O.SetpartOptions, warm_start=True))
+    fam.add(ExactModel(
+        "setpart-bp", solve_setpart_bp,
+        "set partitioning over packs: branch-and-price (Ryan-Foster), HiGHS LPs; packs priced "
+        "over the explicit pool or by threshold knapsacks (any k, e.g. p-in-p)",
+        options=O.SetpartBPOptions, warm_start=True))
+    fam.add(ExactModel(
+        "kinp-ilp", solve_ilp, "ILP (1.12) of Thm 1.5 as printed, Pyomo + HiGHS",
+        options=O.HighsOptions))
+    fam.add(ExactModel(
+        "kinp-ilp-strong", solve_ilp_strong,
+        "ILP (1.12) with (iv'), Pareto-reduced j and symmetry breaking, Pyomo + HiGHS",
+        options=O.HighsOptions))
+    fam.add(ExactModel(
+        "enumeration", solve_enumeration,
+        "subset DP over partitions into packs (Method 1), exact arithmetic, n <= 16",
+        options=SolveOptions))
+    fam.add(ExactModel(
+        "matching", solve_matching,
+        "2-in-p: maximum-weight matching of pairing gains, exact weights (k <= 2, Thm 1.1)",
+        options=O.MatchingOptions))
+    fam.add(ExactModel(
+        "matching-networkx", solve_matching_networkx,
+        "2-in-p matching with networkx's blossom (k <= 2)", options=O.MatchingNetworkxOptions))
 
-FAMILY.add(Bound("area", B.lb_area, "sum_i pmin_i t_{i,pmin_i} / p (spec §7)"))
-FAMILY.add(Bound("max", B.lb_max, "max_i t_{i,p}"))
-FAMILY.add(Bound("packs", B.lb_packs, "pack-count bound sum_r a_(rk+1) (spec §7)"))
-FAMILY.add(Bound("combined", B.lb_combined, "max(area, packs)"))
-FAMILY.add(
-    Bound(
-        "setpart-lp",
-        setpart_lp_bound,
-        "LP relaxation of set partitioning over packs (column generation)",
+    fam.add(Bound("area", B.lb_area, "sum_i pmin_i t_{i,pmin_i} / p (spec §7)"))
+    fam.add(Bound("max", B.lb_max, "max_i t_{i,p}"))
+    fam.add(Bound("packs", B.lb_packs, "pack-count bound sum_r a_(rk+1) (spec §7)"))
+    fam.add(Bound("combined", B.lb_combined, "max(area, packs)"))
+    fam.add(
+        Bound(
+            "setpart-lp",
+            setpart_lp_bound,
+            "LP relaxation of set partitioning over packs (column generation)",
+        )
     )
-)
 
-FAMILY.add(
-    Generator(
-        "random-integer",
-        _generator("integer", (4, 8), (4, 8), (2, 3)),
-        "integer tables satisfying (1.1)/(1.2), n 4..8, p 4..8, k 2..3",
+    fam.add(
+        Generator(
+            "random-integer",
+            _generator("integer", (4, 8), (4, 8), (2, 3)),
+            "integer tables satisfying (1.1)/(1.2), n 4..8, p 4..8, k 2..3",
+        )
     )
-)
-FAMILY.add(
-    Generator(
-        "library",
-        _generator("integer", (5, 10), (4, 8), (2, 4), default_count=100),
-        "100 integer tables, n 5..10, p 4..8, k 2..4: the shipped certified library "
-        "(resilsched library list)",
+    fam.add(
+        Generator(
+            "library",
+            _generator("integer", (5, 10), (4, 8), (2, 4), default_count=100),
+            "100 integer tables, n 5..10, p 4..8, k 2..4: the shipped certified library "
+            "(resilsched library list)",
+        )
     )
-)
-FAMILY.add(
-    Generator(
-        "amdahl-p16",
-        _generator("amdahl", (10, 30), (16, 16), (3, 3)),
-        "Amdahl tasks, w ~ U[10,100], f ~ U[0,0.3], p = 16, k = 3",
+    fam.add(
+        Generator(
+            "amdahl-p16",
+            _generator("amdahl", (10, 30), (16, 16), (3, 3)),
+            "Amdahl tasks, w ~ U[10,100], f ~ U[0,0.3], p = 16, k = 3",
+        )
     )
-)
-FAMILY.add(
-    Generator(
-        "synthetic",
-        _generator("synthetic", (10, 30), (16, 64), (2, 4)),
-        "the synthetic profile (1.13), m ~ U{1000..10000}, f = 0.08",
+    fam.add(
+        Generator(
+            "synthetic",
+            _generator("synthetic", (10, 30), (16, 64), (2, 4)),
+            "the synthetic profile (1.13), m ~ U{1000..10000}, f = 0.08",
+        )
     )
-)
-FAMILY.add(
-    Generator(
-        "nospeedup",
-        _generator("nospeedup", (4, 10), (4, 8), (1, 4)),
-        "t_{i,j} = t_{i,1} (the closed-form oracle of spec §7 test 6)",
+    fam.add(
+        Generator(
+            "nospeedup",
+            _generator("nospeedup", (4, 10), (4, 8), (1, 4)),
+            "t_{i,j} = t_{i,1} (the closed-form oracle of spec §7 test 6)",
+        )
     )
-)
+    return fam
+
+
+FAMILY = _build()

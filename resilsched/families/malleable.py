@@ -73,74 +73,83 @@ def _reproduce(argv: list[str], prog: str) -> int:
     return malleable.main(argv, prog)
 
 
-FAMILY = Family(
-    name="malleable",
-    spec="001",
-    sense="min",
-    objective_name="makespan",
-    objective_unit="s",
-    from_dict=MalleableInstance.from_dict,
-    smoke_suite=smoke_suite,
-    default_exact="yardstick",
-    scenario=scenario_of,
-    sample_scenario=no_qbar,
-    validate=validate,
-    objective=lambda case, run: max(run.finish),
-    reproduction=Reproduction(_reproduce, "Figures 1.4-1.7 of the chapter (CSV + PNG)"),
-)
-
-for fn, text in (
-    (H.endlocal_saf, "ENDLOCAL at ends + SHORTESTAPPLICATIONSFIRST at failures (§3.4, §3.6)"),
-    (H.endlocal_ig, "ENDLOCAL at ends + ITERATEDGREEDY at failures (§3.4, §3.7)"),
-    (H.endgreedy_saf, "ENDGREEDY at ends + SHORTESTAPPLICATIONSFIRST at failures (§3.5, §3.6)"),
-    (H.endgreedy_ig, "ENDGREEDY at ends + ITERATEDGREEDY at failures (§3.5, §3.7)"),
-    (H.noredist, "baseline: faulty, no redistribution (normalization of Figs. 1.5-1.7)"),
-    (H.ff_noredist, "baseline: fault-free, no redistribution (normalization of Fig. 1.4)"),
-    (H.ff_endlocal, "baseline: fault-free with ENDLOCAL at ends"),
-    (H.ff_endgreedy, "baseline: fault-free with ENDGREEDY at ends (best case, A-19)"),
-):
-    # the fault-free runs of a faulty instance solve another problem: never an incumbent
-    FAMILY.add(Heuristic(fn.__name__.upper().replace("_", "-"), fn, text,
-                         options=MalleableParams, baseline=fn.__name__.startswith("ff_")))
-
-FAMILY.add(ExactModel(
-    "yardstick", solve_yardstick,
-    "reference of the gap report: fault-free optimum (tiny, no failures), else the best "
-    "heuristic run with the fluid bound (status feasible)"))
-FAMILY.add(ExactModel(
-    "static-optimal", solve_static,
-    "optimal even allocation without redistribution, min max_i t^R_{i,sigma_i}(1) (Thm 1.4), "
-    "threshold search exact without (1.7)", options=StaticOptions))
-FAMILY.add(ExactModel(
-    "faultfree-optimal", solve_faultfree,
-    "fault-free optimum with redistribution at ends (Thm 1.7), branch and bound, n <= 5, "
-    "p <= 24", options=FaultFreeOptions))
-
-FAMILY.add(Bound("fluid", fluid_bound, "fluid bound: free continuous reallocation on the "
-                                       "concave hull of 1/t_{i,k} (valid for every run)"))
-FAMILY.add(Bound("checkpoint", checkpoint_bound,
-                 "checkpoint-aware fluid bound: every phase after t = 0 pays C and its periods' "
-                 "checkpoints, only the first phase's first period runs free (MA-25)"))
-FAMILY.add(Construction(
-    "CLAIRVOYANT", clairvoyant,
-    "clairvoyant: the processors the trace fails before the end are kept idle, the others "
-    "run the static optimum of the realized times (issue 23, MA-25)", seeded=True))
-
-
 def _paper(seed, count=None):
     rng_children = np.random.default_rng(seed).spawn(G.count_or_default(count, 1))
     return [G.paper_instance(c, 100, 5000, name=f"paper-s{seed}-{i}")
             for i, c in enumerate(rng_children)]
 
 
-FAMILY.add(Generator("paper", _paper, "n = 100, p = 5000, (1.13) with m ~ U{1.5e6..2.5e6}, "
-                                      "f = 0.08, MTBF 100 years, D = 60 s (§1.5.4)"))
-FAMILY.add(Generator("tiny", lambda seed, count=None: G.generate(seed, count, kind="tiny"),
-                     "n 2..4, p 6..12, integer tables, a few failures per run"))
-FAMILY.add(Generator("library", G.library,
-                     "the certified library malleable-small: 100 tiny instances, fault-free "
-                     "(proven optima by faultfree-optimal) and one in 12 with failures and a "
-                     "stored trace (fluid bound and best realized makespan)"))
-FAMILY.add(Generator("tiny-fault-free",
-                     lambda seed, count=None: G.generate(seed, count, kind="tiny", faulty=False),
-                     "n 2..4, p 6..12, integer tables, mtbf null"))
+def _build() -> Family:
+    fam = Family(
+        name="malleable",
+        spec="001",
+        sense="min",
+        objective_name="makespan",
+        objective_unit="s",
+        from_dict=MalleableInstance.from_dict,
+        smoke_suite=smoke_suite,
+        default_exact="yardstick",
+        scenario=scenario_of,
+        sample_scenario=no_qbar,
+        validate=validate,
+        objective=lambda case, run: max(run.finish),
+        reproduction=Reproduction(_reproduce, "Figures 1.4-1.7 of the chapter (CSV + PNG)"),
+    )
+    # the fault-free runs of a faulty instance solve another problem: never an incumbent
+    for name, fn, text, baseline in (
+        ("ENDLOCAL-SAF", H.endlocal_saf,
+         "ENDLOCAL at ends + SHORTESTAPPLICATIONSFIRST at failures (§3.4, §3.6)", False),
+        ("ENDLOCAL-IG", H.endlocal_ig,
+         "ENDLOCAL at ends + ITERATEDGREEDY at failures (§3.4, §3.7)", False),
+        ("ENDGREEDY-SAF", H.endgreedy_saf,
+         "ENDGREEDY at ends + SHORTESTAPPLICATIONSFIRST at failures (§3.5, §3.6)", False),
+        ("ENDGREEDY-IG", H.endgreedy_ig,
+         "ENDGREEDY at ends + ITERATEDGREEDY at failures (§3.5, §3.7)", False),
+        ("NOREDIST", H.noredist,
+         "baseline: faulty, no redistribution (normalization of Figs. 1.5-1.7)", False),
+        ("FF-NOREDIST", H.ff_noredist,
+         "baseline: fault-free, no redistribution (normalization of Fig. 1.4)", True),
+        ("FF-ENDLOCAL", H.ff_endlocal, "baseline: fault-free with ENDLOCAL at ends", True),
+        ("FF-ENDGREEDY", H.ff_endgreedy,
+         "baseline: fault-free with ENDGREEDY at ends (best case, A-19)", True),
+    ):
+        fam.add(Heuristic(name, fn, text, options=MalleableParams, baseline=baseline))
+
+    fam.add(ExactModel(
+        "yardstick", solve_yardstick,
+        "reference of the gap report: fault-free optimum (tiny, no failures), else the best "
+        "heuristic run with the fluid bound (status feasible)"))
+    fam.add(ExactModel(
+        "static-optimal", solve_static,
+        "optimal even allocation without redistribution, min max_i t^R_{i,sigma_i}(1) (Thm 1.4), "
+        "threshold search exact without (1.7)", options=StaticOptions))
+    fam.add(ExactModel(
+        "faultfree-optimal", solve_faultfree,
+        "fault-free optimum with redistribution at ends (Thm 1.7), branch and bound, n <= 5, "
+        "p <= 24", options=FaultFreeOptions))
+
+    fam.add(Bound("fluid", fluid_bound, "fluid bound: free continuous reallocation on the "
+                                        "concave hull of 1/t_{i,k} (valid for every run)"))
+    fam.add(Bound("checkpoint", checkpoint_bound,
+                  "checkpoint-aware fluid bound: every phase after t = 0 pays C and its periods' "
+                  "checkpoints, only the first phase's first period runs free (MA-25)"))
+    fam.add(Construction(
+        "CLAIRVOYANT", clairvoyant,
+        "clairvoyant: the processors the trace fails before the end are kept idle, the others "
+        "run the static optimum of the realized times (issue 23, MA-25)", seeded=True))
+
+    fam.add(Generator("paper", _paper, "n = 100, p = 5000, (1.13) with m ~ U{1.5e6..2.5e6}, "
+                                       "f = 0.08, MTBF 100 years, D = 60 s (§1.5.4)"))
+    fam.add(Generator("tiny", lambda seed, count=None: G.generate(seed, count, kind="tiny"),
+                      "n 2..4, p 6..12, integer tables, a few failures per run"))
+    fam.add(Generator("library", G.library,
+                      "the certified library malleable-small: 100 tiny instances, fault-free "
+                      "(proven optima by faultfree-optimal) and one in 12 with failures and a "
+                      "stored trace (fluid bound and best realized makespan)"))
+    fam.add(Generator("tiny-fault-free",
+                      lambda seed, count=None: G.generate(seed, count, kind="tiny", faulty=False),
+                      "n 2..4, p 6..12, integer tables, mtbf null"))
+    return fam
+
+
+FAMILY = _build()

@@ -23,7 +23,6 @@ from resilsched.plugin import (
     Heuristic,
     Reproduction,
 )
-from resilsched.reproduce import moldable as reproduction
 from resilsched.schedule import makespan_of
 from resilsched.solution import HeuristicResult
 
@@ -85,6 +84,12 @@ def _validate(case: Case, result: HeuristicResult) -> None:
                                   f"certified Lemma 2 bound {bound}")
 
 
+def _reproduce(argv: list[str], prog: str) -> int:
+    from resilsched.reproduce import moldable
+
+    return moldable.main(argv, prog)
+
+
 def _build() -> Family:
     from resilsched.bounds import moldable as bounds
     from resilsched.heuristics import moldable as heuristics
@@ -107,7 +112,7 @@ def _build() -> Family:
         validate=_validate,
         objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
-            reproduction.main,
+            _reproduce,
             "spec 000: Table 1 and Figs. 3-9 (CSV, summary.md, PNG in results/moldable/)",
         ),
     )

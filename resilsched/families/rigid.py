@@ -4,8 +4,8 @@ Every entry points at the function itself: the heuristics of `resilsched.heurist
 (each with its batch engine, `resilsched.heuristics.rigid.many`, and its params class in
 `resilsched.heuristics.rigid.params`), the models of `resilsched.models.rigid` (options
 `RigidSolveOptions`), the bounds of `resilsched.bounds.rigid`, the presets of
-`resilsched.instances.rigid.presets`, the SWF reader and the reproduction
-`resilsched.reproduce.rigid`.
+`resilsched.instances.rigid.presets`, the SWF reader, and the reproduction
+`resilsched.reproduce.rigid` (imported when it runs).
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from resilsched.plugin import (
     Heuristic,
     Reproduction,
 )
-from resilsched.reproduce import rigid as reproduction
 from resilsched.schedule import makespan_of
 from resilsched.solution import HeuristicResult
 
@@ -90,6 +89,12 @@ def _heuristic(name: str, batch: many.Batch, description: str, options: type,
                      fast_path={"record": False}, batch=batch)
 
 
+def _reproduce(argv: list[str], prog: str) -> int:
+    from resilsched.reproduce import rigid
+
+    return rigid.main(argv, prog)
+
+
 def _build() -> Family:
     fam = Family(
         name="rigid",
@@ -106,7 +111,7 @@ def _build() -> Family:
         validate=_validate,
         objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
-            reproduction.main,
+            _reproduce,
             "spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)",
         ),
     )

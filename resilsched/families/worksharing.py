@@ -38,7 +38,6 @@ from resilsched.plugin import (
     Heuristic,
     Reproduction,
 )
-from resilsched.reproduce import worksharing as reproduction
 from resilsched.solution import HeuristicResult
 
 HEURISTICS = [
@@ -100,6 +99,12 @@ def _bound(fn):
     return compute
 
 
+def _reproduce(argv: list[str], prog: str) -> int:
+    from resilsched.reproduce import worksharing
+
+    return worksharing.main(argv, prog)
+
+
 def _build() -> Family:
     fam = Family(
         name="worksharing",
@@ -113,7 +118,7 @@ def _build() -> Family:
         validate=_validate,
         objective=_expected_work,
         reproduction=Reproduction(
-            reproduction.main,
+            _reproduce,
             "spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)",
         ),
     )

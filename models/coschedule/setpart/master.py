@@ -20,9 +20,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import highspy
 import numpy as np
 
 from resilsched.heuristics.coschedule import Packs
@@ -32,6 +31,9 @@ from resilsched.models.coschedule.setpart.pool import PackPool
 from resilsched.models.coschedule.setpart.subset_rows import SubsetRowCuts
 from resilsched.solution import Status
 from resilsched.solvers import new_highs, run_highs, set_time_limit
+
+if TYPE_CHECKING:
+    import highspy
 
 Column = tuple[int, ...]
 
@@ -59,6 +61,7 @@ def partition_master(n: int, min_packs: int | None = None,
     With `min_packs`, row n is the pack-count cut sum_B z_B >= min_packs (columns get a 1 there
     through `add_pack_columns(..., extra_rows=...)`).
     """
+    import highspy
     h = new_highs(settings)
     ones = np.ones(n)
     h.addRows(n, ones, ones, 0, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
@@ -76,6 +79,7 @@ def add_pack_columns(h: highspy.Highs, packs: list[Column], costs: list[float],
 
     Records them in `index` and returns the new (pack, cost) pairs in column order.
     """
+    import highspy
     new = [(b, c) for b, c in zip(packs, costs, strict=True) if b not in index]
     if not new:
         return new
@@ -109,6 +113,7 @@ class Master:
 
     def __init__(self, n: int, min_packs: int | None = None, cuts: SubsetRowCuts | None = None,
                  settings: dict[str, Any] | None = None):
+        import highspy
         self.n = n
         self.min_packs = min_packs
         self.cuts = cuts
@@ -139,6 +144,7 @@ class Master:
 
     def add_cut(self, triple: tuple[int, int, int]) -> None:
         """Register a subset-row cut and add its row over the current columns."""
+        import highspy
         assert self.cuts is not None
         self.cuts.add(triple)
         hit = sorted({c for pair in itertools.combinations(sorted(triple), 2)
@@ -149,6 +155,7 @@ class Master:
     def solve_lp(self, seconds: float = math.inf) -> tuple[np.ndarray, float, np.ndarray]:
         """Duals of the master LP: pi per task row, mu >= 0 of the pack-count row, sigma <= 0
         per subset-row cut. HiGHS's simplex checks `seconds` itself."""
+        import highspy
         ncol = len(self.cols)
         self.h.changeColsIntegrality(ncol, np.arange(ncol, dtype=np.int32),
                                      np.array([highspy.HighsVarType.kContinuous] * ncol))
@@ -160,6 +167,7 @@ class Master:
         return duals[:n], mu, np.minimum(0.0, duals[c:])
 
     def lp_optimal(self) -> bool:
+        import highspy
         return self.h.getModelStatus() == highspy.HighsModelStatus.kOptimal
 
     def support(self) -> list[tuple[Column, float]]:
@@ -181,6 +189,7 @@ class Master:
              rel_gap: float = 0.0) -> MipResult:
         """The MIP in this process (HiGHS's own time limit only): `solve_mip` without the
         child."""
+        import highspy
         h = self.h
         h.setOptionValue("mip_rel_gap", float(rel_gap))
         ncol = len(self.cols)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import highspy
 import numpy as np
 
 from resilsched.deadline import Deadline
@@ -32,6 +31,7 @@ def price_and_dive(master, pricer: Callable, n: int, deadline: Deadline, batch: 
     pack of that rank by LP value instead of the largest (another dive from the same root).
     The master's row bounds are restored on return; the caller resets the column bounds.
     """
+    import highspy
     removed = np.zeros(n, dtype=bool)
     fixed: list[tuple[int, ...]] = []
     h = master.h

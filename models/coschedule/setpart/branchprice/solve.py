@@ -36,7 +36,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import highspy
 import numpy as np
 
 from resilsched.deadline import Deadline
@@ -83,6 +82,7 @@ class _BPMaster:
     """Master LP with artificial columns; columns addressed by their members (padded -1)."""
 
     def __init__(self, n: int, k: int, big_m: float, settings: dict[str, Any]):
+        import highspy
         self.n, self.k = n, k
         self.h = partition_master(n, settings=settings)
         self.h.addCols(n, np.full(n, big_m), np.zeros(n), np.full(n, highspy.kHighsInf), n,
@@ -103,6 +103,7 @@ class _BPMaster:
         return len(new)
 
     def set_allowed(self, allowed: np.ndarray) -> None:
+        import highspy
         m = len(allowed)
         if m == 0:
             return
@@ -198,6 +199,7 @@ def _branch_and_price(inst: CoscheduleInstance, opts: SetpartBPOptions,
                       best: Packs, lb: Any, unit, stats: dict) -> tuple[Packs, bool, Any]:
     """Best-first branch-and-price: (best packs, proven optimal, lower bound). With an
     `oracle`, the root's reduced-cost closure is tried first (`exact_cover`)."""
+    import highspy
     deadline = opts.deadline
     n, k = inst.n, inst.k
     big_m = float(sum(inst.t(i, inst.pmin[i]) for i in range(n))) + 1.0
@@ -339,6 +341,7 @@ def _root_mip(inst: CoscheduleInstance, master: _BPMaster, best: Packs,
               budget: float) -> Packs:
     """MIP over the root's columns (a heuristic: any solution is feasible), in a forked child
     with a hard limit; returns the better of its packs and `best`."""
+    import highspy
     def run() -> list[tuple[int, ...]] | None:
         h = new_highs({"threads": 1})
         set_time_limit(h, budget)

@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import highspy
 import numpy as np
 
 from resilsched.heuristics.coschedule import Packs, make_packs
@@ -94,6 +93,7 @@ def cutoff_mip(template: Master, pool: PackPool, keep: dict[int, np.ndarray], in
     """The MIP over the incumbent's packs and the pool packs where `keep` holds, with the
     template's cuts, pruned at `cutoff` (None: seeded with the incumbent instead); runs inside
     the forked child of `run_limited`."""
+    import highspy
     columns = pool.select(keep)
     mip = Master(template.n, template.min_packs, template.cuts,
                  proof_settings(settings, len(columns)))
