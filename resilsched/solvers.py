@@ -64,8 +64,7 @@ HIGHS_THREADS = 1
 #: units at very different paces on their models (docs/decisions.md T26):
 #: - moldable: 0.0015-0.01 units per wall second measured on its cumulative models (smoke suite,
 #:   n = 12-500), so 0.001 ends the search at 10-70 % of the limit;
-#: - rigid: 0.025-0.2 measured, hence 0.02 (`resilsched.models.rigid.budget` holds the same
-#:   value until `models/rigid/solve.py` takes its solver from here);
+#: - rigid: 0.025-0.2 measured, hence 0.02;
 #: - desktop: 1 unit per second (its model took ``max_deterministic_time = remaining``).
 CP_SAT_UNITS_PER_SECOND: dict[str, float] = {"moldable": 0.001, "rigid": 0.02, "desktop": 1.0}
 #: a run whose wall time reaches this share of its wall-clock limit was stopped by the clock

@@ -13,9 +13,10 @@ Every phase of `resilsched.models.rigid.solve` takes its time from the call's de
 
 With ``deterministic=True`` the phases are limited by work instead (`Phase`: greedy
 schedules, improvement rounds, dual-feasible cells, knapsacks, clauses, enumeration steps,
-search nodes), at rates set below what a loaded 2-core machine does (docs/performance.md),
-so that the same call gives the same result; the wall clock then only acts as a safety net
-(`safety_net`).
+search nodes; CP-SAT's deterministic time at the rigid rate of
+`resilsched.solvers.CP_SAT_UNITS_PER_SECOND`), at rates set below what a loaded 2-core
+machine does (docs/performance.md), so that the same call gives the same result; the wall
+clock then only acts as a safety net (`safety_net`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,6 @@ STEPS_PER_SECOND = 1e5  # forbidden-set enumeration steps (2e5 per second)
 NODES_PER_SECOND = 3e3  # refutation search nodes (6000-8500 measured)
 #: ... in C (`resilsched.models.rigid.crefute`; 3-6e5 nodes per second measured at load 5-7)
 C_NODES_PER_SECOND = 1e5
-CP_SAT_UNITS_PER_SECOND = 0.02  # CP-SAT deterministic time (0.025-0.2 per second measured)
 #: Improvement rounds x attempts^2 per second (one round, a knapsack list schedule and its
 #: forward-backward passes, is quadratic in the attempts: 20-30 rounds per second measured at
 #: 100 attempts on the loaded 2-core machine, 2-3e5; set below)

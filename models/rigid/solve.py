@@ -56,7 +56,6 @@ from resilsched.models.rigid import crefute, improve
 from resilsched.models.rigid.budget import (
     BUILD_SHARE,
     C_NODES_PER_SECOND,
-    CP_SAT_UNITS_PER_SECOND,
     GREEDY_SHARE,
     IMPROVE_SHARE,
     IMPROVE_SHARE_LARGE,
@@ -89,14 +88,13 @@ from resilsched.models.rigid.scaling import (
 from resilsched.options import SolveOptions
 from resilsched.schedule import Attempt, Schedule, SchedulePayload
 from resilsched.solution import Solution, Status
+from resilsched.solvers import SolverRun, cpsat_solver, run_cpsat, threads
 
 if TYPE_CHECKING:  # OR-Tools (and the pandas it loads) is imported when a model is solved
     from ortools.sat.python import cp_model
 
 SOLVER = "cp-sat"  # "cp-sat+refute" when the refutation search ran too
 
-#: CP-SAT threads when ``workers=0``.
-DEFAULT_WORKERS = 2
 #: Share of the time left for the refutation search after CP-SAT (decisions R7, R25: 0.9 since
 #: the search runs in C over active schedules; 0.75 before).
 REFUTE_SHARE = 0.9
@@ -126,12 +124,6 @@ class RigidSolveOptions(SolveOptions):
         "low": 0, "high": 4, "help": "largest minimal forbidden set made into clauses"})
     refute_share: float = field(default=REFUTE_SHARE, metadata={
         "low": 0.0, "high": 1.0, "help": "share of the time for the refutation search (R7)"})
-
-    @property
-    def threads(self) -> int:
-        """CP-SAT threads: `workers`, else 2 (1 when deterministic: one thread's
-        deterministic time follows the work done most closely, and needs no interleaving)."""
-        return self.workers or (1 if self.deterministic else DEFAULT_WORKERS)
 
 
 @dataclass
@@ -163,23 +155,19 @@ class ScaledResult:
 
 
 def _cp_sat(built_model: cp_model.CpModel, opts: RigidSolveOptions, share: float
-            ) -> tuple[cp_model.CpSolver, int]:
-    """Run CP-SAT for (1 - share) of the remaining time (deterministic time in that mode)."""
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = opts.threads
-    params.random_seed = opts.seed
+            ) -> tuple[cp_model.CpSolver, SolverRun]:
+    """Run CP-SAT (the solver runner, `resilsched.solvers`) for (1 - share) of the remaining
+    time; under ``deterministic=True`` for that share of the time limit's CP-SAT budget, in
+    deterministic time, with `safety_net` as the wall-clock stop."""
+    seconds = wall = None
     if opts.time_limit is not None:
         if opts.deterministic:
-            budget = opts.time_limit * (1.0 - share) * (1.0 - ROOT_SHARE - BUILD_SHARE)
-            params.max_deterministic_time = budget * CP_SAT_UNITS_PER_SECOND
-            params.interleave_search = opts.threads > 1
-            params.max_time_in_seconds = safety_net(opts).remaining()
+            seconds = opts.time_limit * (1.0 - share) * (1.0 - ROOT_SHARE - BUILD_SHARE)
+            wall = safety_net(opts).remaining()
         else:
-            params.max_time_in_seconds = max(opts.deadline.remaining() * (1.0 - share), 0.0)
-    return solver, solver.solve(built_model)
+            seconds = max(opts.deadline.remaining() * (1.0 - share), 0.0)
+    solver = cpsat_solver(opts, "rigid", seconds=seconds, wall=wall)
+    return solver, run_cpsat(solver, built_model)
 
 
 def search_rate(data: ScaledScenario) -> float:
@@ -260,22 +248,21 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     lap("build")
     share = min(max(float(opts.refute_share), 0.0), 1.0) if refute else 0.0
     opts.say("CP-SAT")
-    from ortools.sat.python import cp_model
-
-    solver, code = _cp_sat(built.model, opts, share)
+    solver, run = _cp_sat(built.model, opts, share)
     lap("cp_sat")
     seconds["cp_sat_deterministic"] = round(solver.deterministic_time, 6)
     lower, horizon = built.lower + offset, built.horizon + offset
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        status = solver.status_name(code)
+    if run.has_solution:
+        status = run.solver_status
         rest_starts = [[solver.value(s) for s in row] for row in built.vars.start]
-        objective = int(solver.objective_value)
-        bound = max(math.ceil(solver.best_objective_bound - 1e-9), built.lower)
-    elif code == cp_model.UNKNOWN:  # no schedule in time: the greedy one is the incumbent
+        objective = int(run.objective)
+        bound = built.lower if run.bound is None else max(math.ceil(run.bound - 1e-9),
+                                                          built.lower)
+    elif run.solver_status == "UNKNOWN":  # no schedule in time: the greedy one is the incumbent
         status, rest_starts, objective, bound = "FEASIBLE", built.greedy, built.horizon, built.lower
     else:
-        return ScaledResult(solver.status_name(code), None, None, lower, lower, horizon,
-                            isolated, 0, solver.status_name(code), root=root, seconds=seconds)
+        return ScaledResult(run.solver_status, None, None, lower, lower, horizon,
+                            isolated, 0, run.solver_status, root=root, seconds=seconds)
     refuted, searched = 0, False
     if share > 0 and status != "OPTIMAL" and bound < objective:
         opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
@@ -287,7 +274,7 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         memo = RefuteMemo(rest.n)  # the states refuted for T prune the search for T + 1
         # the C search on `threads` cores (decision R29); one under deterministic=True, where
         # the node count must not depend on the timing of the threads
-        search_workers = 1 if opts.deterministic else min(opts.threads, crefute.MAX_WORKERS)
+        search_workers = 1 if opts.deterministic else min(threads(opts), crefute.MAX_WORKERS)
         while bound < objective and not wall.expired() and (nodes is None or nodes > 0):
             res = refute_makespan(rest, bound, wall.remaining(), pool=pool, max_nodes=nodes,
                                   memo=memo, workers=search_workers)
@@ -307,7 +294,7 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         status = "OPTIMAL"
     return ScaledResult(status, place_isolated(data, isolated, kept, rest_starts),
                         objective + offset, bound + offset, lower, horizon, isolated, refuted,
-                        solver.status_name(code), searched, root, seconds)
+                        run.solver_status, searched, root, seconds)
 
 
 def _schedule(instance: RigidInstance, scenario: Scenario, data: ScaledScenario,

@@ -84,9 +84,6 @@ def test_deterministic_budget_is_the_seconds_times_the_family_rate(family, worke
 def test_the_certified_rates_are_unchanged():
     """The shipped certificates were solved with these budgets (decision L2)."""
     assert solvers.CP_SAT_UNITS_PER_SECOND == {"moldable": 0.001, "rigid": 0.02, "desktop": 1.0}
-    from resilsched.models.rigid.budget import CP_SAT_UNITS_PER_SECOND as rigid_rate
-
-    assert rigid_rate == solvers.CP_SAT_UNITS_PER_SECOND["rigid"]  # one value until converted
 
 
 @pytest.mark.parametrize("seconds, wall, limit", [(3.0, None, 3.0), (3.0, 2.0, 2.0),
@@ -126,6 +123,31 @@ def test_the_moldable_model_keeps_its_certified_budget():
     params = moldable._solver(wall_clock, SimpleNamespace(intervals=10)).parameters
     assert params.max_deterministic_time == math.inf and params.num_workers == 2
 
+
+
+@pytest.mark.parametrize("workers", [0, 1, 2])
+def test_the_rigid_model_keeps_its_certified_budget(workers):
+    """The rigid CP-SAT search under ``deterministic=True`` (60 s, refutation share 0.9): 0.02
+    units per second of the time limit's CP-SAT share, the safety net as its wall clock; a
+    wall-clock run gets (1 - share) of the time left."""
+    from resilsched.models.rigid import budget
+    from resilsched.models.rigid import solve as rigid
+
+    opts = rigid.RigidSolveOptions(time_limit=60.0, deterministic=True, workers=workers, seed=3)
+    solver, run = rigid._cp_sat(cp_model.CpModel(), opts, 0.9)
+    params = solver.parameters
+    cp_sat_share = 60.0 * (1 - 0.9) * (1 - budget.ROOT_SHARE - budget.BUILD_SHARE)
+    assert params.max_deterministic_time == pytest.approx(0.02 * cp_sat_share)
+    assert 1.25 * 60.0 + 0.5 - 30.0 < params.max_time_in_seconds <= 1.25 * 60.0 + 0.5
+    assert params.num_workers == (workers or 1) and params.random_seed == 3
+    assert params.interleave_search == (params.num_workers > 1)
+    assert run.status is Status.OPTIMAL and run.objective == 0.0  # the empty model
+    wall_clock = rigid.RigidSolveOptions(time_limit=60.0, workers=workers)
+    wall_clock.deadline.remaining = lambda: 10.0
+    params = rigid._cp_sat(cp_model.CpModel(), wall_clock, 0.9)[0].parameters
+    assert params.max_deterministic_time == math.inf
+    assert params.max_time_in_seconds == pytest.approx(10.0 * (1 - 0.9))
+    assert params.num_workers == (workers or 2) and not params.interleave_search
 
 # --- CP-SAT answers --------------------------------------------------------------------------
 def test_cpsat_optimal_is_the_brute_force_optimum():
