@@ -200,7 +200,12 @@ def end_greedy(st: RunState, t: float, elig: np.ndarray) -> None:
 
 
 def iterated_greedy(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
-    """ITERATEDGREEDY: ENDGREEDY's reallocation over the eligible ones and T_f (§3.7)."""
+    """ITERATEDGREEDY: ENDGREEDY's reallocation over the eligible ones and T_f (§3.7).
+
+    T_f recovers on its old count until t + D + R (MA-14), so the processors it would give
+    back are not free at t: a reallocation that shrinks T_f is dropped, T_f keeps its count and
+    the eligible ones are reallocated among themselves on what is idle now (ENDGREEDY's
+    reallocation without T_f, decision MA-27)."""
     apps = np.union1d(elig, [f]).astype(np.int64)
     is_f = apps == f
     fpos = int(np.flatnonzero(is_f)[0])
@@ -214,7 +219,10 @@ def iterated_greedy(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     lead = np.where(is_f, failed.lead - t, 0.0)
     reserve = (fpos, st.reserved_count(f), int(st.sigma[f]))
     k = _regreedy(st, t, apps, est, pool, lead, reserve if reserve[1] else None)
-    _commit_changes(st, apps, k, est.alphas, t, lead)
+    if k[fpos] >= st.sigma[f]:
+        _commit_changes(st, apps, k, est.alphas, t, lead)
+        return
+    end_greedy(st, t, elig)  # T_f keeps its count; the others share what is idle now
 
 
 def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
