@@ -10,7 +10,8 @@
   processors, then pairs from the shortest applications while a donor stays shorter than T_f's
   new estimate (A-16).
 - `iterated_greedy` (ITERATEDGREEDY, §3.7): ENDGREEDY's reallocation including T_f, estimated
-  with est_f.
+  with est_f; one that would shrink T_f, still recovering on its count, is dropped for the
+  reallocation of the others (MA-27).
 
 Only applications whose count changes are committed (alpha^t kept as a temporary, §1.5.2); an
 application restarts after RC + C_{i,k} (plus D + R for T_f). The greedy loops are
