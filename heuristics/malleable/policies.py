@@ -10,7 +10,8 @@
   processors, then pairs from the shortest applications while a donor stays shorter than T_f's
   new estimate (A-16).
 - `iterated_greedy` (ITERATEDGREEDY, §3.7): ENDGREEDY's reallocation including T_f, estimated
-  with est_f.
+  with est_f; one that would shrink T_f, still recovering on its count, is dropped for the
+  reallocation of the others (MA-27).
 
 Only applications whose count changes are committed (alpha^t kept as a temporary, §1.5.2); an
 application restarts after RC + C_{i,k} (plus D + R for T_f). The greedy loops are
@@ -200,7 +201,12 @@ def end_greedy(st: RunState, t: float, elig: np.ndarray) -> None:
 
 
 def iterated_greedy(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
-    """ITERATEDGREEDY: ENDGREEDY's reallocation over the eligible ones and T_f (§3.7)."""
+    """ITERATEDGREEDY: ENDGREEDY's reallocation over the eligible ones and T_f (§3.7).
+
+    T_f recovers on its old count until t + D + R (MA-14), so the processors it would give
+    back are not free at t: a reallocation that shrinks T_f is dropped, T_f keeps its count and
+    the eligible ones are reallocated among themselves on what is idle now (ENDGREEDY's
+    reallocation without T_f, decision MA-27)."""
     apps = np.union1d(elig, [f]).astype(np.int64)
     is_f = apps == f
     fpos = int(np.flatnonzero(is_f)[0])
@@ -214,7 +220,10 @@ def iterated_greedy(st: RunState, t: float, f: int, elig: np.ndarray) -> None:
     lead = np.where(is_f, failed.lead - t, 0.0)
     reserve = (fpos, st.reserved_count(f), int(st.sigma[f]))
     k = _regreedy(st, t, apps, est, pool, lead, reserve if reserve[1] else None)
-    _commit_changes(st, apps, k, est.alphas, t, lead)
+    if k[fpos] >= st.sigma[f]:
+        _commit_changes(st, apps, k, est.alphas, t, lead)
+        return
+    end_greedy(st, t, elig)  # T_f keeps its count; the others share what is idle now
 
 
 def shortest_first(st: RunState, t: float, f: int, elig: np.ndarray) -> None:

@@ -64,6 +64,11 @@ def validate(case: Case, result) -> None:
     """Independent check of a simulated run and of its objective (the last end)."""
     if result.schedule is None:
         raise InvalidSchedule(f"{result.heuristic} returned no run")
+    ok = {h.name for h in FAMILY.heuristics.values() if h.baseline and not h.plugin}
+    if (getattr(result.schedule, "fault_free", False) and not case.instance.fault_free
+            and result.heuristic not in ok | {"faultfree-optimal"}):  # decision MA-27
+        raise InvalidSchedule(f"{result.heuristic}: a fault-free run of an instance with "
+                              "failures (only the registered baselines and faultfree-optimal)")
     validate_malleable_run(case.instance, result.schedule, result.objective, case.scenario)
 
 

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from resilsched.checked import run_checked
 from resilsched.errors import InvalidSchedule
-from resilsched.heuristics.malleable import noredist
+from resilsched.heuristics.malleable import ff_endgreedy, noredist
 from resilsched.heuristics.malleable.clairvoyant import clairvoyant
 from resilsched.instances.malleable import FailureTrace, paper_instance, tiny_instance
-from resilsched.plugin import Case
+from resilsched.plugin import Case, Heuristic
 from resilsched.registry import get_family
 from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
@@ -117,17 +118,8 @@ sizes = st.sampled_from([(2, 4), (2, 6), (2, 8), (3, 6), (3, 8), (3, 10), (4, 8)
 
 
 def _passes(inst, res) -> None:
-    """The run passes the validator. A refusal by the physical load alone (MA-14: ITERATEDGREEDY
-    shrinking the struck application while it recovers; not a rule of MA-26) still has to pass
-    the rules of MA-26."""
-    pay = res.schedule
-    try:
-        validate_malleable_run(inst, pay, res.objective)
-    except InvalidSchedule as e:
-        assert "physical load, MA-14" in str(e), e
-        V._check_events(pay.phases)
-        if not pay.fault_free:
-            V._check_processors(pay, inst.p, bool(pay.options.get("lookahead_release", True)))
+    """The run passes the validator, every rule of it (no refusal is let through, MA-27)."""
+    validate_malleable_run(inst, res.schedule, res.objective)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -139,6 +131,34 @@ def test_every_registered_heuristic_and_the_construction_still_validate(seed, si
     for name, h in FAM.heuristics.items():
         _passes(inst, h.run(inst, None, None, seed=trace_seed,
                             **({} if name.startswith("FF-") else opts)))
+
+
+@pytest.mark.parametrize("name", ["ENDLOCAL-IG", "ENDGREEDY-IG"])
+def test_ig_gives_no_processor_of_the_struck_application_while_it_recovers(name):
+    """MA-27: at T0's third failure IG would shrink T0 from 4 to 2 and give the pair to T1 at
+    once, while T0 still recovers on 4 until t + D + R (8 of 6 processors busy, MA-14)."""
+    inst = tiny_instance(9, 2, 6)
+    res = FAM.heuristics[name].run(inst, None, None, seed=0)
+    pay = res.schedule
+    assert pay.counts["fail_calls"] >= 3 and pay.counts["redistributions"] > 0
+    validate_malleable_run(inst, pay, res.objective)
+    struck = {(ph[0], ph[5]) for ph in pay.phases if ph[6] == "failure"}
+    shrunk = [ph for ph in pay.phases if ph[6] == "redistributed" and (ph[0], ph[1]) in struck
+              and ph[1] == ph[5] and next(q[3] for q in pay.phases if q[0] == ph[0]
+                                          and q[1] == ph[5] and q is not ph) < ph[3]]
+    assert not shrunk  # IG never shrinks an application at its own failure
+
+
+def test_a_plugin_run_without_failures_on_a_faulty_instance_is_refused():
+    """MA-27: only the registered baselines and faultfree-optimal plans run fault-free."""
+    inst = tiny_instance(3, 2, 8)
+    case = Case("x", inst, FAM.scenario(inst, None))
+    FAM.validate(case, FAM.heuristics["FF-ENDGREEDY"].run(inst, None, None))  # a baseline
+    cheat = Heuristic("CHEAT", lambda i, s=None, p=None, *, seed=0: ff_endgreedy(i), "x",
+                      origin="reference")
+    got = run_checked(FAM, cheat, case)
+    assert not got.valid and "CHEAT: a fault-free run of an instance with failures" in \
+        got.problems[-1]
 
 
 def _paper_runs_pass(inst, scenario) -> None:
