@@ -59,6 +59,8 @@ from resilsched.bounds.desktop import DEMAND_MARGIN, lb_big, lb_cap, least_by_po
 from resilsched.deadline import Deadline
 from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.durations import duration_matrix
+from resilsched.solution import Status
+from resilsched.solvers import new_highs, run_highs
 
 #: runs fn() within seconds, None when it does not finish: runner(fn, seconds)
 Runner = Callable[[Callable[[], Any], float], Any]
@@ -196,12 +198,8 @@ class _Relaxation:
         r_idx, h_idx = np.nonzero(v > 0)
         nz = r_idx.size
         nrows = v.shape[0]
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        h.setOptionValue("solver", "ipm")  # 5-7x faster than the dual simplex here
-        if np.isfinite(seconds):
-            h.setOptionValue("time_limit", float(max(1e-3, seconds)))
+        # the interior point method: 5-7x faster than the dual simplex here
+        h = new_highs({"solver": "ipm"}, seconds=seconds)
         inf = highspy.kHighsInf
         ncol = nz + L + 1  # columns: z (nz, by interval), K_h (L), rho
         cost = np.zeros(ncol)
@@ -230,8 +228,7 @@ class _Relaxation:
         upper = np.r_[np.ones(nrows), np.zeros(L), np.full(L, inf)]
         idx = np.concatenate(index).astype(np.int32)
         h.addRows(lower.size, lower, upper, idx.size, starts, idx, np.concatenate(value))
-        h.run()
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        if run_highs(h).status is not Status.OPTIMAL:
             return None
         if -h.getInfo().objective_function_value >= 1.0 + RHO_TOLERANCE:  # feasible LP
             return None

@@ -21,6 +21,7 @@ from resilsched.models.desktop.common import (
     prepare,
 )
 from resilsched.solution import Solution, Status
+from resilsched.solvers import cpsat_solver, run_cpsat
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -100,31 +101,25 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
         where = best.placement()
         for (j, i, k), var in x.items():
             m.AddHint(var, where.get(j) == (i, k + 1))
-    solver = cp_model.CpSolver()
-    p = solver.parameters
-    remaining = max(0.01, opts.deadline.remaining())
-    p.num_workers = opts.workers or 2
-    p.random_seed = opts.seed
-    if opts.deterministic:
-        p.max_deterministic_time = remaining
-    else:
-        p.max_time_in_seconds = remaining
+    # desktop's budget is the time left on the clock (decision T26)
+    solver = cpsat_solver(opts, "desktop", seconds=max(0.01, opts.deadline.remaining()))
     opts.say("search (CP-SAT)")
-    code = solver.Solve(m)
-    info["cp_sat_status"] = solver.StatusName(code)
+    run = run_cpsat(solver, m)
+    info["cp_sat_status"] = run.solver_status
     chosen = None
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if run.has_solution:
         chosen = {}
         for (j, i, k), var in x.items():
             if solver.BooleanValue(var):
                 chosen.setdefault((i, k), []).append(j)
-    if code == cp_model.OPTIMAL:
-        status, bound = Status.OPTIMAL, int(round(solver.ObjectiveValue()))
-    elif code == cp_model.INFEASIBLE and best is None:
+    if run.status is Status.OPTIMAL:
+        status, bound = Status.OPTIMAL, int(round(run.objective))
+    elif run.status is Status.INFEASIBLE and best is None:
         return Solution(None, None, Status.INFEASIBLE, METHOD, "cp-sat",
                         time.perf_counter() - started, info=info)
     else:
         status = Status.FEASIBLE if chosen is not None or best else Status.NO_SOLUTION
-        bound = max(lb, int(-(-solver.BestObjectiveBound() // 1))) if chosen is not None else lb
+        bound = (max(lb, int(-(-run.bound // 1))) if chosen is not None and run.bound is not None
+                 else lb)
     opts.say("checking the allocation")
     return finish(data, METHOD, "cp-sat", status, chosen, None, bound, best, started, info)

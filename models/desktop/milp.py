@@ -23,6 +23,7 @@ from resilsched.models.desktop.common import (
     prepare,
 )
 from resilsched.solution import Solution, Status
+from resilsched.solvers import highs_options, run_highs, set_time_limit
 
 if TYPE_CHECKING:
     import highspy
@@ -115,7 +116,6 @@ def build(data: HorizonData, lb: int, ub: int) -> tuple[highspy.Highs, dict, int
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (HiGHS MILP; spec 7.1)."""
-    import highspy
     opts = HorizonOptions.of(time_limit, options)
     started = time.perf_counter()
     slack = instance.slack_rule
@@ -132,31 +132,26 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     if best is not None:
         ub = min(ub, best.horizon)
     h, x, lam = build(data, min(lb, ub), ub)
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 1e-6)
-    h.setOptionValue("random_seed", int(opts.seed))
-    h.setOptionValue("threads", int(opts.workers or 1))
-    h.setOptionValue("time_limit", float(max(0.01, opts.deadline.remaining())))
+    for name, value in highs_options(opts, mip_rel_gap=0.0, mip_abs_gap=1e-6).items():
+        h.setOptionValue(name, value)
+    set_time_limit(h, max(0.01, opts.deadline.remaining()))
     opts.say("search (HiGHS)")
-    h.run()
-    model_status = h.getModelStatus()
-    info["highs_status"] = h.modelStatusToString(model_status)
-    hinfo = h.getInfo()
+    run = run_highs(h)
+    info["highs_status"] = run.solver_status
     chosen = None
-    if hinfo.primal_solution_status == 2:  # a feasible point
+    if run.objective is not None:  # a feasible point
         values = h.getSolution().col_value
         chosen = {}
         for (j, i, k), c in x.items():
             if values[c] > 0.5:
                 chosen.setdefault((i, k), []).append(j)
-    if model_status == highspy.HighsModelStatus.kInfeasible and best is None:
+    if run.status is Status.INFEASIBLE and best is None:
         return Solution(None, None, Status.INFEASIBLE, METHOD, "highs",
                         time.perf_counter() - started, info=info)
-    if model_status == highspy.HighsModelStatus.kOptimal and chosen is not None:
+    if run.status is Status.OPTIMAL and chosen is not None:
         status, bound = Status.OPTIMAL, lb
     else:
         status = Status.FEASIBLE if chosen is not None or best else Status.NO_SOLUTION
-        dual = hinfo.mip_dual_bound
-        bound = max(lb, math.ceil(dual - 1e-6)) if math.isfinite(dual) else lb
+        bound = max(lb, math.ceil(run.bound - 1e-6)) if run.bound is not None else lb
     opts.say("checking the allocation")
     return finish(data, METHOD, "highs", status, chosen, None, bound, best, started, info)
