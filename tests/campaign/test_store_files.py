@@ -159,8 +159,11 @@ def test_a_full_disk_keeps_the_rows_stored_so_far(spec, run, tmp_path, monkeypat
 
     def filling(self, *args):
         n = add_texts(self, *args)
+        # no free page left to reuse (the claims just deleted freed some, and a next chunk
+        # could fit in them), then no page may be added: the disk is full now
+        self._db.execute("VACUUM")
         pages = self._db.execute("PRAGMA page_count").fetchone()[0]
-        self._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full now
+        self._db.execute(f"PRAGMA max_page_count = {pages}")
         return n
 
     monkeypatch.setattr(ResultStore, "add_texts", filling)
