@@ -401,7 +401,14 @@ def format_report(report: GapReport) -> str:
                       if (h.group, other) not in seen]
         if pairs:
             lines.append("  not ranked by mean gap to OPT (tied, or the order depends on where "
-                         "the unproven optima lie): " + ", ".join(pairs))
+                         "the unproven optima lie):")
+            line = "   "
+            for pair in pairs:
+                if len(line) + len(pair) + 2 > 100 and line.strip():
+                    lines.append(line.rstrip(","))
+                    line = "   "
+                line += f" {pair},"
+            lines.append(line.rstrip(","))
         for h in rows:
             for v in h.violations:
                 lines.append(f"  VIOLATION {h.row}: {v}")
