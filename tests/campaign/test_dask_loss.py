@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -21,10 +22,18 @@ from tests.campaign.midrun import slow_square, stored_rows
 distributed = pytest.importorskip("distributed")
 
 TASKS = 200
+#: the folder holding ``tests/``: the worker processes import `slow_square` from it by name
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path):
+def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path, monkeypatch):
     path = tmp_path / "loss.sqlite"
+    # pytest runs with --import-mode=importlib, which leaves sys.path alone: `tests` is then
+    # importable in worker processes only when the current folder is on it (``python -m
+    # pytest``), not under the ``pytest`` script. A worker that cannot unpickle `slow_square`
+    # dies, and so does its restart: the cluster ends with no worker and the run waits for one.
+    # Spawned workers inherit sys.path.
+    monkeypatch.syspath_prepend(str(ROOT))
     tasks = [Task({"x": x}, x) for x in range(TASKS)]
     killed: list[int] = []
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -33,6 +42,8 @@ def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path):
         assert all(a.startswith("tcp://127.0.0.1:") for a in client.nthreads())
         pids = sorted(client.run(os.getpid).values())
         assert len(pids) == 2
+        # fail now, not by waiting for workers that die on every chunk
+        assert list(client.run(slow_square, 3).values()) == [9, 9]
 
         def kill_one() -> None:
             deadline = time.monotonic() + 60
