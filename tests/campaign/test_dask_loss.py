@@ -6,9 +6,11 @@ has no worker yet is waited for, and said."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -92,3 +94,26 @@ def test_a_cluster_without_workers_is_waited_for_and_said(tmp_path, monkeypatch,
     assert outcome.results == [x * x for x in range(20)]
     err = capsys.readouterr().err
     assert "[late] the Dask cluster has had no worker for " in err and "waiting for one" in err
+
+
+def test_a_task_function_the_workers_cannot_load_is_an_error_before_any_task(tmp_path,
+                                                                             monkeypatch):
+    """A worker that cannot unpickle the task function dies on each chunk (and so does its
+    restart): the run would wait for ever for a worker; it stops at once, naming the function
+    (decision K33)."""
+    from resilsched.campaign import CampaignError
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        # a module made after the worker started: on this process's import path, not on its
+        (tmp_path / "parent_only_k33.py").write_text("def double(x):\n    return 2 * x\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        monkeypatch.delitem(sys.modules, "parent_only_k33", raising=False)
+        double = importlib.import_module("parent_only_k33").double
+        with ResultStore(tmp_path / "s.sqlite") as store:
+            with pytest.raises(CampaignError, match=r"^--dask: the workers cannot load the task "
+                               r"function parent_only_k33\.double \(.*parent_only_k33"):
+                execute("nope", [Task({"x": x}, x) for x in range(3)], double, store,
+                        dask=client, progress=False)
+            assert store.keys("nope") == set()
