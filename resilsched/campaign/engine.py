@@ -497,18 +497,21 @@ def _run_dask(chunks: _Chunks, sizer: ChunkSizer, todo: _Todo, fn: Callable[[Any
         else:
             client = distributed.Client(str(dask))
         own = True
-    submitted: list[Any] = []
+    submitted: set[Any] = set()  # in flight: a lost worker's stored chunks are not rerun (K33)
 
     def submit(payloads: list[Any]) -> Any:
-        submitted.append(client.submit(run_chunk, fn, payloads, pure=False))
-        return submitted[-1]
+        future = client.submit(run_chunk, fn, payloads, pure=False)
+        submitted.add(future)
+        return future
 
     def wait_first(fs: set[Any]) -> set[Any]:
         try:
-            return set(distributed.wait(list(fs), timeout=DASK_POLL_SECONDS,
+            done = set(distributed.wait(list(fs), timeout=DASK_POLL_SECONDS,
                                         return_when="FIRST_COMPLETED").done)
         except TimeoutError:  # nothing done yet: look again at the cluster's size
             return set()
+        submitted.difference_update(done)
+        return done
 
     last = [-math.inf, 1]
     idle: list[float] = []  # since when the cluster has no worker, and when it was said
@@ -532,15 +535,29 @@ def _run_dask(chunks: _Chunks, sizer: ChunkSizer, todo: _Todo, fn: Callable[[Any
 
     try:
         on_versions(dask_versions(client))
+        _check_loadable(client, fn)
         _dispatch(chunks, sizer, todo, submit, wait_first, record, beat, workers)
     except BaseException:
-        client.cancel(submitted)
+        client.cancel(list(submitted))
         raise
     finally:
         if own:
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def _check_loadable(client: Any, fn: Callable[[Any], Any]) -> None:
+    """`CampaignError` if a worker of `client` cannot unpickle `fn` (such a worker would die on
+    every chunk, and the run wait for ever; decision K33)."""
+    try:
+        client.run(run_chunk, fn, [])
+    except OSError:  # a worker lost meanwhile
+        pass
+    except Exception as exc:
+        raise CampaignError(f"--dask: the workers cannot load the task function "
+                            f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', fn)} "
+                            f"({exc}); they need the module on their import path") from None
 
 
 def dask_versions(client: Any) -> list[dict[str, Any]]:

@@ -6,11 +6,14 @@ has no worker yet is waited for, and said."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sqlite3
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -21,10 +24,18 @@ from tests.campaign.midrun import slow_square, stored_rows
 distributed = pytest.importorskip("distributed")
 
 TASKS = 200
+#: the folder holding ``tests/``: the worker processes import `slow_square` from it by name
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path):
+def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path, monkeypatch):
     path = tmp_path / "loss.sqlite"
+    # pytest runs with --import-mode=importlib, which leaves sys.path alone: `tests` is then
+    # importable in worker processes only when the current folder is on it (``python -m
+    # pytest``), not under the ``pytest`` script. A worker that cannot unpickle `slow_square`
+    # dies, and so does its restart: the cluster ends with no worker and the run waits for one.
+    # Spawned workers inherit sys.path.
+    monkeypatch.syspath_prepend(str(ROOT))
     tasks = [Task({"x": x}, x) for x in range(TASKS)]
     killed: list[int] = []
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -33,6 +44,8 @@ def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path):
         assert all(a.startswith("tcp://127.0.0.1:") for a in client.nthreads())
         pids = sorted(client.run(os.getpid).values())
         assert len(pids) == 2
+        # fail now, not by waiting for workers that die on every chunk
+        assert list(client.run(slow_square, 3).values()) == [9, 9]
 
         def kill_one() -> None:
             deadline = time.monotonic() + 60
@@ -81,3 +94,26 @@ def test_a_cluster_without_workers_is_waited_for_and_said(tmp_path, monkeypatch,
     assert outcome.results == [x * x for x in range(20)]
     err = capsys.readouterr().err
     assert "[late] the Dask cluster has had no worker for " in err and "waiting for one" in err
+
+
+def test_a_task_function_the_workers_cannot_load_is_an_error_before_any_task(tmp_path,
+                                                                             monkeypatch):
+    """A worker that cannot unpickle the task function dies on each chunk (and so does its
+    restart): the run would wait for ever for a worker; it stops at once, naming the function
+    (decision K33)."""
+    from resilsched.campaign import CampaignError
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        # a module made after the worker started: on this process's import path, not on its
+        (tmp_path / "parent_only_k33.py").write_text("def double(x):\n    return 2 * x\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        monkeypatch.delitem(sys.modules, "parent_only_k33", raising=False)
+        double = importlib.import_module("parent_only_k33").double
+        with ResultStore(tmp_path / "s.sqlite") as store:
+            with pytest.raises(CampaignError, match=r"^--dask: the workers cannot load the task "
+                               r"function parent_only_k33\.double \(.*parent_only_k33"):
+                execute("nope", [Task({"x": x}, x) for x in range(3)], double, store,
+                        dask=client, progress=False)
+            assert store.keys("nope") == set()
