@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from resilsched.campaign import ResultStore
+from resilsched.campaign import engine as campaign_engine
 from resilsched.campaign import store as store_module
 from tests.campaign.conftest import ISSUE_EXAMPLE, stored_campaign
 
@@ -167,6 +168,8 @@ def test_a_full_disk_keeps_the_rows_stored_so_far(spec, run, tmp_path, monkeypat
         return n
 
     monkeypatch.setattr(ResultStore, "add_texts", filling)
+    # a commit per task (480 fast tasks could otherwise be one commit, leaving none to fail)
+    monkeypatch.setattr(campaign_engine, "INLINE_COMMIT_SECONDS", 0.0)
     code, out, err = run("campaign", "run", spec(text), "--store", path, "-q", "--executor",
                          "inline")
     assert code == 2 and out == "" and err.count("\n") == 1, err
