@@ -236,16 +236,19 @@ def selection(names: Iterable[Any] | None, families: Sequence[Family],
 
 def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | None = None,
         instances: Iterable[Any] | None = None, family: str | None = None,
-        time_limit: float | None = None, jobs: int | None = 1, store: str | None = None):
+        time_limit: float | None = None, jobs: int | None = 1, store: str | None = None, *,
+        dask: Any = None, resolve: bool = False, progress: bool = False):
     """The gap report (`resilsched.gap.GapReport`, ``to_dict()`` is ``resilsched gap --json``).
 
     Cases: the stored certificates of `library` (shipped names or folders, on the campaign
-    engine with `jobs` processes, resumable in `store`), or `instances` (objects or files,
-    solved now), else the smoke suites; `heuristics` names what to score (default: every
-    registered heuristic), `family` restricts the families. `time_limit` (default 10 s) bounds
-    each exact solve and each heuristic run.
+    engine with `jobs` processes or the `dask` scheduler, resumable in `store`, re-solved
+    with `resolve`), or `instances` (objects or files, solved now), else the smoke suites;
+    `heuristics` names what to score (default: every registered heuristic), `family`
+    restricts the families. `time_limit` (default 10 s) bounds each exact solve and each
+    heuristic run. `progress` draws a progress bar on standard error.
     """
     from resilsched.gap import run_gap
+    from resilsched.progress import ProgressBar
 
     limit = check_time_limit(GAP_TIME_LIMIT if time_limit is None else time_limit,
                              "time_limit")
@@ -253,7 +256,8 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
         if instances is not None:
             raise InvalidInstance("library and instances", "are exclusive")
         return library_gap([library] if isinstance(library, str) else list(library),
-                           heuristics, family, time_limit, jobs=jobs, store=store)
+                           heuristics, family, time_limit, jobs=jobs, dask=dask, store=store,
+                           resolve=resolve, progress=progress)
     cases: dict[str, list[Case]] = {}
     for k, item in enumerate(instances or ()):
         inst = load(item) if isinstance(item, (str, Path)) else item
@@ -265,7 +269,8 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
     chosen = selection(heuristics, fams)
     if chosen is not None:
         fams = [f for f in fams if f.name in chosen]
-    return run_gap(fams, limit, cases=cases or None, heuristics=chosen)
+    return run_gap(fams, limit, cases=cases or None, heuristics=chosen,
+                   progress=ProgressBar("gap") if progress else None)
 
 
 def _families(names: Sequence[str] | None) -> list[Family]:

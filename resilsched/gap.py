@@ -30,9 +30,9 @@ from fractions import Fraction
 from typing import Any
 
 from resilsched.numeric import readable
-from resilsched.optimality_gap import certify_family, is_exact, relative_gap
+from resilsched.optimality_gap import certify_family, is_exact, reference, relative_gap
 from resilsched.plugin import Bound, Case, Family, Heuristic
-from resilsched.solution import Solution, Status
+from resilsched.solution import Status
 
 REL_TOL = 1e-9
 
@@ -134,15 +134,6 @@ class GapReport:
             "cases": self.cases,
             **self.meta,
         }
-
-
-def _reference(sol: Solution) -> tuple[Any, str]:
-    """The value heuristics are scored against and what kind of value it is."""
-    if sol.status is Status.OPTIMAL:
-        return sol.objective, "optimal"
-    if sol.bound is not None:
-        return sol.bound, "bound"
-    return None, "none"
 
 
 def _num(x: Any) -> Any:
@@ -281,7 +272,7 @@ def run_family(
     for index, case in enumerate(cases, 1):
         t0 = time.perf_counter()
         sol = exact(case.instance, case.scenario, time_limit=time_limit)
-        ref, kind = _reference(sol)
+        ref, kind = reference(sol.status is Status.OPTIMAL, sol.objective, sol.bound)
         incumbent = sol.objective
         report.cases.append(
             {

@@ -47,6 +47,21 @@ def relative_gap(value: Any, reference: Any, sense: str, *, percent: bool = Fals
     return (100.0 * float(diff) if percent else float(diff)) / float(reference)
 
 
+def reference(optimal: bool, objective: Any, bound: Any) -> tuple[Any, str]:
+    """The value gaps are measured against, and its kind: the optimum when it is proven
+    (``"optimal"``), else the best bound (``"bound"``), else nothing (``None, "none"``).
+
+    The one rule of every gap: the gap report (a solver's `Solution`), campaign reports (an
+    exact model's stored row) and libraries (a certificate) all choose with it.
+
+    >>> reference(True, 20, 18), reference(False, 21, 18), reference(False, 21, None)
+    ((20, 'optimal'), (18, 'bound'), (None, 'none'))
+    """
+    if optimal:
+        return objective, "optimal"
+    return (bound, "bound") if bound is not None else (None, "none")
+
+
 def case_key(case: dict[str, Any]) -> tuple[str | None, str]:
     """How a report's case is named in `HeuristicStats.objectives`: (library or None, case)."""
     return case.get("library"), case["case"]

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from resilsched.optimality_gap import relative_gap
+from resilsched.optimality_gap import reference, relative_gap
 from resilsched.plugin import Family
 from resilsched.registry import UnknownName, find_heuristic, get_family
 
@@ -165,8 +165,9 @@ def _setting_of(algorithm: str, kind: str, priority: str | None,
                    json.dumps(dict(params), sort_keys=True, separators=(",", ":")))
 
 
-def _reference(fam: Family, exact: dict[str, dict[str, Any]]) -> tuple[str, dict] | None:
-    """(model, row) of the reference exact model among the exact rows of one case."""
+def reference_model(fam: Family, exact: dict[str, Any]) -> tuple[str, Any] | None:
+    """(model, row) of the reference exact model among the exact rows of one case: the
+    family's default exact model when it ran, else the first by name."""
     if not exact:
         return None
     name = fam.default_exact if fam.default_exact in exact else sorted(exact)[0]
@@ -251,12 +252,13 @@ def collect(rows: Iterable[tuple[str, dict[str, Any], Any]]
         fr = out[name]
         exact = {s.algorithm: r for s, r in entries if s.kind == "exact"
                  and r.get("objective") is not None}
-        ref = _reference(fr.family, exact)
+        ref = reference_model(fr.family, exact)
         if ref is None:
             continue
         model, row = ref
-        optimal = row.get("status") == "optimal"
-        value = row["objective"] if optimal else row.get("solver_bound")
+        value, kind = reference(row.get("status") == "optimal", row["objective"],
+                                row.get("solver_bound"))
+        optimal = kind == "optimal"
         if value is None:
             continue
         fr.reference_model = model

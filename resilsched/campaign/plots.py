@@ -181,7 +181,7 @@ def _worst(fr: Any, raw: Sequence[tuple[dict[str, Any], Any]]) -> list[Worst]:
     exact model (`resilsched.campaign.metrics`), the largest gaps first."""
     from collections import defaultdict
 
-    from resilsched.campaign.metrics import _reference, _setting
+    from resilsched.campaign.metrics import _setting, reference_model
     from resilsched.optimality_gap import relative_gap
 
     cases: dict[tuple, list[tuple[dict, Any]]] = defaultdict(list)
@@ -193,7 +193,7 @@ def _worst(fr: Any, raw: Sequence[tuple[dict[str, Any], Any]]) -> list[Worst]:
     for entries in cases.values():
         exact = {f["algorithm"]: (f, r) for f, r in entries if f.get("kind") == "exact"
                  and r.get("objective") is not None and r.get("status") == "optimal"}
-        ref = _reference(fr.family, exact)
+        ref = reference_model(fr.family, exact)
         if ref is None:
             continue
         _, (ref_fields, ref_row) = ref

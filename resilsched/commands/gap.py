@@ -78,30 +78,20 @@ def add_parser(sub: Any) -> None:
 
 
 def report(args: argparse.Namespace) -> Any:
-    """The `GapReport` of the options: on the libraries of ``--library`` (filtered by
-    ``--family``), else on the built-in smoke suites."""
-    from resilsched.api import library_gap, selection
+    """The `GapReport` of the options (`resilsched.api.gap`): on the libraries of
+    ``--library`` (filtered by ``--family``), else on the built-in smoke suites."""
+    from resilsched.api import gap
     from resilsched.campaign import CampaignError
-    from resilsched.gap import run_gap
-    from resilsched.progress import ProgressBar
-    from resilsched.registry import available_families, get_family
 
     if args.library:  # against stored certificates, on the campaign engine
         positive(args.jobs, "--jobs")
-        try:
-            return library_gap(args.library, args.heuristic, args.family, args.time_limit,
-                               jobs=args.jobs, dask=args.dask, store=args.store,
-                               resolve=args.resolve, progress=not args.quiet)
-        except CampaignError as exc:  # a store of another configuration, Dask missing
-            raise UsageError(str(exc)) from None
-    limit = time_limit(args, 10.0)
-    names = [args.family] if args.family is not None else available_families()
-    fams = [get_family(n) for n in names]
-    chosen = selection(args.heuristic, fams)
-    if chosen is not None:
-        fams = [f for f in fams if f.name in chosen]
-    return run_gap(fams, limit, progress=None if args.quiet else ProgressBar("gap"),
-                   heuristics=chosen)
+    time_limit(args, 10.0)  # checked here, to name the option
+    try:
+        return gap(args.heuristic, args.library or None, family=args.family,
+                   time_limit=args.time_limit, jobs=args.jobs, store=args.store,
+                   dask=args.dask, resolve=args.resolve, progress=not args.quiet)
+    except CampaignError as exc:  # a store of another configuration, Dask missing
+        raise UsageError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from resilsched.numeric import readable
+from resilsched.optimality_gap import reference
 from resilsched.solution import Solution, Status, number_fields
 from resilsched.versions import CERTIFICATE_RECORD, versions
 
@@ -151,10 +152,8 @@ class Certificate:
 
     def reference(self, sense: str) -> tuple[Any, str]:
         """The value gaps are measured against and its kind (``"optimal"`` or ``"bound"``)."""
-        if self.is_optimal:
-            return self.optimum, "optimal"
-        ref = self.lower_bound if sense == "min" else self.upper_bound
-        return (ref, "bound") if ref is not None else (None, "none")
+        bound = self.lower_bound if sense == "min" else self.upper_bound
+        return reference(self.is_optimal, self.optimum, bound)
 
     def incumbent(self, sense: str) -> Any:
         """A feasible value: >= OPT when minimising, <= OPT when maximising (None if unknown)."""
