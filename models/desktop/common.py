@@ -28,6 +28,7 @@ horizon.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -252,3 +253,44 @@ def finish(data: HorizonData, method: str, solver: str, status: Status,
         bound = min(bound, objective)
     return Solution(objective, bound, status, method, solver, time.perf_counter() - started,
                     payload=sched if sched is not None else {}, info=info)
+
+
+Search = Callable[[HorizonData, int, int, "DesktopSchedule | None", HorizonOptions, dict],
+                  tuple[Status, "dict[tuple[int, int], list[int]] | None", "int | None"]]
+
+
+def solve_with(instance: DesktopInstance, time_limit: float | None, options: dict[str, Any],
+               method: str, solver: str, what: str, search: Search) -> Solution:
+    """An exact model's `solve` around its back end `search`.
+
+    The phases before the model (`prepare`: bounds, incumbents, the size check), then
+    ``search(data, lb, ub, incumbent, opts, info) -> (status, allocation, bound)`` on the
+    instance's data with lambda in [lb, ub] (`allocation`: (machine, interval) -> jobs, None
+    without a feasible point; `bound`: the back end's proven lower bound or None), then
+    `finish`: the allocation checked, the incumbent kept when it is as good, an
+    ``optimal`` status only on the back end's proof with an allocation. `what` names the
+    model in the progress lines.
+    """
+    opts = HorizonOptions.of(time_limit, options)
+    started = time.perf_counter()
+    slack = instance.slack_rule
+    lb, best, info, go = prepare(instance, opts)
+    if not go:
+        status = Status.FEASIBLE if best else Status.NO_SOLUTION
+        return finish(HorizonData(instance, slack), method, "heuristics", status, None, None,
+                      lb, best, started, info)
+    opts.say(f"building the {what} ({info['x_variables']} x variables)")
+    data = HorizonData.of(instance, slack)
+    ub = max(q + a for qs, as_ in zip(data.q, data.a, strict=True)
+             for q, a in zip(qs, as_, strict=True))
+    if best is not None:
+        ub = min(ub, best.horizon)
+    status, chosen, bound = search(data, lb, ub, best, opts, info)
+    if status is Status.INFEASIBLE and best is None:
+        return Solution(None, None, Status.INFEASIBLE, method, solver,
+                        time.perf_counter() - started, info=info)
+    if status is not Status.OPTIMAL or chosen is None:
+        status = Status.FEASIBLE if chosen is not None or best else Status.NO_SOLUTION
+        bound = lb if bound is None else max(lb, bound)
+    opts.say("checking the allocation")
+    return finish(data, method, solver, status, chosen, None, bound, best, started, info)

@@ -11,14 +11,12 @@ check of the allocation by the independent validator. ``optimal`` only with CP-S
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from resilsched.models.desktop.common import (
     HorizonData,
     HorizonOptions,
-    finish,
-    prepare,
+    solve_with,
 )
 from resilsched.solution import Solution, Status
 from resilsched.solvers import cpsat_solver, run_cpsat
@@ -76,23 +74,14 @@ def add_intervals(m: cp_model.CpModel, data: HorizonData, x: dict, lam: Any) -> 
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (CP-SAT; spec 7.1)."""
+    return solve_with(instance, time_limit, options, METHOD, "cp-sat", "model", _search)
+
+
+def _search(data: HorizonData, lb: int, ub: int, best: Any, opts: HorizonOptions,
+            info: dict) -> tuple[Status, dict | None, int | None]:
     from ortools.sat.python import cp_model
-    opts = HorizonOptions.of(time_limit, options)
-    started = time.perf_counter()
-    slack = instance.slack_rule
-    lb, best, info, go = prepare(instance, opts)
-    if not go:
-        status = Status.FEASIBLE if best else Status.NO_SOLUTION
-        return finish(HorizonData(instance, slack), METHOD, "heuristics", status, None, None,
-                      lb, best, started, info)
-    size = info["x_variables"]
-    opts.say(f"building the model ({size} x variables)")
-    data = HorizonData.of(instance, slack)
+
     m = cp_model.CpModel()
-    ub = max(q + a for qs, as_ in zip(data.q, data.a, strict=True)
-             for q, a in zip(qs, as_, strict=True))
-    if best is not None:
-        ub = min(ub, best.horizon)
     lam = m.NewIntVar(min(lb, ub), ub, "lambda")
     x = add_assignment(m, data)
     add_intervals(m, data, x, lam)
@@ -106,20 +95,11 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
     opts.say("search (CP-SAT)")
     run = run_cpsat(solver, m)
     info["cp_sat_status"] = run.solver_status
-    chosen = None
-    if run.has_solution:
-        chosen = {}
-        for (j, i, k), var in x.items():
-            if solver.BooleanValue(var):
-                chosen.setdefault((i, k), []).append(j)
-    if run.status is Status.OPTIMAL:
-        status, bound = Status.OPTIMAL, int(round(run.objective))
-    elif run.status is Status.INFEASIBLE and best is None:
-        return Solution(None, None, Status.INFEASIBLE, METHOD, "cp-sat",
-                        time.perf_counter() - started, info=info)
-    else:
-        status = Status.FEASIBLE if chosen is not None or best else Status.NO_SOLUTION
-        bound = (max(lb, int(-(-run.bound // 1))) if chosen is not None and run.bound is not None
-                 else lb)
-    opts.say("checking the allocation")
-    return finish(data, METHOD, "cp-sat", status, chosen, None, bound, best, started, info)
+    if not run.has_solution:
+        return run.status, None, None
+    chosen: dict = {}
+    for (j, i, k), var in x.items():
+        if solver.BooleanValue(var):
+            chosen.setdefault((i, k), []).append(j)
+    bound = None if run.bound is None else int(-(-run.bound // 1))
+    return run.status, chosen, bound

@@ -11,7 +11,6 @@ rounded up after a 1e-6 tolerance (all data are integers, so the optimum is an i
 from __future__ import annotations
 
 import math
-import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,8 +18,7 @@ import numpy as np
 from resilsched.models.desktop.common import (
     HorizonData,
     HorizonOptions,
-    finish,
-    prepare,
+    solve_with,
 )
 from resilsched.solution import Solution, Status
 from resilsched.solvers import highs_options, run_highs, set_time_limit
@@ -116,21 +114,11 @@ def build(data: HorizonData, lb: int, ub: int) -> tuple[highspy.Highs, dict, int
 def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
           **options: Any) -> Solution:
     """Minimum horizon under the instance's rule (HiGHS MILP; spec 7.1)."""
-    opts = HorizonOptions.of(time_limit, options)
-    started = time.perf_counter()
-    slack = instance.slack_rule
-    lb, best, info, go = prepare(instance, opts)
-    if not go:
-        status = Status.FEASIBLE if best else Status.NO_SOLUTION
-        return finish(HorizonData(instance, slack), METHOD, "heuristics", status, None, None,
-                      lb, best, started, info)
-    size = info["x_variables"]
-    opts.say(f"building the MILP ({size} x variables)")
-    data = HorizonData.of(instance, slack)
-    ub = max(q + a for qs, as_ in zip(data.q, data.a, strict=True)
-             for q, a in zip(qs, as_, strict=True))
-    if best is not None:
-        ub = min(ub, best.horizon)
+    return solve_with(instance, time_limit, options, METHOD, "highs", "MILP", _search)
+
+
+def _search(data: HorizonData, lb: int, ub: int, best: Any, opts: HorizonOptions,
+            info: dict) -> tuple[Status, dict | None, int | None]:
     h, x, lam = build(data, min(lb, ub), ub)
     for name, value in highs_options(opts, mip_rel_gap=0.0, mip_abs_gap=1e-6).items():
         h.setOptionValue(name, value)
@@ -145,13 +133,5 @@ def solve(instance, scenario: Any = None, *, time_limit: float | None = None,
         for (j, i, k), c in x.items():
             if values[c] > 0.5:
                 chosen.setdefault((i, k), []).append(j)
-    if run.status is Status.INFEASIBLE and best is None:
-        return Solution(None, None, Status.INFEASIBLE, METHOD, "highs",
-                        time.perf_counter() - started, info=info)
-    if run.status is Status.OPTIMAL and chosen is not None:
-        status, bound = Status.OPTIMAL, lb
-    else:
-        status = Status.FEASIBLE if chosen is not None or best else Status.NO_SOLUTION
-        bound = max(lb, math.ceil(run.bound - 1e-6)) if run.bound is not None else lb
-    opts.say("checking the allocation")
-    return finish(data, METHOD, "highs", status, chosen, None, bound, best, started, info)
+    bound = None if run.bound is None else math.ceil(run.bound - 1e-6)
+    return run.status, chosen, bound
