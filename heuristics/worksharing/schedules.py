@@ -67,15 +67,10 @@ class _Stop(Exception):
     """The budget of a search ran out."""
 
 
-def argmax_int(f: Callable[[int], float], hi: int, grid: int = 16, refine: int = 8,
-               window: int = 6, budget: Budget | None = None, unit: float = 1.0) -> int:
-    """Maximise f over integers 1..hi: geometric grid, recursive refinement, exhaustive window.
-
-    Exact maximisation for unimodal f; a robust heuristic otherwise (§3.4, §6 Q9). Evaluating
-    f(x) spends ``unit * x`` of `budget`; once it is spent the best x seen is returned (x = 1,
-    the cheapest, is always evaluated first).
-    """
-    cache: dict[int, float] = {}
+def _memoised(f: Callable[[int], float], cache: dict[int, float], budget: Budget | None,
+              unit: float) -> Callable[[int], float]:
+    """f with its values kept in `cache`, each new x spending ``unit * x`` of `budget`;
+    raises `_Stop` once the budget is spent (never before the first evaluation)."""
 
     def F(x: int) -> float:
         if x not in cache:
@@ -85,6 +80,20 @@ def argmax_int(f: Callable[[int], float], hi: int, grid: int = 16, refine: int =
             if budget is not None:
                 budget.spend(unit * x)
         return cache[x]
+
+    return F
+
+
+def argmax_int(f: Callable[[int], float], hi: int, grid: int = 16, refine: int = 8,
+               window: int = 6, budget: Budget | None = None, unit: float = 1.0) -> int:
+    """Maximise f over integers 1..hi: geometric grid, recursive refinement, exhaustive window.
+
+    Exact maximisation for unimodal f; a robust heuristic otherwise (§3.4, §6 Q9). Evaluating
+    f(x) spends ``unit * x`` of `budget`; once it is spent the best x seen is returned (x = 1,
+    the cheapest, is always evaluated first).
+    """
+    cache: dict[int, float] = {}
+    F = _memoised(f, cache, budget, unit)
 
     try:
         _search(F, hi, grid, refine, window)
@@ -116,15 +125,7 @@ def argmax_binary(f: Callable[[int], float], hi: int, budget: Budget | None = No
     smaller n. On a function that is not unimodal it may stop at a local maximum. Evaluating
     f(x) spends ``unit * x`` of `budget`; once it is spent the best x seen is returned."""
     cache: dict[int, float] = {}
-
-    def F(x: int) -> float:
-        if x not in cache:
-            if cache and budget is not None and budget.expired():
-                raise _Stop
-            cache[x] = f(x)
-            if budget is not None:
-                budget.spend(unit * x)
-        return cache[x]
+    F = _memoised(f, cache, budget, unit)
 
     lo, up = 1, max(1, hi)
     try:
