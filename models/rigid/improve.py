@@ -41,6 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from resilsched.deadline import Deadline
+from resilsched.models.rigid import cserial
 from resilsched.models.rigid.config_lp import knapsack_max
 from resilsched.models.rigid.greedy import makespan_of
 from resilsched.models.rigid.scaling import ScaledScenario
@@ -51,7 +52,7 @@ MIN_ATTEMPTS = 40
 #: Most attempts the improvement phase takes: one serial pass costs O(A x events), 4 ms at
 #: 100 attempts on a loaded machine, so about 1.6 s at 2000.
 MAX_ATTEMPTS = 2_000
-_NEVER = 1 << 62  # later than any time of a scaled scenario
+_NEVER = cserial.NEVER  # later than any time of a scaled scenario
 #: Rounds without a better schedule after which `improve_schedule` stops (by default).
 STALL_ROUNDS = 5000
 #: ... on the exact models' smaller scenarios, whose time is better spent in CP-SAT and the
@@ -81,11 +82,20 @@ def serial_schedule(data: ScaledScenario, order: Sequence[int]) -> list[list[int
     end of attempt k - 1 where p_j processors stay free for t_j in the profile of the attempts
     placed before it. Every active schedule is the result of some order.
 
+    Runs in C (`resilsched.models.rigid.cserial`, the same starts) when it is built, else
+    `serial_python`.
+
     >>> from resilsched.models.rigid.scaling import ScaledScenario
     >>> d = ScaledScenario(2, (1, 2, 1), (2, 1, 1), (1, 1, 2), 1, True)
     >>> serial_schedule(d, [0, 1, 2, 2])
     [[0], [2], [0, 1]]
     """
+    starts = cserial.serial(data, order)
+    return serial_python(data, order) if starts is None else starts
+
+
+def serial_python(data: ScaledScenario, order: Sequence[int]) -> list[list[int]]:
+    """`serial_schedule` in Python (the oracle of the C scheme)."""
     P, p, t = data.P, data.p, data.t
     # breakpoints of the profile, used[i] processors busy on [times[i], times[i+1]); the
     # sentinel `_NEVER` ends every scan
