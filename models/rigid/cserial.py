@@ -49,30 +49,33 @@ def fits(data: ScaledScenario) -> bool:
     return 0 < sum(data.m) < 2**31 - 1 and total + max(data.t) < NEVER // 2
 
 
-_last: list[tuple[ScaledScenario, np.ndarray, np.ndarray]] = []
+_last: list[tuple[ScaledScenario, tuple[np.ndarray, np.ndarray] | None]] = []
 
 
-def _arrays(data: ScaledScenario) -> tuple[np.ndarray, np.ndarray]:
-    """p and t of `data` as int64 arrays, kept for the last scenario (the improvement phase
-    calls `serial` thousands of times on one)."""
+def _arrays(data: ScaledScenario) -> tuple[np.ndarray, np.ndarray] | None:
+    """p and t of `data` as int64 arrays, or None when it does not `fit`; kept for the last
+    scenario (the improvement phase calls `serial` thousands of times on one)."""
     if not _last or _last[0][0] is not data:
-        _last[:] = [(data, np.asarray(data.p, dtype=np.int64), np.asarray(data.t, dtype=np.int64))]
-    return _last[0][1], _last[0][2]
+        arrays = (np.asarray(data.p, dtype=np.int64), np.asarray(data.t, dtype=np.int64)) \
+            if fits(data) else None
+        _last[:] = [(data, arrays)]
+    return _last[0][1]
 
 
 def serial(data: ScaledScenario, order: Sequence[int]) -> list[list[int]] | None:
     """The starts per job of `order` placed by the serial scheme in C, or None (the C scheme
     is not available or not exact here: the caller runs the Python one)."""
     dll = library()
-    if dll is None or not fits(data):
+    arrays = None if dll is None else _arrays(data)
+    if arrays is None:
         return None
+    p, t = arrays
     arr = np.asarray(order, dtype=np.int64)
     start = np.empty(max(1, len(arr)), dtype=np.int64)
-    p, t = _arrays(data)
     code = dll.ri_serial(data.n, data.P, p, t, len(arr), arr, start)
     if code < 0:
         raise MemoryError("serial schedule-generation scheme: out of memory")
     starts: list[list[int]] = [[] for _ in range(data.n)]
-    for j, s in zip(arr.tolist(), start.tolist()):
+    for j, s in zip(arr.tolist(), start[: len(arr)].tolist(), strict=True):
         starts[j].append(s)
     return starts
