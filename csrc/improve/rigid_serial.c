@@ -21,6 +21,19 @@
 /* later than any time of a scaled scenario (models/rigid/improve.py: _NEVER) */
 const int64_t ri_never = (int64_t)1 << 62;
 
+/* The index of a breakpoint at time x, inserted (with the load of the piece it splits) if
+ * missing; the search starts at index `from`, whose time is at most x. */
+static int breakpoint(int64_t *times, int64_t *used, int *len, int from, int64_t x) {
+    int a = from;
+    while (times[a] < x) a++;
+    if (times[a] != x) {
+        memmove(times + a + 1, times + a, sizeof(int64_t) * (size_t)(*len - a));
+        memmove(used + a + 1, used + a, sizeof(int64_t) * (size_t)(*len - a));
+        times[a] = x; used[a] = used[a - 1]; (*len)++;
+    }
+    return a;
+}
+
 /* ri_serial(n, P, p, t, A, order, start): start[k] = the start of the attempt order[k].
  * Returns the makespan (0 when A = 0), or -1 when out of memory. */
 int64_t ri_serial(int n, int64_t P, const int64_t *p, const int64_t *t, int A,
@@ -50,20 +63,8 @@ int64_t ri_serial(int n, int64_t P, const int64_t *p, const int64_t *t, int A,
             s = times[i];
         }
         /* breakpoints at s and end (the piece before each one carries over its load) */
-        int a = i;
-        while (times[a] < s) a++;
-        if (times[a] != s) {
-            memmove(times + a + 1, times + a, sizeof(int64_t) * (size_t)(len - a));
-            memmove(used + a + 1, used + a, sizeof(int64_t) * (size_t)(len - a));
-            times[a] = s; used[a] = used[a - 1]; len++;
-        }
-        int b = a;
-        while (times[b] < end) b++;
-        if (times[b] != end) {
-            memmove(times + b + 1, times + b, sizeof(int64_t) * (size_t)(len - b));
-            memmove(used + b + 1, used + b, sizeof(int64_t) * (size_t)(len - b));
-            times[b] = end; used[b] = used[b - 1]; len++;
-        }
+        int a = breakpoint(times, used, &len, i, s);
+        int b = breakpoint(times, used, &len, a, end);
         for (k = a; k < b; k++) used[k] += p[j];
         start[q] = s;
         ready[j] = end;

@@ -1,5 +1,5 @@
 """Better schedules for the exact models: knapsack list schedules, forward-backward passes and
-time-window rounds [OURS] (decisions R30, R33).
+time-window rounds [OURS] (decisions R30, R33, R34).
 
 On the paper's instances (n = 100 narrow jobs, p_j <= P/5) the list heuristics stay 1.4-5.9 %
 and CP-SAT's 60 s 1.6-2.1 % above the area bound, while the preemptive relaxations (the
@@ -26,8 +26,11 @@ close most of it, both on a `ScaledScenario` in integer arithmetic:
   later part of the schedule, kept in its order, slides into what the window frees.
 
 `improve_schedule` alternates fresh, mirrored and ruin-and-recreate rounds from seeded random
-parameters, then, once they have settled, window rounds, until its deadline or round cap and
-returns the best schedule found. Every schedule is feasible by construction (capacity and
+parameters, then, once they have settled, window rounds (which may pull a few later attempts
+into their window), until its deadline or round cap, on large scenarios restarting from the
+incumbent whenever the window rounds stall (decision R34), and returns the best schedule
+found. The serial scheme runs in C when built (`resilsched.models.rigid.cserial`).
+Every schedule is feasible by construction (capacity and
 chains are checked as each attempt is placed); tests/rigid/test_improve.py checks them with
 the family's validator.
 """

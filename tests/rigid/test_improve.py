@@ -155,9 +155,10 @@ def _scaled_schedule(inst: RigidInstance, sc: Scenario, data, starts) -> Schedul
     return Schedule(tuple(attempts), max(a.end for a in attempts))
 
 
+@pytest.mark.parametrize("restart", [None, 3])  # restart=3: decision R34's restarts too
 @settings(max_examples=40, deadline=None)
 @given(tiny_cases())
-def test_window_rounds_never_go_below_the_cp_sat_optimum(case):
+def test_window_rounds_never_go_below_the_cp_sat_optimum(restart, case):
     inst, sc = case
     data = scale_scenario(inst, sc)
     opt = solve_scenario(inst, sc)
@@ -165,7 +166,7 @@ def test_window_rounds_never_go_below_the_cp_sat_optimum(case):
     greedy = greedy_upper_bound(data)
     # the bound 0 and stall_rounds=2 reach the window stage on every instance that it can improve
     mk, starts, _ = improve.improve_schedule(data, greedy, 0, seed=1, max_rounds=40,
-                                             stall_rounds=2)
+                                             stall_rounds=2, restart=restart)
     assert opt.objective * data.scale <= mk <= greedy[0]
     validate_rigid_schedule(inst, sc, _scaled_schedule(inst, sc, data, starts))
 
@@ -229,16 +230,3 @@ def test_restarts_are_seeded_never_lengthen_and_keep_the_deadline():
     improve.improve_schedule(data, greedy, 0, Deadline(0.4), restart=improve.RESTART_STALL)
     assert time.perf_counter() - start < 1.5
 
-
-@settings(max_examples=30, deadline=None)
-@given(tiny_cases())
-def test_restarts_never_go_below_the_cp_sat_optimum(case):
-    inst, sc = case
-    data = scale_scenario(inst, sc)
-    opt = solve_scenario(inst, sc)
-    assert opt.status.value == "optimal"
-    greedy = greedy_upper_bound(data)
-    mk, starts, _ = improve.improve_schedule(data, greedy, 0, seed=5, max_rounds=40,
-                                             stall_rounds=2, restart=3)
-    assert opt.objective * data.scale <= mk <= greedy[0]
-    validate_rigid_schedule(inst, sc, _scaled_schedule(inst, sc, data, starts))
