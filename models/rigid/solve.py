@@ -227,7 +227,8 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
         mk, starts, _ = improve.improve_schedule(
             rest, upper, root.value, better.deadline, seed=opts.seed,
             max_rounds=better.improve_rounds(sum(rest.m)),
-            stall_rounds=improve.STALL_ROUNDS if large else improve.STALL_ROUNDS_SMALL)
+            stall_rounds=improve.STALL_ROUNDS if large else improve.STALL_ROUNDS_SMALL,
+            restart=improve.RESTART_STALL if large else None)
         upper = (mk, starts) if mk < upper[0] else upper
         lap("improve")
         opts.say(f"improved schedule {upper[0] + offset}")

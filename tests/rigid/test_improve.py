@@ -1,7 +1,9 @@
 """The schedule improvement of the rigid exact models (models/rigid/improve.py, decision R30):
 every schedule passes the family's validator, the serial scheme reaches the brute-force optimum
 over all orders, a pass never lengthens a schedule, the window rounds never return a longer or
-an invalid schedule nor one below a proven optimum, and the phase keeps the time limit."""
+an invalid schedule nor one below a proven optimum, and the phase keeps the time limit; the C
+serial scheme gives the Python one's starts, and the restarts and pulled attempts of decision
+R34 keep all of the above."""
 
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from resilsched import engine
 from resilsched.deadline import Deadline
 from resilsched.instances.failures import Scenario, sample_scenarios
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.synthetic import uniform_rigid
-from resilsched.models.rigid import improve, solve_failure_free, solve_scenario
+from resilsched.models.rigid import cserial, improve, solve_failure_free, solve_scenario
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.scaling import scale_scenario
 from resilsched.schedule import Attempt, Schedule
@@ -152,9 +155,10 @@ def _scaled_schedule(inst: RigidInstance, sc: Scenario, data, starts) -> Schedul
     return Schedule(tuple(attempts), max(a.end for a in attempts))
 
 
+@pytest.mark.parametrize("restart", [None, 3])  # restart=3: decision R34's restarts too
 @settings(max_examples=40, deadline=None)
 @given(tiny_cases())
-def test_window_rounds_never_go_below_the_cp_sat_optimum(case):
+def test_window_rounds_never_go_below_the_cp_sat_optimum(restart, case):
     inst, sc = case
     data = scale_scenario(inst, sc)
     opt = solve_scenario(inst, sc)
@@ -162,6 +166,67 @@ def test_window_rounds_never_go_below_the_cp_sat_optimum(case):
     greedy = greedy_upper_bound(data)
     # the bound 0 and stall_rounds=2 reach the window stage on every instance that it can improve
     mk, starts, _ = improve.improve_schedule(data, greedy, 0, seed=1, max_rounds=40,
-                                             stall_rounds=2)
+                                             stall_rounds=2, restart=restart)
     assert opt.objective * data.scale <= mk <= greedy[0]
     validate_rigid_schedule(inst, sc, _scaled_schedule(inst, sc, data, starts))
+
+
+built = pytest.mark.skipif(not engine.available("_improve"), reason="compiled scheme not built")
+
+
+@built
+def test_c_serial_scheme_gives_the_python_starts():
+    rng = np.random.default_rng(31)
+    for _ in range(60):
+        inst, sc = random_scenario(rng, (4, 40), (3, 14), 30)
+        data = scale_scenario(inst, sc)
+        order = [j for j, mj in enumerate(data.m) for _ in range(mj)]
+        for _ in range(5):
+            order = rng.permutation(order).tolist()
+            assert cserial.serial(data, order) == improve.serial_python(data, order)
+
+
+def test_python_engine_runs_the_python_scheme():
+    inst, sc = random_scenario(np.random.default_rng(2), (4, 10), (3, 6), 10)
+    data = scale_scenario(inst, sc)
+    order = [j for j, mj in enumerate(data.m) for _ in range(mj)]
+    with engine.use("python"):
+        assert cserial.serial(data, order) is None
+        assert improve.serial_schedule(data, order) == improve.serial_python(data, order)
+
+
+def test_pulled_attempts_are_rebuilt_in_the_window():
+    rng = np.random.default_rng(23)
+    for i in range(40):
+        inst, sc = random_scenario(rng, (4, 40), (3, 14), 30)
+        data = scale_scenario(inst, sc)
+        base = greedy_upper_bound(data)[1]
+        mk = makespan_of(data, base)
+        at = int(rng.integers(0, mk))
+        until = at + int(rng.integers(1, mk // 2 + 2))
+        noise = (1.0 + rng.random(data.n)).tolist()
+        extra = improve._pull(data, base, until, rng)
+        later = {j for j, row in enumerate(base) if any(s >= until for s in row)}
+        assert set(extra) <= later and len(set(extra)) == len(extra) <= improve._PULL
+        new = improve.window_recreate(data, base, at, until, float(i % 4), noise, float(i % 3),
+                                      sorted(later)[:3])
+        _check(inst, sc, new)
+        assert [len(row) for row in new] == list(data.m)
+
+
+def test_restarts_are_seeded_never_lengthen_and_keep_the_deadline():
+    inst = uniform_rigid(6, n=45, p=(50, 2000), t=(100, 20000), P=10000)
+    sc = sample_scenarios(inst.q(0.3), 1, 3)[0]
+    data = scale_scenario(inst, sc)
+    greedy = greedy_upper_bound(data)
+    # restart=5: several runs from the incumbent within 150 rounds
+    runs = [improve.improve_schedule(data, greedy, 0, seed=2, max_rounds=150, stall_rounds=3,
+                                     restart=5) for _ in range(2)]
+    mk, starts, rounds = runs[0]
+    assert runs[1] == runs[0] and rounds == 150
+    assert makespan_of(data, starts) == mk <= greedy[0]
+    validate_rigid_schedule(inst, sc, _scaled_schedule(inst, sc, data, starts))
+    start = time.perf_counter()
+    improve.improve_schedule(data, greedy, 0, Deadline(0.4), restart=improve.RESTART_STALL)
+    assert time.perf_counter() - start < 1.5
+
