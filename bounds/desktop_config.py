@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from resilsched.bounds.desktop import least_by_position
+from resilsched.bounds.desktop_slack import lb_slack
 from resilsched.deadline import Deadline
 from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.durations import duration_matrix
@@ -60,27 +62,36 @@ GRAIN = 1.0
 MAX_ROUNDS = 60
 #: weight of the best weights so far in the priced weights (Wentges smoothing)
 SMOOTHING = 0.5
+#: the master's class duals are boxed by this multiple of the best weights so far
+BOX = 3.0
+#: `lb_config` uses exact (per-machine, seconds) tables up to about this many cells
+EXACT_CELLS = 50_000_000
 
 
 @dataclass
 class _Table:
-    """The knapsack tables of one item profile for weights y."""
+    """The knapsack tables of one item profile for per-job values v."""
 
-    G: np.ndarray  # (L, C + 1): g_h(C)
+    G: np.ndarray  # (L, C + 1): g_h(C), the jobs of classes <= h but the last of class h
     prev: np.ndarray  # (L, C + 1): f_{h-1}(C)
     prefix: list[np.ndarray]  # per class: sizes of its m shortest jobs, m = 0..n_c
 
 
 @dataclass
 class ConfigRelaxation:
-    """The data of the configuration relaxation that does not depend on lambda or y."""
+    """The data of the configuration relaxation that does not depend on lambda or the values.
+
+    `starts`: the first sorted position of each class (default `classes` equal counts);
+    `exact`: one table per machine in seconds (else one shared table in reference units of
+    `grain`); `horizon`: no lambda above it is asked (it bounds the tables)."""
 
     instance: DesktopInstance
     rule: bool
     classes: int = CLASSES
     exact: bool = False
     grain: float = GRAIN
-    horizon: int | None = None  # no lambda above it is asked (it bounds the tables)
+    horizon: int | None = None
+    starts: np.ndarray | None = None
     mi: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -96,9 +107,12 @@ class ConfigRelaxation:
         self.prev = np.minimum(prev1, prev2) if self.rule else np.full(self.a.size, big)
         self.inv_b = 1.0 / np.asarray([float(x) for x in inst.b])[self.mi]
         n = inst.n
-        L = max(1, min(self.classes, n))
-        self.starts = np.unique((np.arange(L) * n) // L)
+        if self.starts is None:
+            L = max(1, min(self.classes, n))
+            self.starts = np.unique((np.arange(L) * n) // L)
         self.count = np.diff(np.r_[self.starts, n])
+        self.last = self.starts + self.count - 1  # the longest job of each class
+        self.cls = np.repeat(np.arange(self.starts.size), self.count)  # class of a position
         p_sorted = [inst.p[j] for j in np.asarray(inst.order)[self.starts].tolist()]
         self.head = duration_matrix(inst.b, p_sorted)  # (machines, L): t_i(h)
         self.factor = 2 if self.rule else 1
@@ -107,12 +121,9 @@ class ConfigRelaxation:
             self.profiles = [np.asarray(T[i], dtype=np.int64) for i in range(inst.m)]
             self.group = self.mi
         else:
-            from resilsched.bounds.desktop import least_by_position
-
             least = least_by_position(inst)
             self.profiles = [np.floor(least * (1 - FLOOR_SLACK) / self.grain).astype(np.int64)]
             self.group = np.zeros(self.a.size, dtype=np.int64)
-        # largest capacity any interval can ask for (w <= a, the shortest head)
         w = self.a if self.horizon is None else np.minimum(self.a, self.horizon - self.q)
         caps = self._capacity(np.arange(self.a.size), w, np.zeros(self.a.size, np.int64))
         self.cmax = [int(caps[self.group == g].max(initial=0)) for g in range(len(self.profiles))]
@@ -125,32 +136,32 @@ class ConfigRelaxation:
             return room
         return np.floor(room * self.inv_b[rows] * (1 + FLOOR_SLACK) / self.grain).astype(np.int64)
 
-    def tables(self, y: np.ndarray) -> list[_Table]:
-        """The knapsack tables g_h, f_{h-1} of every profile for class weights y."""
+    def cells(self) -> int:
+        """Table cells of one `tables` call (its memory is twice this in float64)."""
+        return self.starts.size * sum(c + 1 for c in self.cmax)
+
+    def tables(self, v: np.ndarray) -> list[_Table]:
+        """The knapsack tables g_h, f_{h-1} of every profile for per-job values v (sorted
+        positions, >= 0, non-decreasing within each class)."""
+        if np.any(v < 0) or np.any(np.diff(v)[np.diff(self.cls) == 0] < 0):
+            raise ValueError("values: must be >= 0 and non-decreasing within each class")
         out = []
+        L = self.starts.size
         for prof, C in zip(self.profiles, self.cmax, strict=True):
-            L = self.starts.size
             f = np.zeros(C + 1)
             G = np.empty((L, C + 1))
             prev = np.empty((L, C + 1))
             prefix = []
             for c in range(L):
                 s, n_c = int(self.starts[c]), int(self.count[c])
-                pre = np.r_[0, np.cumsum(prof[s:s + n_c])]
-                prefix.append(pre)
+                prefix.append(np.r_[0, np.cumsum(prof[s:s + n_c])])
                 prev[c] = f
-                g = f.copy()
-                for m in range(1, n_c):  # g_c: at most n_c - 1 jobs of the class
-                    shift = int(pre[m])
-                    if shift > C:
-                        break
-                    np.maximum(g[shift:], f[:C + 1 - shift] + m * y[c], out=g[shift:])
-                G[c] = g
-                shift = int(pre[n_c])
-                if shift <= C:  # f_c: all n_c of them too
-                    g = g.copy()
-                    np.maximum(g[shift:], f[:C + 1 - shift] + n_c * y[c], out=g[shift:])
-                f = g
+                for j in range(s, s + n_c):
+                    if j == s + n_c - 1:
+                        G[c] = f
+                    size = int(prof[j])
+                    if size <= C:  # 0/1: the right side is evaluated before the write
+                        np.maximum(f[size:], f[:C + 1 - size] + v[j], out=f[size:])
             out.append(_Table(G, prev, prefix))
         return out
 
@@ -159,16 +170,17 @@ class ConfigRelaxation:
         rows = np.flatnonzero(self.q < lam)
         return rows, np.minimum(self.a[rows], lam - self.q[rows])
 
-    def price(self, lam: int, y: np.ndarray, tabs: list[_Table]
+    def price(self, lam: int, v: np.ndarray, tabs: list[_Table]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(rows, value, head, capacity index): every open interval's best configuration
-        value at lam (0: empty), its head class (-1: empty) and its table index."""
+        """(rows, value, head, capacity index): every open interval's bound on its best
+        configuration value at lam (0: empty), its head class (-1: empty) and table index."""
         rows, w = self.open_rows(lam)
         L = self.starts.size
         value = np.zeros(rows.size)
         head = np.full(rows.size, -1)
         cap_at = np.zeros(rows.size, dtype=np.int64)
         limit = np.minimum(w // 2, self.prev[rows]) if self.rule else w
+        top = v[self.last]  # the head's value: the largest of its class
         for g, tab in enumerate(tabs):
             sel = np.flatnonzero(self.group[rows] == g)
             if sel.size == 0:
@@ -177,7 +189,7 @@ class ConfigRelaxation:
             hs = np.broadcast_to(np.arange(L), (sel.size, L))
             cap = self._capacity(np.repeat(r, L), np.repeat(w[sel], L), hs.ravel()).reshape(-1, L)
             ok = (self.head[self.mi[r]] <= limit[sel, None]) & (cap >= 0)
-            vals = np.where(ok, y[None, :] + tab.G[hs, np.clip(cap, 0, None)], -np.inf)
+            vals = np.where(ok, top[None, :] + tab.G[hs, np.clip(cap, 0, None)], -np.inf)
             best = vals.argmax(axis=1)
             bv = vals[np.arange(sel.size), best]
             take = bv > 0
@@ -186,16 +198,22 @@ class ConfigRelaxation:
             cap_at[sel[take]] = cap[np.arange(sel.size), best][take]
         return rows, value, head, cap_at
 
-    def certifies(self, lam: int, y: np.ndarray, tabs: list[_Table] | None = None) -> bool:
-        """F_lam(y) < G(y) with the margin: no schedule has horizon lam."""
-        tabs = self.tables(y) if tabs is None else tabs
-        _, value, _, _ = self.price(lam, y, tabs)
-        return float(value.sum()) < float(y @ self.count) * (1 - CERT_MARGIN)
+    def ratio(self, lam: int, v: np.ndarray, tabs: list[_Table] | None = None) -> float:
+        """F_lam(v) / G(v) (the Farley value: > the configuration LP's rho at lam)."""
+        tabs = self.tables(v) if tabs is None else tabs
+        _, value, _, _ = self.price(lam, v, tabs)
+        return float(value.sum()) / float(v.sum())
+
+    def certifies(self, lam: int, v: np.ndarray, tabs: list[_Table] | None = None) -> bool:
+        """F_lam(v) < G(v) with the margin: no schedule has horizon lam."""
+        tabs = self.tables(v) if tabs is None else tabs
+        _, value, _, _ = self.price(lam, v, tabs)
+        return float(value.sum()) < float(v.sum()) * (1 - CERT_MARGIN)
 
     def configuration(self, tab: _Table, y: np.ndarray, h: int, cap: int) -> np.ndarray:
-        """The count vector of a best configuration with head class h and table index cap."""
-        L = self.starts.size
-        out = np.zeros(L, dtype=np.int64)
+        """The count vector of a best configuration with head class h and table index cap,
+        for values y constant in each class (y: one per class; `tab` computed with them)."""
+        out = np.zeros(self.starts.size, dtype=np.int64)
         out[h] = 1
         C = cap
         for c in range(h, -1, -1):
@@ -211,7 +229,8 @@ class ConfigRelaxation:
 
 
 class _Master:
-    """The restricted master LP (max rho) over the columns found so far."""
+    """The restricted master LP (max rho) over the columns found so far, each class row with
+    a penalised slack (its cost bounds the class's dual: box stabilisation)."""
 
     def __init__(self, rel: ConfigRelaxation, seconds: float | None) -> None:
         import highspy
@@ -222,18 +241,23 @@ class _Master:
         L = rel.starts.size
         self.L, self.K = L, rel.a.size
         n = float(rel.count.sum())
-        # rho: column 0, cost -1 (HiGHS minimises)
+        self.n = n
+        # rho: column 0, cost -1 (HiGHS minimises); rows (1/n)(sum s_c x + sigma_c - rho n_c)
         self.h.addVar(0.0, inf)
         self.h.changeColCost(0, -1.0)
-        # class rows: sum s_c x - rho n_c / n >= 0 (counts scaled by 1 / n)
-        idx = np.zeros(L, dtype=np.int32)
-        self.h.addRows(L, np.zeros(L), np.full(L, inf), L, np.arange(L, dtype=np.int32), idx,
-                       -rel.count / n)
+        self.h.addRows(L, np.zeros(L), np.full(L, inf), L, np.arange(L, dtype=np.int32),
+                       np.zeros(L, dtype=np.int32), -rel.count / n)
         self.h.addRows(self.K, np.full(self.K, -inf), np.ones(self.K), 0,
                        np.zeros(self.K, dtype=np.int32), np.zeros(0, dtype=np.int32),
                        np.zeros(0))
-        self.n = n
+        for c in range(L):  # sigma_c: columns 1..L
+            self.h.addCol(0.0, 0.0, inf, 1, np.asarray([c], np.int32), np.asarray([1.0 / n]))
         self.seen: set[tuple[int, bytes]] = set()
+
+    def box(self, pi: np.ndarray) -> None:
+        """Per-job dual of class c at most pi_c."""
+        self.h.changeColsCost(self.L, np.arange(1, self.L + 1, dtype=np.int32),
+                              np.asarray(pi, dtype=np.float64))
 
     def add(self, row: int, config: np.ndarray) -> bool:
         key = (row, config.tobytes())
@@ -246,108 +270,119 @@ class _Master:
         self.h.addCol(0.0, 0.0, np.inf, idx.size, idx, val)
         return True
 
-    def solve(self) -> tuple[float, np.ndarray, np.ndarray] | None:
-        """(rho, y, u): the master's value, class duals (per job of the class, scaled) and
-        interval duals; None when HiGHS does not finish."""
+    def solve(self) -> tuple[float, np.ndarray] | None:
+        """(rho, y): the master's value and class duals (per job of the class); None when
+        HiGHS does not finish."""
         if run_highs(self.h).status is not Status.OPTIMAL:
             return None
         rho = -self.h.getInfo().objective_function_value
         dual = np.abs(np.asarray(self.h.getSolution().row_dual))
-        return rho, dual[: self.L] / self.n, dual[self.L:]
+        return rho, dual[: self.L] / self.n
 
 
-def column_generation(rel: ConfigRelaxation, lam: int, master: _Master, y0: np.ndarray,
+def _by_class(rel: ConfigRelaxation, v: np.ndarray) -> np.ndarray:
+    """Class means of per-job values (one per class)."""
+    return np.add.reduceat(v, rel.starts) / rel.count
+
+
+def column_generation(rel: ConfigRelaxation, lam: int, master: _Master, v0: np.ndarray,
                       rounds: int = MAX_ROUNDS, deadline: Deadline | None = None,
                       log: list | None = None, converge: bool = False,
-                      alpha: float = SMOOTHING) -> np.ndarray | None:
-    """Weights y that certify lam (None when the master becomes feasible, rounds run out or
-    the deadline passes first). Starts by pricing y0; prices the duals smoothed towards the
-    best weights so far (Wentges). With `converge`, goes on until the master's value meets
-    the best Farley value (both logged) and returns the best weights if they certify."""
+                      alpha: float = SMOOTHING, box: float = BOX) -> np.ndarray | None:
+    """Per-job values that certify lam, None when none was found (the master became
+    feasible, no column priced out, rounds ran out or the deadline passed). Tries v0, then
+    prices the master's duals smoothed towards the best values so far (Wentges), the duals
+    boxed by `box` times them. With `converge`, goes on until the master's value meets the
+    best Farley value (both logged)."""
     left = deadline.remaining if deadline is not None else (lambda: np.inf)
-    best_y, best_ratio = None, np.inf
+    best = v0 / v0.sum()
+    best_ratio = rel.ratio(lam, best)
+    if log is not None:
+        log.append((lam, -1, best_ratio, best_ratio, 0.0))
+    if best_ratio < 1 - CERT_MARGIN and not converge:
+        return best
     y_dual = None
     rho = 0.0
     for it in range(rounds):
         if left() <= 0:
             break
-        if y_dual is None or best_y is None:
-            y = y0 if y_dual is None else y_dual
-        else:
-            y = alpha * best_y + (1 - alpha) * y_dual
-        G = float(y @ rel.count)
-        y = y / G
-        tabs = rel.tables(y)
-        rows, value, head, cap = rel.price(lam, y, tabs)
+        centre = _by_class(rel, best)
+        y = centre if y_dual is None else alpha * centre + (1 - alpha) * y_dual
+        y = y / float(y @ rel.count)
+        v = y[rel.cls]
+        tabs = rel.tables(v)
+        rows, value, head, cap = rel.price(lam, v, tabs)
         F = float(value.sum())
         if F < best_ratio:
-            best_y, best_ratio = y, F
+            best, best_ratio = v, F
         if log is not None:
             log.append((lam, it, F, best_ratio, rho))
         if best_ratio < 1 - CERT_MARGIN and not converge:
-            return best_y
+            return best
         added = 0
         for r, h, c in zip(rows.tolist(), head.tolist(), cap.tolist(), strict=True):
-            if h < 0:
-                continue
-            config = rel.configuration(tabs[rel.group[r]], y, h, c)
-            added += master.add(r, config)
+            if h >= 0:
+                added += master.add(r, rel.configuration(tabs[rel.group[r]], y, h, c))
+        if added == 0 and y_dual is not None and alpha > 0:
+            alpha = 0.0  # a mispricing: price the master's own duals next
+            continue
         if added == 0:
-            if y_dual is not None and alpha > 0 and best_y is not y_dual:
-                alpha = 0.0  # a mispricing: price the master's own duals
-                continue
             break
+        master.box(box * _by_class(rel, best))
         res = master.solve()
         if res is None:
             break
-        rho, y_dual, _ = res
+        rho, y_dual = res
         if rho >= 1.0 + 1e-9 and not converge:
             break  # the relaxation holds the jobs at lam
-        if not np.any(y_dual > 0):
+        if not np.any(y_dual > 0) or (converge and best_ratio - rho < 1e-6):
             break
-        if converge and best_ratio - rho < 1e-6:
-            break
-    if best_y is not None and best_ratio < 1 - CERT_MARGIN:
-        return best_y
-    return None
+    return best if best_ratio < 1 - CERT_MARGIN else None
 
 
 def lb_config(instance: DesktopInstance, slack_rule: bool | None = None,
               classes: int = CLASSES, exact: bool | None = None, grain: float = GRAIN,
               start: int | None = None, upper: int | None = None,
-              deadline: Deadline | None = None, log: list | None = None) -> int:
-    """LB_config (module docstring): the largest lambda + 1 the column generation's weights
-    prove infeasible, never below `start` (default LB_slack)."""
+              deadline: Deadline | None = None, rounds: int = MAX_ROUNDS,
+              weights: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
+              log: list | None = None) -> int:
+    """LB_config (module docstring): the largest lambda + 1 some weights prove infeasible,
+    never below `start` (a bound the caller proved; default LB_slack, whose last weights
+    are the first tried, or those of `weights`, as `lb_slack` fills it); `upper` (a horizon
+    some allocation reaches) stops the search."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
-    if start is None:
-        from resilsched.bounds.desktop_slack import lb_slack
-
-        start = lb_slack(instance, slack_rule=rule)
-    exact = instance.m * instance.n <= 200_000 if exact is None else exact
-    hi = int((instance.flat["q"] + instance.flat["a"]).max())
+    flat = instance.flat
+    hi = int((flat["q"] + flat["a"]).max())
     if upper is not None:
         hi = min(hi, upper)
-    rel = ConfigRelaxation(instance, rule, classes, exact, grain, hi)
+    warm: dict = {} if weights is None else weights
+    if start is None:
+        start = lb_slack(instance, slack_rule=rule, upper=upper, weights=warm)
+    starts = None
+    v0 = least_by_position(instance)
+    if warm:
+        starts, W = warm[max(warm)]  # the finest grid's weights
+        rel0 = ConfigRelaxation(instance, rule, starts=starts, horizon=hi)
+        v0 = W[rel0.cls] * v0
+    if exact is None:
+        exact = instance.m * (starts.size if starts is not None else classes) * hi <= EXACT_CELLS
+    rel = ConfigRelaxation(instance, rule, classes, exact, grain, hi, starts)
     left = deadline.remaining if deadline is not None else (lambda: np.inf)
     master = _Master(rel, left() if np.isfinite(left()) else None)
-    from resilsched.bounds.desktop import least_by_position
-
-    least = least_by_position(instance)
-    y = np.add.reduceat(least, rel.starts) / rel.count  # work per job of the class
     lo = start
     while lo <= hi and left() > 0:
         t0 = time.perf_counter()
-        W = column_generation(rel, lo, master, y, deadline=deadline, log=log)
-        if W is None:
+        v = column_generation(rel, lo, master, v0, rounds, deadline=deadline, log=log)
+        if v is None:
             break
-        y = W
-        tabs = rel.tables(W)
-        if rel.certifies(hi, W, tabs):
+        v0 = v
+        tabs = rel.tables(v)
+        if rel.certifies(hi, v, tabs):
             return hi + 1
         good, bad = lo, hi
         while bad - good > 1:
             mid = (good + bad) // 2
-            if rel.certifies(mid, W, tabs):
+            if rel.certifies(mid, v, tabs):
                 good = mid
             else:
                 bad = mid
