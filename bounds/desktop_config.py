@@ -64,8 +64,13 @@ MAX_ROUNDS = 60
 SMOOTHING = 0.5
 #: the master's class duals are boxed by this multiple of the best weights so far
 BOX = 3.0
-#: `lb_config` uses exact (per-machine, seconds) tables up to about this many cells
-EXACT_CELLS = 50_000_000
+#: largest tables `lb_config` builds (cells; two float64 arrays of this size)
+MAX_CELLS = 10_000_000
+#: `lb_config` searches at most this far above its start (relative)
+SPAN = 0.05
+#: seconds per job and table cell of `ConfigRelaxation.tables` (measured 1.3 ns at 500 hosts
+#: x 10,000 jobs on the loaded 2-core machine, kept about twice as high)
+TABLE_CELL = 3e-9
 
 
 @dataclass
@@ -139,6 +144,10 @@ class ConfigRelaxation:
     def cells(self) -> int:
         """Table cells of one `tables` call (its memory is twice this in float64)."""
         return self.starts.size * sum(c + 1 for c in self.cmax)
+
+    def seconds(self) -> float:
+        """Estimate of one `tables` call: one pass over a table row per job."""
+        return TABLE_CELL * self.instance.n * sum(c + 1 for c in self.cmax)
 
     def tables(self, v: np.ndarray) -> list[_Table]:
         """The knapsack tables g_h, f_{h-1} of every profile for per-job values v (sorted
@@ -295,6 +304,8 @@ def column_generation(rel: ConfigRelaxation, lam: int, master: _Master, v0: np.n
     boxed by `box` times them. With `converge`, goes on until the master's value meets the
     best Farley value (both logged)."""
     left = deadline.remaining if deadline is not None else (lambda: np.inf)
+    if rel.seconds() > left():
+        return None
     best = v0 / v0.sum()
     best_ratio = rel.ratio(lam, best)
     if log is not None:
@@ -304,7 +315,7 @@ def column_generation(rel: ConfigRelaxation, lam: int, master: _Master, v0: np.n
     y_dual = None
     rho = 0.0
     for it in range(rounds):
-        if left() <= 0:
+        if rel.seconds() > left():
             break
         centre = _by_class(rel, best)
         y = centre if y_dual is None else alpha * centre + (1 - alpha) * y_dual
@@ -345,35 +356,46 @@ def lb_config(instance: DesktopInstance, slack_rule: bool | None = None,
               start: int | None = None, upper: int | None = None,
               deadline: Deadline | None = None, rounds: int = MAX_ROUNDS,
               weights: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
-              log: list | None = None) -> int:
+              max_cells: int = MAX_CELLS, log: list | None = None) -> int:
     """LB_config (module docstring): the largest lambda + 1 some weights prove infeasible,
-    never below `start` (a bound the caller proved; default LB_slack, whose last weights
-    are the first tried, or those of `weights`, as `lb_slack` fills it); `upper` (a horizon
-    some allocation reaches) stops the search."""
+    never below `start` (a bound the caller proved; default LB_slack, whose last weights are
+    the first tried, or those of `weights`, as `lb_slack` fills it). The search stops at
+    `upper` (a horizon some allocation reaches) and at `SPAN` above the start (the tables
+    cover that far). Tables of more than `max_cells` cells (per-machine ones when they fit,
+    else shared ones; `exact` forces one kind) are not built: the answer is then `start`.
+    With a `deadline`, each table is computed only when its estimate fits and the master's
+    LPs are limited to the time left."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
-    flat = instance.flat
-    hi = int((flat["q"] + flat["a"]).max())
-    if upper is not None:
-        hi = min(hi, upper)
     warm: dict = {} if weights is None else weights
     if start is None:
         start = lb_slack(instance, slack_rule=rule, upper=upper, weights=warm)
-    starts = None
+    flat = instance.flat
+    hi = min(int((flat["q"] + flat["a"]).max()), start + int(np.ceil(SPAN * start)))
+    if upper is not None:
+        hi = min(hi, upper)
+    if start > hi:
+        return start
+    starts = warm[max(warm)][0] if warm else None  # the finest grid's classes
+    rel = None
+    for kind in ((True, False) if exact is None else (exact,)):
+        candidate = ConfigRelaxation(instance, rule, classes, kind, grain, hi, starts)
+        if candidate.cells() <= max_cells:
+            rel = candidate
+            break
+    if rel is None:
+        return start
     v0 = least_by_position(instance)
     if warm:
-        starts, W = warm[max(warm)]  # the finest grid's weights
-        rel0 = ConfigRelaxation(instance, rule, starts=starts, horizon=hi)
-        v0 = W[rel0.cls] * v0
-    if exact is None:
-        exact = instance.m * (starts.size if starts is not None else classes) * hi <= EXACT_CELLS
-    rel = ConfigRelaxation(instance, rule, classes, exact, grain, hi, starts)
+        v0 = warm[max(warm)][1][rel.cls] * v0  # W_c per reference unit: per job W_c p'_j
     left = deadline.remaining if deadline is not None else (lambda: np.inf)
+    if rel.seconds() > left():
+        return start
     master = _Master(rel, left() if np.isfinite(left()) else None)
     lo = start
     while lo <= hi and left() > 0:
         t0 = time.perf_counter()
         v = column_generation(rel, lo, master, v0, rounds, deadline=deadline, log=log)
-        if v is None:
+        if v is None or rel.seconds() > left():
             break
         v0 = v
         tabs = rel.tables(v)
