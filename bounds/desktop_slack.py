@@ -240,13 +240,16 @@ class _Relaxation:
 def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool | None = None,
              classes: int = CLASSES, deadline: Deadline | None = None,
              start: int | None = None, upper: int | None = None,
-             runner: Runner | None = None) -> int:
+             runner: Runner | None = None,
+             weights: dict[int, tuple[np.ndarray, np.ndarray]] | None = None) -> int:
     """LB_slack (module docstring): the largest lambda + 1 some LP's weights prove infeasible
     (per interval, then with the neighbours' coupling, `_Relaxation.coupled`), and never below
     max(LB_big, LB_cap) (or `start`, a bound the caller proved); `upper` (a horizon some
     allocation reaches) stops the search there. With a `deadline` the LP solves and the coupled
     passes stop when it passes (the bound found so far is returned), each LP run by `runner`
-    (see `_Relaxation.weights`)."""
+    (see `_Relaxation.weights`). `weights`, when given, receives per grid size the first
+    sorted position of each class and the last weights W that certified on that grid (the
+    warm start of `bounds.desktop_config`)."""
     rule = instance.slack_rule if slack_rule is None else slack_rule
     lo = start if start is not None else max(lb_big(instance, None, rule),
                                             lb_cap(instance, None, rule))
@@ -269,6 +272,8 @@ def lb_slack(instance: DesktopInstance, scenario: Any = None, slack_rule: bool |
             rel = _Relaxation(instance, rule, grids[0])  # the coarse grid is spent: refine
             continue
         last[rel.D.size] = rel, W
+        if weights is not None:
+            weights[rel.D.size] = rel.starts, W
         if rel.certifies(hi, W):  # nothing up to hi is possible (hi = upper: a caller's error)
             return hi + 1
         good, bad = lo, hi  # certifies(good), not certifies(bad)
