@@ -49,6 +49,7 @@ checked), `fillrule` (Fig. 4(b) under both refill rules), `report` (markdown tab
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -107,18 +108,19 @@ from resilsched.reproduce.rigid.report import (
     table1_markdown,
     verdict_counts,
 )
-from resilsched.reproduce.rigid.tasks import random_seed, run_task, run_tasks  # noqa: F401
+from resilsched.reproduce.rigid.tasks import (  # noqa: F401  (the experiments' task function)
+    CAMPAIGNS,
+    random_seed,
+    run_task,
+    run_tasks,
+)
 
 
 def _runner(cfg: Config) -> Callable[[str, Mapping[str, Any], list[dict[str, Any]], str],
                                      list[dict[str, Any]]]:
-    """Run tasks as a campaign with this package's `run_task` (looked up when called, so that
-    tests can replace it)."""
-    def runner(name: str, config: Mapping[str, Any], tasks: list[dict[str, Any]],
-               label: str) -> list[dict[str, Any]]:
-        return run_tasks(cfg, name, config, tasks, label, run_task)
-
-    return runner
+    """Run tasks as an experiment of `CAMPAIGNS`, whose task function is this package's
+    `run_task` (by name: looked up at each call, so that tests can replace it)."""
+    return functools.partial(run_tasks, cfg)
 
 
 def _claims(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None,

@@ -47,13 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.campaign import (
-    ResultStore,
-    Task,
-    add_cli_options,
-    run_campaign,
-    run_script,
-)
+from resilsched.campaign import Task, add_cli_options, run_script
+from resilsched.campaign.experiment import Experiment, ExperimentRunner
 from resilsched.commands.args import ReproductionParser
 from resilsched.heuristics.worksharing.schedules import NO_REP_RULES
 from resilsched.instances.worksharing.generators import (
@@ -130,11 +125,18 @@ def inline(tasks: Sequence[Task]) -> list[Any]:
     return [config_task(t.payload) for t in tasks]
 
 
-def campaign_runner(store: ResultStore, experiment: str, jobs: int, dask: str | None) -> Runner:
-    """Runs tasks as campaign ``worksharing-<experiment>`` of `store` (resumable)."""
+#: the experiments that run simulations, each a campaign ``worksharing-<experiment>`` of
+#: configurations (`config_task`, by name); their task lists are built by the sweeps
+CAMPAIGNS = {f"worksharing-{w}": Experiment(f"worksharing-{w}",
+                                            "resilsched.reproduce.worksharing:config_task",
+                                            f"worksharing: {w}")
+             for w in ("e1", "e2", "e3", "e4", "e5", "e6", "norep-rules", "traces")}
+
+
+def campaign_runner(runner: ExperimentRunner, experiment: str) -> Runner:
+    """Runs tasks as the experiment ``worksharing-<experiment>`` (resumable)."""
     def run(tasks: Sequence[Task]) -> list[Any]:
-        return run_campaign(f"worksharing-{experiment}", tasks, config_task, store, jobs=jobs,
-                            dask=dask, label=experiment)
+        return runner.run(CAMPAIGNS[f"worksharing-{experiment}"], tasks, label=experiment)
     return run
 
 
@@ -390,9 +392,11 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         ap.error(f"--store {store}: is a directory")
 
     def body() -> int:
+        todo = list(EXPERIMENTS) if a.what == "all" else [a.what]
+        fresh = [f"worksharing-{w}" for w in todo] if a.fresh else []
         try:
-            with ResultStore(store) as results:
-                return _main(a, results)
+            with ExperimentRunner(store, jobs=a.jobs, dask=a.dask, fresh=fresh) as runner:
+                return _main(a, todo, runner)
         except (OSError, sqlite3.Error) as e:
             print(f"{prog}: error: --store {store}: {e}", file=sys.stderr, flush=True)
             return 2
@@ -400,13 +404,9 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     return run_script(prog, a.dask, body)
 
 
-def _main(a: argparse.Namespace, store: ResultStore) -> int:
-    todo = list(EXPERIMENTS) if a.what == "all" else [a.what]
-    if a.fresh:
-        for w in todo:
-            store.forget(f"worksharing-{w}")
+def _main(a: argparse.Namespace, todo: list[str], experiments: ExperimentRunner) -> int:
     for w in todo:
-        runner = campaign_runner(store, w, a.jobs, a.dask)
+        runner = campaign_runner(experiments, w)
         if w == "table4":
             run_table4(a.out)
         elif w == "table3":
