@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +35,8 @@ from resilsched.campaign.engine import DEFAULT_CHUNK_SECONDS, Task, run_campaign
 from resilsched.campaign.errors import CampaignError
 from resilsched.campaign.store import ResultStore
 
-__all__ = ["REGISTERED", "Experiment", "ExperimentRunner", "TaskFunction",
-           "experiment", "resolve"]
+__all__ = ["REGISTERED", "Experiment", "ExperimentRunner", "ExperimentSpec", "TaskFunction",
+           "experiment", "experiment_spec", "resolve"]
 
 #: the module declaring each registered experiment (its ``CAMPAIGNS`` mapping), by name
 REGISTERED: dict[str, str] = {
@@ -150,7 +151,11 @@ class Experiment:
                 return resolve(self.options)(argv, _PROG)
         except SystemExit:
             line = (err.getvalue().strip().splitlines() or ["is refused"])[-1]
-            raise CampaignError(f"{where}: {line.removeprefix(f'{_PROG}: error: ')}") from None
+            line = line.removeprefix(f"{_PROG}: error: ")
+            named = re.match(r"(?:argument )?--([\w-]+)(?:/-\w+)?: ", line)  # the option's rule
+            if named:
+                where, line = f"{where}.{named[1].replace('-', '_')}", line[named.end():]
+            raise CampaignError(f"{where}: {line}") from None
 
     def tasks(self, arguments: Mapping[str, Any], where: str = "arguments") -> list[Task]:
         """The task list for the spec form's `arguments` (`parse`)."""
@@ -236,3 +241,63 @@ class ExperimentRunner:
     def stored(self, exp: Experiment, tasks: Sequence[Task]) -> dict[str, Any]:
         """The stored results of those of `tasks` that `exp` holds, by key (nothing runs)."""
         return self.store.load(exp.name, {t.key for t in tasks})
+
+
+# -- the spec form: ``[experiment]`` in a campaign spec (docs/campaigns.md) ---------------------
+
+_EXPERIMENT_KEYS = {"name", "arguments"}
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """A spec naming a registered experiment and its arguments: ``campaign run``, ``--shard``
+    and ``campaign merge --spec`` run and check it as they do a cross-product spec.
+
+    Its campaign is the experiment's (`name`), with the experiment's configuration, so the
+    store it fills is one the reproduction reads: ``resilsched reproduce FAMILY --store S``
+    with the same options then runs nothing and prints its tables.
+    """
+
+    name: str
+    experiment: Experiment
+    arguments: Mapping[str, Any]
+    source: str = "<spec>"
+    description: str = ""
+
+    def config(self) -> dict[str, Any]:
+        """The campaign's configuration (the experiment's: the same as its reproduction's)."""
+        return dict(self.experiment.config)
+
+    def tasks(self) -> list[Task]:
+        """Every task of the experiment for the spec's arguments."""
+        return self.experiment.tasks(self.arguments, f"{self.source}: experiment.arguments")
+
+
+def experiment_spec(data: Mapping[str, Any], source: str) -> ExperimentSpec:
+    """The `ExperimentSpec` of the parsed TOML `data` of a spec that has ``[experiment]``;
+    `CampaignError` naming the file and the field otherwise (the arguments are checked by the
+    reproduction's own option rules now)."""
+    others = sorted(set(data) - {"experiment"})
+    if others:
+        raise CampaignError(f"{source}: {others[0]}: is not allowed beside [experiment] (the "
+                            "experiment declares its own tasks)")
+    table = data["experiment"]
+    if not isinstance(table, dict):
+        raise CampaignError(f"{source}: experiment: must be a table")
+    for key in table:
+        if key not in _EXPERIMENT_KEYS:
+            raise CampaignError(f"{source}: experiment.{key}: is not a known key (choose from "
+                                f"{', '.join(sorted(_EXPERIMENT_KEYS))})")
+    name = table.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise CampaignError(f"{source}: experiment.name: is required (a registered experiment: "
+                            f"{', '.join(sorted(REGISTERED))})")
+    try:
+        exp = experiment(name.strip())
+    except CampaignError as exc:
+        raise CampaignError(f"{source}: experiment.name: {exc}") from None
+    arguments = table.get("arguments", {})
+    if not isinstance(arguments, dict):
+        raise CampaignError(f"{source}: experiment.arguments: must be a table of NAME = value")
+    exp.parse(arguments, f"{source}: experiment.arguments")  # refused now, before any task
+    return ExperimentSpec(exp.name, exp, dict(arguments), source, exp.description)
