@@ -3,6 +3,8 @@ runner (store, configuration check, resume, --fresh) and the spec form (``[exper
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import pickle
 import sqlite3
 
@@ -190,3 +192,51 @@ def test_coschedule_from_a_spec_in_shards_then_the_reproduction_reads_the_store(
         (tmp_path / "b" / "summary.md").read_bytes()
     with sqlite3.connect(tmp_path / "all.sqlite") as db:
         assert db.execute("SELECT config FROM campaigns").fetchall() == [("{}",)]
+
+
+# -- stores written before the experiments were declared resume (the task keys are the same) --
+
+def key_digest(keys) -> str:
+    return hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:16]
+
+
+#: (experiment, spec arguments) -> (tasks, digest of the sorted keys) in stores written by the
+#: reproductions before T29 (the same options on the command line)
+BEFORE = [
+    ("coschedule-claims", {"instances": 20, "seed": 3}, 3, "93b2fea7e85d3de8"),
+    ("desktop", {"machine_sets": 1, "job_sets": 2, "hosts": 12, "job_count": 120, "runs": 3,
+                 "span_days": 6, "absorb": "both"}, 4, "b8b333f70e1f467d"),
+    ("malleable", {"scale": 50, "reps": 2, "figures": "1.4"}, 18, "209d699da1422b7a"),
+    ("malleable-sanity", {"scale": 50, "reps": 2}, 10, "2f28b96ea579a2c0"),
+    ("moldable", {"sets": 2, "scenarios": 1, "algos": ["LPA"]}, 12, "ed365b7eda6c28a8"),
+    ("moldable-theorems", {}, 29, "3b272350db4f73e8"),
+]
+
+
+@pytest.mark.parametrize("name, arguments, count, digest", BEFORE)
+def test_the_spec_form_lists_the_keys_stores_of_before_hold(name, arguments, count, digest):
+    tasks = experiment(name).tasks(arguments)
+    assert len(tasks) == count and key_digest(t.key for t in tasks) == digest
+
+
+@pytest.mark.parametrize("module, argv, stored", [
+    ("rigid", ["--sets", "2", "--scenarios", "2", "--qbars", "0,0.3", "--Ps", "5000,10000",
+               "--only", "fig4,table1", "--mira-days", "2", "--mira-scenarios", "2",
+               "--no-plots", "--jobs", "1", "--reservations", "fresh"],
+     {"rigid-synthetic": (8, "b506edd448f45946", '{"scenarios":2,"seed":2020}'),
+      "rigid-table1": (10, "e36e8aa7170266b6", '{"mira_seed":0,"scenarios":2,"seed":2020}')}),
+    ("worksharing", ["e4", "--trials", "4", "--jobs", "1"],
+     {"worksharing-e4": (13, "8d63a9667ca643a3", "{}")}),
+])
+def test_reproductions_store_the_keys_and_configurations_of_before(module, argv, stored,
+                                                                   tmp_path, capsys):
+    main = importlib.import_module(f"resilsched.reproduce.{module}").main
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(tmp_path / "campaign.sqlite") as db:
+        for name, (count, digest, config) in stored.items():
+            keys = [k for (k,) in db.execute("SELECT key FROM results WHERE campaign = ?",
+                                             (name,))]
+            assert (len(keys), key_digest(keys)) == (count, digest), name
+            assert db.execute("SELECT config FROM campaigns WHERE name = ?",
+                              (name,)).fetchone() == (config,)
