@@ -111,6 +111,8 @@ class Experiment:
     fixed : options always given (``("--only", "r1-sizes")`` for a check's experiment).
     config : the campaign-wide configuration the store checks (`ResultStore.register`); a
         reproduction may pass its own to `ExperimentRunner.run`.
+    configure : ``"module:function"`` giving the configuration from the parsed options, when it
+        depends on them (the spec form; default: `config`).
     """
 
     name: str
@@ -121,6 +123,7 @@ class Experiment:
     arguments: tuple[str, ...] = ()
     fixed: tuple[str, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
+    configure: str | None = None
 
     @property
     def function(self) -> TaskFunction:
@@ -159,7 +162,17 @@ class Experiment:
 
     def tasks(self, arguments: Mapping[str, Any], where: str = "arguments") -> list[Task]:
         """The task list for the spec form's `arguments` (`parse`)."""
-        return resolve(self.plan)(self.parse(arguments, where))
+        return self.tasks_of(self.parse(arguments, where))
+
+    def tasks_of(self, options: Any) -> list[Task]:
+        """The task list for the reproduction's parsed `options`."""
+        if self.plan is None:
+            raise CampaignError(f"experiment {self.name!r} has no spec form")
+        return resolve(self.plan)(options)
+
+    def config_of(self, options: Any) -> dict[str, Any]:
+        """The configuration for the reproduction's parsed `options` (`configure`)."""
+        return dict(self.config if self.configure is None else resolve(self.configure)(options))
 
 
 #: program name given to a reproduction's parser by `Experiment.parse` (cut from its errors)
@@ -261,16 +274,17 @@ class ExperimentSpec:
     name: str
     experiment: Experiment
     arguments: Mapping[str, Any]
+    options: Any = None  # the reproduction's options for `arguments`
     source: str = "<spec>"
     description: str = ""
 
     def config(self) -> dict[str, Any]:
-        """The campaign's configuration (the experiment's: the same as its reproduction's)."""
-        return dict(self.experiment.config)
+        """The campaign's configuration (the one its reproduction records)."""
+        return self.experiment.config_of(self.options)
 
     def tasks(self) -> list[Task]:
         """Every task of the experiment for the spec's arguments."""
-        return self.experiment.tasks(self.arguments, f"{self.source}: experiment.arguments")
+        return self.experiment.tasks_of(self.options)
 
 
 def experiment_spec(data: Mapping[str, Any], source: str) -> ExperimentSpec:
@@ -299,5 +313,5 @@ def experiment_spec(data: Mapping[str, Any], source: str) -> ExperimentSpec:
     arguments = table.get("arguments", {})
     if not isinstance(arguments, dict):
         raise CampaignError(f"{source}: experiment.arguments: must be a table of NAME = value")
-    exp.parse(arguments, f"{source}: experiment.arguments")  # refused now, before any task
-    return ExperimentSpec(exp.name, exp, dict(arguments), source, exp.description)
+    options = exp.parse(arguments, f"{source}: experiment.arguments")  # refused now
+    return ExperimentSpec(exp.name, exp, dict(arguments), options, source, exp.description)

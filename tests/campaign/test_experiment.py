@@ -162,8 +162,8 @@ def test_a_bad_experiment_spec_is_one_line_naming_the_field(body, message):
 
 
 def test_experiments_without_a_spec_form_say_so():
-    with pytest.raises(SpecError, match="experiment 'rigid-synthetic' has no spec form"):
-        parse_spec('[experiment]\nname = "rigid-synthetic"\n', source="s.toml")
+    with pytest.raises(SpecError, match="experiment 'worksharing-e4' has no spec form"):
+        parse_spec('[experiment]\nname = "worksharing-e4"\n', source="s.toml")
     with pytest.raises(SpecError, match="'nope' is not a registered experiment"):
         parse_spec('[experiment]\nname = "nope"\n', source="s.toml")
 
@@ -210,6 +210,11 @@ BEFORE = [
     ("malleable-sanity", {"scale": 50, "reps": 2}, 10, "2f28b96ea579a2c0"),
     ("moldable", {"sets": 2, "scenarios": 1, "algos": ["LPA"]}, 12, "ed365b7eda6c28a8"),
     ("moldable-theorems", {}, 29, "3b272350db4f73e8"),
+    ("rigid-synthetic", {"sets": 2, "scenarios": 2, "qbars": [0, 0.3], "Ps": [5000, 10000],
+                         "only": ["fig4", "table1"], "reservations": "fresh"}, 8,
+     "b506edd448f45946"),
+    ("rigid-table1", {"mira_days": 2, "mira_scenarios": 2, "only": "fig4,table1",
+                      "reservations": "fresh"}, 10, "e36e8aa7170266b6"),
 ]
 
 
@@ -217,6 +222,12 @@ BEFORE = [
 def test_the_spec_form_lists_the_keys_stores_of_before_hold(name, arguments, count, digest):
     tasks = experiment(name).tasks(arguments)
     assert len(tasks) == count and key_digest(t.key for t in tasks) == digest
+
+
+def test_the_spec_form_records_the_reproductions_configuration():
+    spec = parse_spec('[experiment]\nname = "rigid-table1"\n[experiment.arguments]\n'
+                      'seed = 4\nmira_scenarios = 3\n', source="s.toml")
+    assert spec.config() == {"seed": 4, "scenarios": 3, "mira_seed": 0}
 
 
 @pytest.mark.parametrize("module, argv, stored", [

@@ -24,12 +24,23 @@ from resilsched.registry import get_family
 from resilsched.registry import heuristic as get_heuristic
 from resilsched.reproduce.rigid.config import Config, params_of_label, unlabel
 
-#: the experiments; the task function is the package's `run_task` (by name)
+#: the experiments; the task function is the package's `run_task` (by name), the spec form's
+#: task lists and configurations those of `experiments.synthetic` and `experiments.table1`
 CAMPAIGNS = {e.name: e for e in (
     Experiment("rigid-synthetic", "resilsched.reproduce.rigid:run_task",
-               "rigid jobs: Figs. 4-6 on the synthetic sets (spec 002 §9.2-9.4)"),
+               "rigid jobs: Figs. 4-6 on the synthetic sets (spec 002 §9.2-9.4)",
+               plan="resilsched.reproduce.rigid:synthetic_tasks",
+               options="resilsched.reproduce.rigid:parse_args",
+               arguments=("sets", "scenarios", "qbars", "Ps", "full", "seed", "only",
+                          "reservations"),
+               configure="resilsched.reproduce.rigid.experiments:synthetic_config"),
     Experiment("rigid-table1", "resilsched.reproduce.rigid:run_task",
-               "rigid jobs: Table 1 and Figs. 7-8 on Mira-like or SWF days"))}
+               "rigid jobs: Table 1 and Figs. 7-8 on Mira-like or SWF days",
+               plan="resilsched.reproduce.rigid:table1_tasks",
+               options="resilsched.reproduce.rigid:parse_args",
+               arguments=("full", "seed", "mira_days", "mira_scenarios", "mira_seed", "swf",
+                          "cores_per_node", "swf_P", "only", "reservations"),
+               configure="resilsched.reproduce.rigid.experiments:table1_config"))}
 
 
 def random_seed(set_index: int, scenario_index: int) -> int:
@@ -81,12 +92,17 @@ def run_tasks(cfg: Config, name: str, config: Mapping[str, Any], tasks: list[dic
     else determines its rows (seeds, scenario count, instance source). Pool of ``cfg.jobs``
     processes, inline with ``jobs <= 1``, or Dask with ``cfg.dask``; progress on stderr.
     """
-    camp = [Task({"heuristic": t["heuristic"], "priority": t["priority"], "set": t["set"],
-                  "points": [(q, P) for q, P, _ in t["points"]]}, t) for t in tasks]
+    camp = campaign_tasks(tasks)
     with ExperimentRunner(cfg.store_path, jobs=cfg.jobs, dask=cfg.dask,
                           fresh=[name] if cfg.fresh else []) as runner:
         per_task = runner.run(CAMPAIGNS[name], camp, config=config, label=label)
     return [row for rows in per_task for row in rows]
+
+
+def campaign_tasks(tasks: list[dict[str, Any]]) -> list[Task]:
+    """The campaign's tasks: each keyed by its (heuristic, priority, set, (q-bar, P) points)."""
+    return [Task({"heuristic": t["heuristic"], "priority": t["priority"], "set": t["set"],
+                  "points": [(q, P) for q, P, _ in t["points"]]}, t) for t in tasks]
 
 
 def file_sha256(path: str | Path) -> str:
