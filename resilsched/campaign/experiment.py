@@ -109,6 +109,8 @@ class Experiment:
         defaults.
     arguments : the options a spec may give (``instances`` for ``--instances``).
     fixed : options always given (``("--only", "r1-sizes")`` for a check's experiment).
+    spread : the arguments whose list is given as separate values (an option of
+        ``nargs="+"``); other lists are joined by commas.
     config : the campaign-wide configuration the store checks (`ResultStore.register`); a
         reproduction may pass its own to `ExperimentRunner.run`.
     configure : ``"module:function"`` giving the configuration from the parsed options, when it
@@ -122,6 +124,7 @@ class Experiment:
     options: str | None = None
     arguments: tuple[str, ...] = ()
     fixed: tuple[str, ...] = ()
+    spread: tuple[str, ...] = ()
     config: Mapping[str, Any] = field(default_factory=dict)
     configure: str | None = None
 
@@ -145,6 +148,8 @@ class Experiment:
             option = "--" + key.replace("_", "-")
             if value is True:
                 argv.append(option)
+            elif isinstance(value, list) and key in self.spread:
+                argv += [option, *map(str, value)]
             elif value is not False:
                 text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
                 argv += [option, text]

@@ -34,4 +34,6 @@ def parse_args(argv, prog: str = "squares") -> argparse.Namespace:
 SQUARES = Experiment("squares", f"{HERE}:square", "squares of the first n integers",
                      plan=f"{HERE}:square_tasks", options=f"{HERE}:parse_args",
                      arguments=("n", "offset"))
-CAMPAIGNS = {SQUARES.name: SQUARES}
+#: an experiment that runs only from code of its own (no spec form)
+PLAIN = Experiment("plain", f"{HERE}:square")
+CAMPAIGNS = {e.name: e for e in (SQUARES, PLAIN)}

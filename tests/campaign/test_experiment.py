@@ -162,8 +162,8 @@ def test_a_bad_experiment_spec_is_one_line_naming_the_field(body, message):
 
 
 def test_experiments_without_a_spec_form_say_so():
-    with pytest.raises(SpecError, match="experiment 'worksharing-e4' has no spec form"):
-        parse_spec('[experiment]\nname = "worksharing-e4"\n', source="s.toml")
+    with pytest.raises(SpecError, match="experiment 'plain' has no spec form"):
+        parse_spec(f'[experiment]\nname = "{HERE}:plain"\n', source="s.toml")
     with pytest.raises(SpecError, match="'nope' is not a registered experiment"):
         parse_spec('[experiment]\nname = "nope"\n', source="s.toml")
 
@@ -251,3 +251,23 @@ def test_reproductions_store_the_keys_and_configurations_of_before(module, argv,
             assert (len(keys), key_digest(keys)) == (count, digest), name
             assert db.execute("SELECT config FROM campaigns WHERE name = ?",
                               (name,)).fetchone() == (config,)
+
+
+@pytest.mark.parametrize("what, arguments", [
+    ("e4", {}), ("e5", {"p": [5], "chunk_search": "binary", "no_rep_rule": "per-worker"}),
+    ("norep-rules", {"p": [5]}),
+])
+def test_worksharing_spec_forms_list_the_tasks_its_reproduction_stores(what, arguments,
+                                                                        tmp_path, capsys):
+    from resilsched.reproduce.worksharing import main
+
+    argv = [what, "--trials", "2", "--jobs", "1", "--out", str(tmp_path)]
+    for key, value in arguments.items():
+        argv += [f"--{key.replace('_', '-')}", *map(str, value if isinstance(value, list)
+                                                    else [value])]
+    assert main(argv) == 0
+    capsys.readouterr()
+    with sqlite3.connect(tmp_path / "campaign.sqlite") as db:
+        stored = sorted(k for (k,) in db.execute("SELECT key FROM results"))
+    tasks = experiment(f"worksharing-{what}").tasks({"trials": 2, **arguments})
+    assert sorted(t.key for t in tasks) == stored and len(stored) > 10
