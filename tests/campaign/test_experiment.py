@@ -39,6 +39,14 @@ def test_every_registered_experiment_loads_by_name(name):
     assert callable(fn)
 
 
+def test_every_declared_experiment_is_registered_under_its_module():
+    for module in set(REGISTERED.values()):
+        declared = importlib.import_module(module).CAMPAIGNS
+        assert {n: module for n in declared} == {n: m for n, m in REGISTERED.items()
+                                                 if m == module}
+        assert all(e.name == n for n, e in declared.items())
+
+
 def test_a_task_function_travels_as_its_name_and_is_looked_up_at_each_call(monkeypatch):
     fn = SQUARES.function
     assert pickle.loads(pickle.dumps(fn)) == TaskFunction(f"{HERE}:square")
