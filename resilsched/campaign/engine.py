@@ -555,8 +555,9 @@ def _check_loadable(client: Any, fn: Callable[[Any], Any]) -> None:
     except OSError:  # a worker lost meanwhile
         pass
     except Exception as exc:
-        raise CampaignError(f"--dask: the workers cannot load the task function "
-                            f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', fn)} "
+        name = getattr(fn, "reference", None) or \
+            f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', fn)}"
+        raise CampaignError(f"--dask: the workers cannot load the task function {name} "
                             f"({exc}); they need the module on their import path") from None
 
 

@@ -36,6 +36,7 @@ from typing import Any
 from resilsched.campaign.claims import live_runs
 from resilsched.campaign.engine import bulk
 from resilsched.campaign.errors import PathError
+from resilsched.campaign.experiment import ExperimentSpec
 from resilsched.campaign.export import LeftOut, parse_row, strict_json
 from resilsched.campaign.plan import plan, shard_of
 from resilsched.campaign.spec import CampaignSpec
@@ -109,7 +110,7 @@ class MergeResult:
 
 
 def merge_stores(inputs: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
-                 campaign: str | None = None, spec: CampaignSpec | None = None,
+                 campaign: str | None = None, spec: CampaignSpec | ExperimentSpec | None = None,
                  progress: bool = True) -> MergeResult:
     """Copy the rows of campaign `campaign` from the `inputs` stores into `output` (created if
     missing); see the module doc.
@@ -168,7 +169,7 @@ def _check_output(inputs: Sequence[str | os.PathLike[str]],
 
 
 def _campaign(stores: Sequence[ResultStore], name: str | None,
-              spec: CampaignSpec | None) -> str:
+              spec: CampaignSpec | ExperimentSpec | None) -> str:
     """The campaign to merge: `name`, the spec's, or the one campaign the inputs hold."""
     if name is not None and spec is not None and name != spec.name:
         raise CampaignError(f"--campaign={name!r} is not the campaign of the spec "

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from resilsched.campaign.engine import Task
+from resilsched.campaign.experiment import ExperimentSpec
 from resilsched.campaign.spec import CampaignSpec, InstanceSource, SpecError, library_files
 from resilsched.campaign.store import canonical_json
 from resilsched.campaign.tasks import Work, attempt, draw_seeds
@@ -73,9 +74,12 @@ def _scenarios(spec: CampaignSpec, has_scenarios: bool
     return [(q, k, True) for q in spec.scenarios.qbar for k in range(spec.scenarios.count)]
 
 
-def count_tasks(spec: CampaignSpec, per_instance: bool = False) -> int:
+def count_tasks(spec: CampaignSpec | ExperimentSpec, per_instance: bool = False) -> int:
     """How many tasks `plan` lists (preset counts known, one instance per library source
-    otherwise: a lower bound), or per instance of each family when `per_instance`."""
+    otherwise: a lower bound), or per instance of each family when `per_instance` (0 for an
+    experiment: its tasks are listed by its reproduction's code)."""
+    if isinstance(spec, ExperimentSpec):
+        return 0
     total = 0
     for source in spec.instances:
         fam = get_family(source.family)
@@ -91,10 +95,16 @@ def count_tasks(spec: CampaignSpec, per_instance: bool = False) -> int:
 PROGRESS_EVERY = 10_000
 
 
-def plan(spec: CampaignSpec, progress: Callable[[int], None] | None = None) -> list[Task]:
+def plan(spec: CampaignSpec | ExperimentSpec,
+         progress: Callable[[int], None] | None = None) -> list[Task]:
     """Every task of the campaign, instances outermost (see the module doc); `progress` is
     called with the number of tasks listed so far every `PROGRESS_EVERY` tasks and after each
-    instance."""
+    instance. An experiment's tasks are its own (`ExperimentSpec.tasks`)."""
+    if isinstance(spec, ExperimentSpec):
+        tasks = spec.tasks()
+        if progress is not None:
+            progress(len(tasks))
+        return tasks
     tasks = []
     seed = 0 if spec.scenarios is None else spec.scenarios.seed
     for source in spec.instances:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched import registry
+from resilsched.campaign.experiment import ExperimentSpec, experiment_spec
 from resilsched.campaign.store import CampaignError
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_COUNT
@@ -150,7 +151,7 @@ class CampaignSpec:
         }
 
 
-def load_spec(path: str | Path) -> CampaignSpec:
+def load_spec(path: str | Path) -> CampaignSpec | ExperimentSpec:
     """Read and check a spec file (`SpecError` naming the file on any problem)."""
     path = Path(path)
     try:
@@ -170,9 +171,11 @@ def load_spec(path: str | Path) -> CampaignSpec:
     return parse_spec(text, source=str(path), base=path.parent)
 
 
-def parse_spec(text: str, source: str = "<spec>", base: Path | None = None) -> CampaignSpec:
+def parse_spec(text: str, source: str = "<spec>", base: Path | None = None
+               ) -> CampaignSpec | ExperimentSpec:
     """Check the TOML `text` of a spec; library folders are relative to `base` (default: the
-    working directory)."""
+    working directory). A spec with an ``[experiment]`` table names a registered experiment
+    and its arguments instead (`resilsched.campaign.experiment.ExperimentSpec`)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -185,6 +188,11 @@ def parse_spec(text: str, source: str = "<spec>", base: Path | None = None) -> C
                             f"{sys.get_int_max_str_digits()} digits") from None
         raise SpecError(f"{source}: is not valid TOML ({' '.join(str(exc).split())[:120]})"
                         ) from None
+    if "experiment" in data:
+        try:
+            return experiment_spec(data, source)
+        except CampaignError as exc:
+            raise SpecError(str(exc)) from None
     try:
         return _check(data, source, base or Path("."))
     except (InvalidInstance, UnknownName) as exc:

@@ -118,6 +118,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try the spec's parameters, run the missing tasks into the store."""
     from resilsched.campaign.claims import live_runs
     from resilsched.campaign.engine import bulk, execute, require_dask
+    from resilsched.campaign.experiment import ExperimentSpec
     from resilsched.campaign.plan import (
         check_parameters,
         count_tasks,
@@ -143,7 +144,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with bulk():
         tasks = plan(spec, progress=lambda n: bar.tick(n - bar.done))
     bar.close()
-    probes = parameterised(tasks)  # the whole campaign's: every shard checks the same
+    experiment = spec.experiment if isinstance(spec, ExperimentSpec) else None
+    # the whole campaign's: every shard checks the same (an experiment's arguments are checked)
+    probes = parameterised(tasks) if experiment is None else []
     if shard is not None:
         everything, tasks = len(tasks), shard_slice(tasks, *shard)
         mine = {t.key for t in tasks}
@@ -151,7 +154,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         with ResultStore(args.store, readonly=True) as store:
             stored = store.stored_among(spec.name, [t.key for t in probes])
         probes = [t for t in probes if t.key not in stored]
-    probed = check_parameters(spec, probes)  # a SpecError leaves no file behind
+    probed = check_parameters(spec, probes) if probes else []  # a SpecError: no file
     if shard is not None:  # rows of the other shards are theirs to store
         probed = [(task, row) for task, row in probed if task.key in mine]
     with ResultStore(args.store) as store:
@@ -168,7 +171,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             checked = sum(store.add(spec.name, task.key, row, fields=task.fields)
                           for task, row in probed)
         note = "" if shard is None else f"shard {shard[0]}/{shard[1]}"
-        outcome = execute(spec.name, tasks, run_task, store, config=spec.config(), jobs=jobs,
+        fn = run_task if experiment is None else experiment.function
+        outcome = execute(spec.name, tasks, fn, store, config=spec.config(), jobs=jobs,
                           dask=dask, progress=not args.quiet, chunk_seconds=args.chunk_seconds,
                           collect=False, note=note)
         stored_now = store.count(spec.name)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -33,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
+from resilsched.campaign import Task, add_cli_options, run_script
+from resilsched.campaign.experiment import Experiment, ExperimentRunner
 from resilsched.commands.args import ReproductionParser
 from resilsched.heuristics.coschedule.onepack import optimal_pack, optimal_pack_dp
 from resilsched.heuristics.coschedule.packing import pack_approx
@@ -141,15 +141,29 @@ def run_check(task: dict[str, Any]) -> dict[str, Any]:
     return CHECKS[task["check"]](task)
 
 
-def claim_tasks(instances: int, seed_: int) -> list[Task]:
+def claim_tasks(instances: int, seed: int) -> list[Task]:
     """Every check's instances in chunks of `CHUNK`."""
     tasks = []
     for tag, check in enumerate(CHECKS):
         for first in range(0, instances, CHUNK):
-            f = {"check": check, "tag": tag, "seed": seed_, "first": first,
+            f = {"check": check, "tag": tag, "seed": seed, "first": first,
                  "count": min(CHUNK, instances - first)}
             tasks.append(Task(f, f))
     return tasks
+
+
+def tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks the options ask for (`claim_tasks`)."""
+    return claim_tasks(args.instances, args.seed)
+
+
+#: the experiment (`resilsched.campaign.experiment`); its spec form takes --instances, --seed
+CLAIMS = Experiment(CAMPAIGN, "resilsched.reproduce.coschedule:run_check",
+                    "co-scheduling claims (spec 001 §1-2)",
+                    plan="resilsched.reproduce.coschedule:tasks_of",
+                    options="resilsched.reproduce.coschedule:parse_args",
+                    arguments=("instances", "seed"))
+CAMPAIGNS = {CLAIMS.name: CLAIMS}
 
 
 def claim_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> list[Row]:
@@ -238,6 +252,11 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
     return ap
 
 
+def parse_args(argv: Sequence[str] | None, prog: str = PROG) -> argparse.Namespace:
+    """The options `argv` (a bad one: one line on stderr, `SystemExit` 2)."""
+    return parser(prog).parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the checks with options `argv`; exit status 0, 2 (bad options) or 130."""
     ap = parser(prog)
@@ -249,18 +268,11 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         ap.error(f"--store: {store_path} is a folder")
 
     def body() -> int:
-        try:
-            store = ResultStore(store_path)
-        except (OSError, sqlite3.Error) as exc:
-            print(f"{prog}: error: --store: cannot open {store_path}: {exc}", file=sys.stderr)
-            return 2
-        with store:
-            if args.fresh:
-                store.forget(CAMPAIGN)
+        with ExperimentRunner(store_path, jobs=args.jobs, dask=args.dask,
+                              fresh=[CAMPAIGN] if args.fresh else []) as runner:
             t0 = time.perf_counter()
-            tasks = claim_tasks(args.instances, args.seed)
-            done = run_campaign(CAMPAIGN, tasks, run_check, store, jobs=args.jobs,
-                                dask=args.dask)
+            tasks = tasks_of(args)
+            done = runner.run(CLAIMS, tasks)
             lines = markdown(claim_rows(tasks, done), f"# Co-scheduling packs (spec 001 §1-2): "
                              f"{args.instances} instances per check, seed {args.seed}")
             print("\n".join(lines))

@@ -35,7 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
+from resilsched.campaign import Task, add_cli_options, run_script
+from resilsched.campaign.experiment import Experiment, ExperimentRunner
 from resilsched.commands.args import ReproductionParser, integer
 from resilsched.heuristics.desktop.policies import VARIANTS, parse_variant
 from resilsched.reproduce.arguments import number
@@ -86,6 +87,29 @@ def tasks_of(args: argparse.Namespace) -> list[Task]:
                      "variants": list(args.variants)}
                 out.append(Task(f, f))
     return out
+
+
+def check_tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks of the check ``--only`` on the instances of `tasks_of`."""
+    from resilsched.reproduce.desktop_checks import check_tasks
+
+    return check_tasks(args.only, tasks_of(args))
+
+
+#: the options the spec form of the experiments takes (`resilsched.campaign.experiment`)
+ARGUMENTS = ("machine_sets", "job_sets", "hosts", "job_count", "runs", "alpha", "span_days",
+             "absorb", "variants", "seed")
+#: the experiments: every (absorb, machine set, job set) task, and each check of `--only`
+CAMPAIGNS = {e.name: e for e in (
+    Experiment("desktop", "resilsched.reproduce.desktop:run_task",
+               "desktop grids: the 20 variants (spec 004 §4.5)",
+               plan="resilsched.reproduce.desktop:tasks_of",
+               options="resilsched.reproduce.desktop:parse_args", arguments=ARGUMENTS),
+    *(Experiment(f"desktop-{check}", "resilsched.reproduce.desktop_checks:run_check",
+                 f"desktop grids: the check {check}",
+                 plan="resilsched.reproduce.desktop:check_tasks_of",
+                 options="resilsched.reproduce.desktop:parse_args", arguments=ARGUMENTS,
+                 fixed=("--only", check)) for check in CHECKS))}
 
 
 def records(tasks: Sequence[Task], results: Sequence[dict]) -> list[dict[str, Any]]:
@@ -178,21 +202,20 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         tasks = tasks_of(args)
-        with ResultStore(args.store or args.out / "campaign.sqlite") as store:
+        name = f"desktop-{args.only}" if args.only else "desktop"
+        with ExperimentRunner(args.store or args.out / "campaign.sqlite", jobs=args.jobs,
+                              dask=args.dask, fresh=[name] if args.fresh else []) as runner:
             if args.only:
-                return _check(args, store)
-            if args.fresh:
-                store.forget("desktop")
+                return _check(args, runner)
             if args.stored_only:
-                stored = store.load("desktop", {t.key for t in tasks})
+                stored = runner.stored(CAMPAIGNS[name], tasks)
                 tasks = [t for t in tasks if t.key in stored]
                 results = [stored[t.key] for t in tasks]
                 log(f"{len(tasks)} stored tasks of {len(tasks_of(args))}")
                 if not tasks:
                     return 0
             else:
-                results = run_campaign("desktop", tasks, run_task, store, jobs=args.jobs,
-                                       dask=args.dask)
+                results = runner.run(CAMPAIGNS[name], tasks)
         recs = records(tasks, results)
         write_csv(args.out, recs)
         made = [] if args.no_plots else plots(recs, args.out)
@@ -207,19 +230,16 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     return run_script(prog, args.dask, body)
 
 
-def _check(args: argparse.Namespace, store: ResultStore) -> int:
-    from resilsched.reproduce.desktop_checks import check_tasks, report_lines, run_check
+def _check(args: argparse.Namespace, runner: ExperimentRunner) -> int:
+    from resilsched.reproduce.desktop_checks import report_lines
 
-    name = f"desktop-{args.only}"
-    if args.fresh:
-        store.forget(name)
-    tasks = check_tasks(args.only, tasks_of(args))
+    exp = CAMPAIGNS[f"desktop-{args.only}"]
+    tasks = check_tasks_of(args)
     if args.stored_only:
-        stored = store.load(name, {t.key for t in tasks})
+        stored = runner.stored(exp, tasks)
         results = [stored[t.key] for t in tasks if t.key in stored]
     else:
-        results = run_campaign(name, tasks, run_check, store, jobs=args.jobs, dask=args.dask,
-                               label=args.only)
+        results = runner.run(exp, tasks, label=args.only)
     if not results:
         log(f"0 stored tasks of {len(tasks)}")
         return 0

@@ -40,7 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.campaign import ResultStore, Task, add_cli_options, run_campaign, run_script
+from resilsched.campaign import Task, add_cli_options, run_script
+from resilsched.campaign.experiment import Experiment, ExperimentRunner
 from resilsched.commands.args import ReproductionParser, integer
 from resilsched.reproduce.malleable_checks import CHECKS
 from resilsched.reproduce.malleable_grid import (  # noqa: F401  (the figures' grid, re-exported)
@@ -122,6 +123,43 @@ def sanity_tasks(reps: int, seed: int, scale: int) -> list[Task]:
     return out
 
 
+def figure_tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks of every figure of ``--figures``, figure by figure (`tasks_for`)."""
+    return [t for fig in args.figs for t in tasks_for(fig, args.reps, args.seed, args.scale)]
+
+
+def sanity_tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks of the failure-count table (`sanity_tasks`)."""
+    return sanity_tasks(args.reps, args.seed, args.scale)
+
+
+def check_tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks of the check ``--only`` (`malleable_checks.check_tasks`)."""
+    from resilsched.reproduce.malleable_checks import check_tasks
+
+    return check_tasks(args.only, args.reps, args.seed, args.scale)
+
+
+def _experiment(name: str, task: str, plan: str, what: str, arguments: tuple[str, ...],
+                fixed: tuple[str, ...] = ()) -> Experiment:
+    return Experiment(name, task, f"malleable jobs: {what}",
+                      plan=f"resilsched.reproduce.malleable:{plan}",
+                      options="resilsched.reproduce.malleable:parse_args", arguments=arguments,
+                      fixed=fixed)
+
+
+#: the experiments (`resilsched.campaign.experiment`): the figures, the failure-count table
+#: and each check of ``--only``
+CAMPAIGNS = {e.name: e for e in (
+    _experiment("malleable", "resilsched.reproduce.malleable:run_point", "figure_tasks_of",
+                "the figures of --figures", ("reps", "figures", "seed", "scale")),
+    _experiment("malleable-sanity", "resilsched.reproduce.malleable:run_point",
+                "sanity_tasks_of", "the failure-count table", ("reps", "seed", "scale")),
+    *(_experiment(f"malleable-{check}", "resilsched.reproduce.malleable_checks:run_check",
+                  "check_tasks_of", f"the check {check}", ("reps", "seed", "scale"),
+                  ("--only", check)) for check in CHECKS))}
+
+
 def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
     with open(path, "w", newline="") as fh:
         wr = csv.DictWriter(fh, fieldnames=list(rows[0]))
@@ -130,8 +168,9 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
             wr.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in row.items()})
 
 
-def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
-    """Run the reproduction with command-line options `argv`; exit status 0, 2 or 130."""
+def parse_args(argv: Sequence[str] | None, prog: str = PROG) -> argparse.Namespace:
+    """The options `argv`, ``figs`` the list of ``--figures`` (a bad option: one line on
+    stderr, `SystemExit` 2)."""
     ap = ReproductionParser(prog=prog, description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=integer(2, 1000), default=10,
                     help="repetitions per point, in [2, 1000] (paper: 50; default 10)")
@@ -152,45 +191,48 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
                     help="worker processes (default 2; 1 runs inline)")
     ap.add_argument("--out", type=Path, default=Path("results/malleable"))
     add_cli_options(ap, "<out>/campaign.sqlite")
+    args = ap.parse_args(argv)
+    args.figs = [f.strip() for f in args.figures.split(",") if f.strip()]
+    bad = [f for f in args.figs if f not in FIGURES]
+    if bad or not args.figs:
+        what = (f"--figures: {bad[0]!r} is unknown" if bad else "--figures: is empty")
+        ap.error(f"{what} (choose from {', '.join(FIGURES)})")
+    return args
+
+
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Run the reproduction with command-line options `argv`; exit status 0, 2 or 130."""
     try:
-        args = ap.parse_args(argv)
+        args = parse_args(argv, prog)
     except SystemExit as exc:  # --help (0) or a one-line error (2)
         return int(exc.code or 0)
-    figs = [f.strip() for f in args.figures.split(",") if f.strip()]
-    bad = [f for f in figs if f not in FIGURES]
-    if bad or not figs:
-        what = (f"--figures: {bad[0]!r} is unknown" if bad else "--figures: is empty")
-        print(f"{prog}: error: {what} (choose from {', '.join(FIGURES)})", file=sys.stderr)
-        return 2
 
     def body() -> int:
         args.out.mkdir(parents=True, exist_ok=True)
-        with ResultStore(args.store or args.out / "campaign.sqlite") as store:
-            return _main(args, figs, store)
+        fresh = ([f"malleable-{args.only}"] if args.only else ["malleable", "malleable-sanity"]
+                 ) if args.fresh else []
+        with ExperimentRunner(args.store or args.out / "campaign.sqlite", jobs=args.jobs,
+                              dask=args.dask, fresh=fresh) as runner:
+            return _main(args, args.figs, runner)
 
     return run_script(prog, args.dask, body)
 
 
-def _main(args: argparse.Namespace, figs: list[str], store: ResultStore) -> int:
+def _main(args: argparse.Namespace, figs: list[str], runner: ExperimentRunner) -> int:
     from resilsched.reproduce.malleable_report import claims, summary
 
     if args.only:
-        return _check(args, store)
-    if args.fresh:
-        store.forget("malleable")
-        store.forget("malleable-sanity")
+        return _check(args, runner)
     t0 = time.perf_counter()
     tables: dict[str, list[dict]] = {}
     for fig in figs:
         tasks = tasks_for(fig, args.reps, args.seed, args.scale)
-        res = run_campaign("malleable", tasks, run_point, store, jobs=args.jobs,
-                           dask=args.dask, label=f"malleable fig {fig}")
+        res = runner.run(CAMPAIGNS["malleable"], tasks, label=f"malleable fig {fig}")
         tables[fig] = aggregate(fig, res, args.reps)
         write_csv(args.out / f"fig{fig.replace('.', '_')}.csv", tables[fig])
     sanity = None
     if not args.no_sanity:
-        res = run_campaign("malleable-sanity", sanity_tasks(args.reps, args.seed, args.scale),
-                           run_point, store, jobs=args.jobs, dask=args.dask)
+        res = runner.run(CAMPAIGNS["malleable-sanity"], sanity_tasks_of(args))
         sanity = _sanity_rows(res, args.reps, args.scale)
         write_csv(args.out / "sanity.csv", sanity)
     pngs = []
@@ -207,14 +249,11 @@ def _main(args: argparse.Namespace, figs: list[str], store: ResultStore) -> int:
     return 0
 
 
-def _check(args: argparse.Namespace, store: ResultStore) -> int:
-    from resilsched.reproduce.malleable_checks import check_tasks, report_lines, run_check
+def _check(args: argparse.Namespace, runner: ExperimentRunner) -> int:
+    from resilsched.reproduce.malleable_checks import report_lines
 
-    name = f"malleable-{args.only}"
-    if args.fresh:
-        store.forget(name)
-    res = run_campaign(name, check_tasks(args.only, args.reps, args.seed, args.scale), run_check,
-                       store, jobs=args.jobs, dask=args.dask, label=args.only)
+    res = runner.run(CAMPAIGNS[f"malleable-{args.only}"], check_tasks_of(args),
+                     label=args.only)
     text = "\n".join(report_lines(args.only, res, args.reps, args.scale)) + "\n"
     (args.out / f"{args.only.replace('-', '_')}.txt").write_text(text)
     print(text, end="")

@@ -37,20 +37,14 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from resilsched.campaign import (
-    ResultStore,
-    Task,
-    add_cli_options,
-    run_campaign,
-    run_script,
-)
+from resilsched.campaign import Task, add_cli_options, run_script
+from resilsched.campaign.experiment import Experiment, ExperimentRunner
 from resilsched.commands.args import ReproductionParser
 from resilsched.errors import InvalidInstance
 from resilsched.heuristics.moldable.batch import ATTEMPT_ORDERS, batch_params
@@ -73,6 +67,7 @@ from resilsched.reproduce.moldable.experiments import (
     Request,
     Results,
     collect,
+    request_tasks,
     run_config,
     run_set,
     set_tasks,
@@ -86,7 +81,6 @@ from resilsched.reproduce.moldable.tables import (
     table1,
 )
 from resilsched.reproduce.moldable.theorems import (
-    run_check,
     theorem_rows,
     theorem_tasks,
     theorems_markdown,
@@ -275,15 +269,50 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
             ap.error(f"{name}: folder {path.parent} does not exist")
 
     def body() -> int:
-        try:
-            store = ResultStore(store_path)
-        except (OSError, sqlite3.Error) as exc:
-            print(f"{prog}: error: --store: cannot open {store_path}: {exc}", file=sys.stderr)
-            return 2
-        with store:
-            return _main(args, store)
+        with ExperimentRunner(store_path, jobs=args.jobs, dask=args.dask,
+                              fresh=list(CAMPAIGNS) if args.fresh else []) as runner:
+            return _main(args, runner)
 
     return run_script(prog, args.dask, body)
+
+
+def parse_args(argv: Sequence[str] | None, prog: str = PROG) -> argparse.Namespace:
+    """The options `argv` (a bad one: one line on stderr, `SystemExit` 2)."""
+    return parser(prog).parse_args(argv)
+
+
+def _batch(args: argparse.Namespace) -> dict[str, Any]:
+    """BATCH-LIST's options, as `set_tasks` takes them."""
+    return {"area_slack": args.area_slack, "g1_exact": args.g1_exact,
+            "attempt_order": args.attempt_order, "mix_gamma_scale": args.mix_gamma_scale,
+            "eps": args.batch_eps, "eps2": args.batch_eps2}
+
+
+def tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks of Table 1, the figures and the sweeps the options ask for, in the order the
+    reproduction runs them (`experiments.request_tasks`)."""
+    return request_tasks(_requests(args)[0], args.seed, _batch(args), args.models)
+
+
+def theorem_tasks_of(args: argparse.Namespace) -> list[Task]:
+    """The tasks of ``--theorems`` (`theorems.theorem_tasks`)."""
+    return theorem_tasks(args.seed)
+
+
+#: the experiments (`resilsched.campaign.experiment`): the tables and figures, the theorems
+CAMPAIGNS = {e.name: e for e in (
+    Experiment("moldable", "resilsched.reproduce.moldable:run_set",
+               "moldable jobs: Table 1, Figs. 3-9 (spec 000 §5-§6)",
+               plan="resilsched.reproduce.moldable:tasks_of",
+               options="resilsched.reproduce.moldable:parse_args",
+               arguments=("sets", "scenarios", "seed", "area_slack", "g1_exact",
+                          "attempt_order", "batch_eps", "batch_eps2", "mix_gamma_scale",
+                          "no_table", "figures", "pn_sets", "pn_scenarios", "sweeps",
+                          "sweep_sets", "sweep_scenarios", "grids", "models", "algos")),
+    Experiment("moldable-theorems", "resilsched.reproduce.moldable.theorems:run_check",
+               "moldable jobs: Theorems 1-10 and the lambda calibration",
+               plan="resilsched.reproduce.moldable:theorem_tasks_of",
+               options="resilsched.reproduce.moldable:parse_args", arguments=("seed",)))}
 
 
 def _requests(args: argparse.Namespace) -> tuple[list[Request], dict[Config, set[str]]]:
@@ -370,25 +399,17 @@ def report(args: argparse.Namespace, res: Results) -> list[str]:
     return lines
 
 
-def _main(args: argparse.Namespace, store: ResultStore) -> int:
-    if args.fresh:
-        store.forget("moldable")
-        store.forget("moldable-theorems")
-
+def _main(args: argparse.Namespace, runner: ExperimentRunner) -> int:
     def run(tasks: Sequence[Task]) -> list[Any]:
-        return run_campaign("moldable", tasks, run_set, store, jobs=args.jobs, dask=args.dask)
+        return runner.run(CAMPAIGNS["moldable"], tasks)
 
     t0 = time.perf_counter()
     reqs, tags = _requests(args)
-    batch = {"area_slack": args.area_slack, "g1_exact": args.g1_exact,
-             "attempt_order": args.attempt_order, "mix_gamma_scale": args.mix_gamma_scale,
-             "eps": args.batch_eps, "eps2": args.batch_eps2}
-    res = collect(reqs, args.seed, batch, run, args.models) if reqs else {}
+    res = collect(reqs, args.seed, _batch(args), run, args.models) if reqs else {}
     lines = report(args, res)
     if args.theorems:
-        tasks = theorem_tasks(args.seed)
-        done = run_campaign("moldable-theorems", tasks, run_check, store, jobs=args.jobs,
-                            dask=args.dask)
+        tasks = theorem_tasks_of(args)
+        done = runner.run(CAMPAIGNS["moldable-theorems"], tasks)
         lines += theorems_markdown(theorem_rows(tasks, done))
     print("\n".join(lines))
     print(f"# total {time.perf_counter() - t0:.1f} s", file=sys.stderr)

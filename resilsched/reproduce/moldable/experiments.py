@@ -210,15 +210,7 @@ def collect(requests: Sequence[Request], seed: int, batch: dict[str, Any],
     stopped part-way has the same number of complete sets everywhere: rerunning with that many
     sets computes nothing new and prints complete tables.
     """
-    groups = []
-    tasks: list[Task] = []
-    for req in requests:
-        for cfg in req.configs:
-            for model in models:
-                ts = set_tasks(model, cfg, req.sets, req.scenarios, seed, req.combos, **batch)
-                groups.append((model, cfg, req, len(tasks), len(ts)))
-                tasks += ts
-    order = sorted(range(len(tasks)), key=lambda i: tasks[i].payload["set"])  # stable
+    groups, tasks, order = _listed(requests, seed, batch, models)
     ran = run([tasks[i] for i in order])
     done: list[Any] = [None] * len(tasks)
     for i, r in zip(order, ran, strict=True):
@@ -232,6 +224,28 @@ def collect(requests: Sequence[Request], seed: int, batch: dict[str, Any],
             if old is None or old.sets * old.scenarios < new.sets * new.scenarios:
                 out[model, cfg, a, pr] = new  # the largest run of a configuration wins
     return out
+
+
+def _listed(requests: Sequence[Request], seed: int, batch: dict[str, Any],
+            models: Sequence[str]) -> tuple[list[tuple], list[Task], list[int]]:
+    """(groups, tasks, the set-major order of the tasks) of `collect`."""
+    groups = []
+    tasks: list[Task] = []
+    for req in requests:
+        for cfg in req.configs:
+            for model in models:
+                ts = set_tasks(model, cfg, req.sets, req.scenarios, seed, req.combos, **batch)
+                groups.append((model, cfg, req, len(tasks), len(ts)))
+                tasks += ts
+    order = sorted(range(len(tasks)), key=lambda i: tasks[i].payload["set"])  # stable
+    return groups, tasks, order
+
+
+def request_tasks(requests: Sequence[Request], seed: int, batch: dict[str, Any],
+                  models: Sequence[str] = PAPER_MODELS) -> list[Task]:
+    """The tasks `collect` runs, in its order (nothing runs)."""
+    _, tasks, order = _listed(requests, seed, batch, models)
+    return [tasks[i] for i in order]
 
 
 def run_config(model: str, P: int, n: int, lam: float, sets: int, scenarios: int, seed: int,

@@ -49,6 +49,7 @@ checked), `fillrule` (Fig. 4(b) under both refill rules), `report` (markdown tab
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -57,7 +58,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from resilsched.campaign import add_cli_options, run_script
+from resilsched.campaign import Task, add_cli_options, run_script
 from resilsched.commands.args import ReproductionParser
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_PROCESSORS
@@ -95,7 +96,9 @@ from resilsched.reproduce.rigid.experiments import (
     SYNTHETIC,
     agg_rows,
     synthetic,
+    synthetic_plan,
     table1,
+    table1_plan,
     write_csv,
 )
 from resilsched.reproduce.rigid.fillrule import fill_rule_claims
@@ -107,18 +110,34 @@ from resilsched.reproduce.rigid.report import (
     table1_markdown,
     verdict_counts,
 )
-from resilsched.reproduce.rigid.tasks import random_seed, run_task, run_tasks  # noqa: F401
+from resilsched.reproduce.rigid.tasks import (  # noqa: F401  (the experiments' task function)
+    CAMPAIGNS,
+    campaign_tasks,
+    random_seed,
+    run_task,
+    run_tasks,
+)
 
 
 def _runner(cfg: Config) -> Callable[[str, Mapping[str, Any], list[dict[str, Any]], str],
                                      list[dict[str, Any]]]:
-    """Run tasks as a campaign with this package's `run_task` (looked up when called, so that
-    tests can replace it)."""
-    def runner(name: str, config: Mapping[str, Any], tasks: list[dict[str, Any]],
-               label: str) -> list[dict[str, Any]]:
-        return run_tasks(cfg, name, config, tasks, label, run_task)
+    """Run tasks as an experiment of `CAMPAIGNS`, whose task function is this package's
+    `run_task` (by name: looked up at each call, so that tests can replace it)."""
+    return functools.partial(run_tasks, cfg)
 
-    return runner
+
+def synthetic_tasks(cfg: Config) -> list[Task]:
+    """The tasks of ``rigid-synthetic`` for `cfg` (the spec form; none unless ``cfg.only`` asks
+    for Figs. 4-6 or the fill rule)."""
+    return campaign_tasks(synthetic_plan(cfg)["tasks"]) if set(SYNTHETIC) & set(cfg.only) \
+        else []
+
+
+def table1_tasks(cfg: Config) -> list[Task]:
+    """The tasks of ``rigid-table1`` for `cfg` (the spec form; none unless ``cfg.only`` asks
+    for Table 1 or Figs. 7-8)."""
+    return campaign_tasks(table1_plan(cfg)["tasks"]) if {"table1", "fig78"} & set(cfg.only) \
+        else []
 
 
 def _claims(cfg: Config, res: dict[str, Any] | None, t1: dict[str, Any] | None,

@@ -103,9 +103,9 @@ def agg_rows(agg: dict[tuple, dict[str, Any]], keys: Sequence[str]) -> list[dict
 SYNTHETIC = ("fig4", "fig5", "fig6", "fill-rule")
 
 
-def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
-    """Figs. 4-6 on the synthetic sets (spec §9.2-9.4), and Fig. 4(b) under both refill rules
-    of R-SHELFFILL (``fill-rule``, R32)."""
+def synthetic_plan(cfg: Config) -> dict[str, Any]:
+    """What `synthetic` runs: the ``sets``, ``qbars``, the ``tasks`` (expensive first) and the
+    campaign's ``config``."""
     sets = paper_sets(cfg.seed, cfg.sets)
     sweep = {"fig4", "fig6", "fill-rule"} & set(cfg.only)
     qbars = sorted(set(cfg.qbars) | ({cfg.qbar_P_sweep} if sweep else set()))
@@ -135,11 +135,24 @@ def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
                           "points": [(q, P, mats[q][k]) for q, P in sorted(points)]})
     # expensive tasks first, for a better load balance
     tasks.sort(key=lambda t: -sum(m.sum() + m.shape[0] for _, _, m in t["points"]))
-    log(f"[synthetic] {len(sets)} sets x {cfg.scenarios} scenarios, {len(want)} "
+    return {"sets": sets, "qbars": qbars, "pairs": len(want), "tasks": tasks,
+            "config": synthetic_config(cfg)}
+
+
+def synthetic_config(cfg: Config) -> dict[str, Any]:
+    """The configuration of ``rigid-synthetic`` (set k does not depend on ``cfg.sets``)."""
+    return {"seed": cfg.seed, "scenarios": cfg.scenarios}
+
+
+def synthetic(cfg: Config, runner: Runner) -> dict[str, Any]:
+    """Figs. 4-6 on the synthetic sets (spec §9.2-9.4), and Fig. 4(b) under both refill rules
+    of R-SHELFFILL (``fill-rule``, R32)."""
+    p = synthetic_plan(cfg)
+    sets, qbars, tasks = p["sets"], p["qbars"], p["tasks"]
+    log(f"[synthetic] {len(sets)} sets x {cfg.scenarios} scenarios, {p['pairs']} "
         f"(heuristic, priority) pairs, {len(tasks)} tasks")
-    config = {"seed": cfg.seed, "scenarios": cfg.scenarios}  # set k does not depend on cfg.sets
     rows = (read_rows(cfg.reuse / "synthetic_per_set.csv") if cfg.reuse
-            else runner("rigid-synthetic", config, tasks, "synthetic"))
+            else runner("rigid-synthetic", p["config"], tasks, "synthetic"))
     agg = aggregate(rows, ("heuristic", "priority", "qbar", "P"))
     expected = {q: float(np.mean([expected_total_failures(x, q) for x in sets])) for q in qbars}
     return {"rows": rows, "agg": agg, "expected_failures": expected}
@@ -206,29 +219,23 @@ def degenerate_warning(skipped: list[dict[str, Any]], dominated: list[dict[str, 
             "whatever the heuristic; details in summary.md): " + "; ".join(parts))
 
 
-def table1(cfg: Config, runner: Runner) -> dict[str, Any]:
-    """The five heuristics with LPT (Table 1) and, with ``fig78``, every priority (Figs. 7-8)
-    on Mira-like days (or SWF days), q-bar in {0, 0.05, 0.1}; degenerate (day, q-bar) pairs
-    are left out and reported (`degenerate_days`)."""
-    # day k depends neither on cfg.mira_days nor on the days after it
-    config: dict[str, Any] = {"seed": cfg.seed, "scenarios": cfg.mira_scenarios}
+def table1_plan(cfg: Config) -> dict[str, Any]:
+    """What `table1` runs: the ``days`` and their ``source``, the degenerate pairs left out
+    (``skipped``, ``dominated``, ``warning``), the scenario matrices ``mats`` (None where left
+    out), the ``priorities``, the ``tasks`` (expensive first) and the campaign's ``config``."""
     if cfg.swf:
         days = read_swf(cfg.swf, P=cfg.swf_P, cores_per_node=cfg.cores_per_node)
         days = days[: cfg.mira_days]
         if not days:
             raise InvalidInstance("--swf", f"{cfg.swf} holds no day with jobs")
         source = f"SWF {cfg.swf} (first {len(days)} days, cores/node {cfg.cores_per_node})"
-        config |= {"swf_sha256": file_sha256(cfg.swf), "cores_per_node": cfg.cores_per_node,
-                   "swf_P": cfg.swf_P}
     else:
         days = mira_like_days(cfg.mira_seed, cfg.mira_days)
         source = f"Mira-like stand-in, seed {cfg.mira_seed}, {len(days)} days"
-        config |= {"mira_seed": cfg.mira_seed}
+    config = table1_config(cfg)
     skipped, dominated = degenerate_days(days, MIRA_QBARS)
     out = {(s["day"], s["qbar"]) for s in skipped}
     warning = degenerate_warning(skipped, dominated, len(days))
-    if warning:
-        log(f"[table1] {warning}")
     # the draws of scenario_matrices (child k of the q-bar's seed for day k), day by day
     mats: dict[float, list[np.ndarray | None]] = {}
     for q in MIRA_QBARS:
@@ -245,10 +252,35 @@ def table1(cfg: Config, runner: Runner) -> dict[str, Any]:
                     tasks.append({"instance": d, "heuristic": h, "priority": pr, "set": k,
                                   "points": points})
     tasks.sort(key=lambda t: -sum(m.sum() + m.shape[0] for _, _, m in t["points"]))
+    return {"days": days, "source": source, "skipped": skipped, "dominated": dominated,
+            "warning": warning, "mats": mats, "priorities": priorities, "tasks": tasks,
+            "config": config}
+
+
+def table1_config(cfg: Config) -> dict[str, Any]:
+    """The configuration of ``rigid-table1`` (day k depends neither on ``cfg.mira_days`` nor on
+    the days after it)."""
+    config: dict[str, Any] = {"seed": cfg.seed, "scenarios": cfg.mira_scenarios}
+    if cfg.swf:
+        return config | {"swf_sha256": file_sha256(cfg.swf),
+                         "cores_per_node": cfg.cores_per_node, "swf_P": cfg.swf_P}
+    return config | {"mira_seed": cfg.mira_seed}
+
+
+def table1(cfg: Config, runner: Runner) -> dict[str, Any]:
+    """The five heuristics with LPT (Table 1) and, with ``fig78``, every priority (Figs. 7-8)
+    on Mira-like days (or SWF days), q-bar in {0, 0.05, 0.1}; degenerate (day, q-bar) pairs
+    are left out and reported (`degenerate_days`)."""
+    p = table1_plan(cfg)
+    days, source, mats, priorities, tasks = (p["days"], p["source"], p["mats"],
+                                             p["priorities"], p["tasks"])
+    skipped, dominated, warning = p["skipped"], p["dominated"], p["warning"]
+    if warning:
+        log(f"[table1] {warning}")
     log(f"[table1] {source}: {len(days)} days x {cfg.mira_scenarios} scenarios, "
         f"{len(priorities)} priorities, {len(tasks)} tasks")
     rows = (read_rows(cfg.reuse / "table1_per_day.csv") if cfg.reuse
-            else runner("rigid-table1", config, tasks, "table1"))
+            else runner("rigid-table1", p["config"], tasks, "table1"))
     agg = aggregate(rows, ("heuristic", "priority", "qbar"))
     kept = {q: [k for k in range(len(days)) if mats[q][k] is not None] for q in MIRA_QBARS}
     failures = {q: float(np.mean([mats[q][k].sum(axis=1).mean() for k in kept[q]]))

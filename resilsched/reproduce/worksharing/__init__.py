@@ -47,13 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.campaign import (
-    ResultStore,
-    Task,
-    add_cli_options,
-    run_campaign,
-    run_script,
-)
+from resilsched.campaign import Task, add_cli_options, run_script
+from resilsched.campaign.experiment import Experiment, ExperimentRunner
 from resilsched.commands.args import ReproductionParser
 from resilsched.heuristics.worksharing.schedules import NO_REP_RULES
 from resilsched.instances.worksharing.generators import (
@@ -130,11 +125,23 @@ def inline(tasks: Sequence[Task]) -> list[Any]:
     return [config_task(t.payload) for t in tasks]
 
 
-def campaign_runner(store: ResultStore, experiment: str, jobs: int, dask: str | None) -> Runner:
-    """Runs tasks as campaign ``worksharing-<experiment>`` of `store` (resumable)."""
+#: the options of each experiment that runs simulations (its spec form's arguments)
+_ARGUMENTS = {**{w: ("trials",) for w in ("e1", "e2", "e3", "e4", "e6")},
+              "e5": ("trials", "p", "chunk_search", "no_rep_rule"),
+              "norep-rules": ("trials", "p"), "traces": ("trials", "p")}
+#: those experiments, each a campaign ``worksharing-<experiment>`` of configurations
+#: (`config_task`, by name; the tasks of `experiment_tasks`)
+CAMPAIGNS = {f"worksharing-{w}": Experiment(
+    f"worksharing-{w}", "resilsched.reproduce.worksharing:config_task", f"worksharing: {w}",
+    plan="resilsched.reproduce.worksharing:experiment_tasks",
+    options="resilsched.reproduce.worksharing:parse_args", arguments=arguments, fixed=(w,),
+    spread=("p",)) for w, arguments in _ARGUMENTS.items()}
+
+
+def campaign_runner(runner: ExperimentRunner, experiment: str) -> Runner:
+    """Runs tasks as the experiment ``worksharing-<experiment>`` (resumable)."""
     def run(tasks: Sequence[Task]) -> list[Any]:
-        return run_campaign(f"worksharing-{experiment}", tasks, config_task, store, jobs=jobs,
-                            dask=dask, label=experiment)
+        return runner.run(CAMPAIGNS[f"worksharing-{experiment}"], tasks, label=experiment)
     return run
 
 
@@ -159,11 +166,9 @@ def run_table4(out: Path) -> None:
     print("\n".join(write_table4_exact(out / "table4_exact.csv", table4_exact_statistics())))
 
 
-def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
-           run: Runner = inline, chunk_search: str = "grid",
-           no_rep_rule: str = "grid") -> list[ConfigRatios]:
-    """Run configurations; CSV rows per (config, heuristic); returns each configuration's
-    per-trial ratios.
+def sweep_tasks(configs, trials: int, heuristics, n=None, trace=None, chunk_search: str = "grid",
+                no_rep_rule: str = "grid") -> list[Task]:
+    """One task per configuration (p, W, eps[, n]) of a sweep.
 
     The task fields hold ``chunk_search`` and ``no_rep_rule`` only when they are not the default
     ``grid`` (so the results stored before the options existed stay valid)."""
@@ -178,6 +183,17 @@ def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace
         if no_rep_rule != "grid":
             fields["no_rep_rule"] = no_rep_rule
         tasks.append(Task(fields, fields))
+    return tasks
+
+
+def _sweep(name: str, configs, out: Path, trials: int, heuristics, n=None, trace=None,
+           run: Runner = inline, chunk_search: str = "grid",
+           no_rep_rule: str = "grid") -> list[ConfigRatios]:
+    """Run configurations; CSV rows per (config, heuristic); returns each configuration's
+    per-trial ratios.
+
+    The tasks are `sweep_tasks`."""
+    tasks = sweep_tasks(configs, trials, heuristics, n, trace, chunk_search, no_rep_rule)
     results = run(tasks)
     rows: list[ConfigRatios] = []
     with open(out / f"{name}.csv", "w", newline="") as f:
@@ -228,7 +244,7 @@ def run_e5(out: Path, trials: int, ps, run: Runner = inline,
     exact expected work, §6 Q9; ``binary``: the paper's binary search, §5.2.3), no-rep's by
     `no_rep_rule` (`NO_REP_RULES`), written to ``e5.csv`` (``e5_binary.csv``,
     ``e5_norep-<rule>.csv``)."""
-    configs = [c for c in e5_configs() if c[0] in ps]
+    configs = _e5_configs(ps)
     t0 = time.perf_counter()
     stem = _e5_stem(chunk_search, no_rep_rule)
     rows = _sweep(stem, configs, out, trials, E5_HEURISTICS, run=run, chunk_search=chunk_search,
@@ -264,7 +280,7 @@ def run_e5(out: Path, trials: int, ps, run: Runner = inline,
 def run_norep_rules(out: Path, trials: int, ps, run: Runner = inline) -> dict[str, float]:
     """Issue 27 §2: no-rep's mean and the gap greedy closes under every chunk-count rule of
     no-rep (`NO_REP_RULES`) on E5's configurations; the rule nearest both printed numbers."""
-    configs = [c for c in e5_configs() if c[0] in ps]
+    configs = _e5_configs(ps)
     greedy = pooled(_sweep("norep_rules_greedy", configs, out, trials, ("greedy",),
                            run=run))["greedy"].mean()
     print(f"no-rep's chunk-count rule on E5 ({len(configs)} configurations x {trials} trials; "
@@ -284,25 +300,44 @@ def run_norep_rules(out: Path, trials: int, ps, run: Runner = inline) -> dict[st
     return means
 
 
-def run_fixed(name: str, out: Path, trials: int, run: Runner = inline) -> None:
-    heur = ("greedy", "brute", "no-rep", "cyclic-rep", "random-rep")
+#: the heuristics of E1-E4, E6 and the traces
+FIXED_HEURISTICS = ("greedy", "brute", "no-rep", "cyclic-rep", "random-rep")
+E6_HEURISTICS = ("greedy", "no-rep", "cyclic-rep")
+TRACE_HEURISTICS = ("greedy", "brute", "no-rep", "cyclic-rep")
+
+
+def _e5_configs(ps) -> list[tuple]:
+    """E5's configurations with p in `ps`."""
+    return [c for c in e5_configs() if c[0] in ps]
+
+
+def fixed_configs(name: str) -> list[tuple]:
+    """The configurations (p, W, eps, n) of E1-E4 (fixed chunk counts n)."""
     if name == "e1":
-        configs = [(25, float(W), 0.001, 147) for W in range(1, 26)]
-    elif name == "e2":
-        configs = [(p, 0.3 * p, 0.001, 147) for p in E_P]
-    elif name == "e3":
+        return [(25, float(W), 0.001, 147) for W in range(1, 26)]
+    if name == "e2":
+        return [(p, 0.3 * p, 0.001, 147) for p in E_P]
+    if name == "e3":
         ns = sorted({int(x) for x in np.geomspace(1, 500, 20)} | set(E_N))
-        configs = [(25, 7.5, eps, n) for eps in (0.01, 0.001, 0.0001) for n in ns]
-    else:  # e4
-        configs = [(25, 7.5, float(eps), 147) for eps in np.geomspace(1e-4, 1, 13)]
-    rows = _sweep(name, configs, out, trials, heur, run=run)
+        return [(25, 7.5, eps, n) for eps in (0.01, 0.001, 0.0001) for n in ns]
+    return [(25, 7.5, float(eps), 147) for eps in np.geomspace(1e-4, 1, 13)]  # e4
+
+
+def trace_configs(ps) -> list[tuple]:
+    """The configurations (p, W, eps) of each trace."""
+    return [(p, float(W), eps) for p in ps for W in range(1, p + 1) for eps in E_EPS]
+
+
+def run_fixed(name: str, out: Path, trials: int, run: Runner = inline) -> None:
+    configs = fixed_configs(name)
+    rows = _sweep(name, configs, out, trials, FIXED_HEURISTICS, run=run)
     print(f"{name.upper()}: {len(configs)} configurations; overall mean ratios: "
           + ", ".join(f"{h} {v.mean():.3f}" for h, v in pooled(rows).items()))
     print("\n".join(check_lines(name, rows, out)))
 
 
 def run_e6(out: Path, trials: int, run: Runner = inline) -> None:
-    rows = _sweep("e6", e6_configs(), out, trials, ("greedy", "no-rep", "cyclic-rep"), run=run)
+    rows = _sweep("e6", e6_configs(), out, trials, E6_HEURISTICS, run=run)
     print(f"E6: {len(rows)} configurations; overall mean ratios: "
           + ", ".join(f"{h} {v.mean():.3f}" for h, v in pooled(rows).items()))
     print("\n".join(check_lines("e6", rows, out)))
@@ -310,13 +345,12 @@ def run_e6(out: Path, trials: int, run: Runner = inline) -> None:
 
 def run_traces(out: Path, trials: int, ps, run: Runner = inline) -> None:
     write_trace_csvs(out / "traces")
-    heur = ("greedy", "brute", "no-rep", "cyclic-rep")
+    heur = TRACE_HEURISTICS
     print("Traces (SYNTHETIC stand-ins, spec §4.3; not comparable to Table 5):")
     allr: dict[str, list[np.ndarray]] = {h: [] for h in heur}
     for tid, (tname, *_rest) in TRACES.items():
-        configs = [(p, float(W), eps) for p in ps for W in range(1, p + 1) for eps in E_EPS]
-        r = pooled(_sweep(f"trace{tid}_{tname}", configs, out, trials, heur, trace=tid,
-                          run=run))
+        r = pooled(_sweep(f"trace{tid}_{tname}", trace_configs(ps), out, trials, heur,
+                          trace=tid, run=run))
         for h in heur:
             allr[h].append(r[h])
         print(f"  trace {tid} {tname:9s}: " + ", ".join(f"{h} {v.mean():.3f}"
@@ -325,6 +359,38 @@ def run_traces(out: Path, trials: int, ps, run: Runner = inline) -> None:
         v = np.concatenate(allr[h])
         print(f"  all traces {h:10s} mean {v.mean():.3f} std {v.std():.3f} "
               f"(paper Table 5: {PAPER_T5[h]:.3f})")
+
+
+def _trials(a: argparse.Namespace, w: str) -> int:
+    """Simulated draws per configuration of experiment `w` (``--trials``)."""
+    return a.trials or (100 if w == "traces" else 1000)
+
+
+def _ps(a: argparse.Namespace, w: str) -> Sequence[int]:
+    """Worker counts of experiment `w` (``--p``)."""
+    return a.p or ((5, 10) if w == "traces" else E_P)
+
+
+def experiment_tasks(a: argparse.Namespace) -> list[Task]:
+    """Every task of the experiment ``a.what``: the sweeps its ``run_<what>`` runs, in order
+    (the spec form, `CAMPAIGNS`)."""
+    w, trials, ps = a.what, _trials(a, a.what), _ps(a, a.what)
+    if w in ("e1", "e2", "e3", "e4"):
+        return sweep_tasks(fixed_configs(w), trials, FIXED_HEURISTICS)
+    if w == "e6":
+        return sweep_tasks(e6_configs(), trials, E6_HEURISTICS)
+    if w == "e5":
+        return sweep_tasks(_e5_configs(ps), trials, E5_HEURISTICS, chunk_search=a.chunk_search,
+                           no_rep_rule=a.no_rep_rule)
+    if w == "norep-rules":
+        configs = _e5_configs(ps)
+        return sweep_tasks(configs, trials, ("greedy",)) + [
+            t for rule in NO_REP_RULES
+            for t in sweep_tasks(configs, trials, ("no-rep",), no_rep_rule=rule)]
+    if w == "traces":
+        return [t for tid in TRACES
+                for t in sweep_tasks(trace_configs(ps), trials, TRACE_HEURISTICS, trace=tid)]
+    return []  # table3, table4, props: no simulation
 
 
 def run_table3() -> None:
@@ -373,6 +439,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return ap
 
 
+def parse_args(argv: Sequence[str] | None, prog: str = PROG) -> argparse.Namespace:
+    """The options `argv` (a bad one: one line on stderr, `SystemExit` 2)."""
+    return _parser(prog).parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Run the reproduction with command-line arguments `argv`; exit status 0, 2 or 130.
 
@@ -390,9 +461,11 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
         ap.error(f"--store {store}: is a directory")
 
     def body() -> int:
+        todo = list(EXPERIMENTS) if a.what == "all" else [a.what]
+        fresh = [f"worksharing-{w}" for w in todo] if a.fresh else []
         try:
-            with ResultStore(store) as results:
-                return _main(a, results)
+            with ExperimentRunner(store, jobs=a.jobs, dask=a.dask, fresh=fresh) as runner:
+                return _main(a, todo, runner)
         except (OSError, sqlite3.Error) as e:
             print(f"{prog}: error: --store {store}: {e}", file=sys.stderr, flush=True)
             return 2
@@ -400,13 +473,9 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     return run_script(prog, a.dask, body)
 
 
-def _main(a: argparse.Namespace, store: ResultStore) -> int:
-    todo = list(EXPERIMENTS) if a.what == "all" else [a.what]
-    if a.fresh:
-        for w in todo:
-            store.forget(f"worksharing-{w}")
+def _main(a: argparse.Namespace, todo: list[str], experiments: ExperimentRunner) -> int:
     for w in todo:
-        runner = campaign_runner(store, w, a.jobs, a.dask)
+        runner = campaign_runner(experiments, w)
         if w == "table4":
             run_table4(a.out)
         elif w == "table3":
@@ -414,16 +483,16 @@ def _main(a: argparse.Namespace, store: ResultStore) -> int:
         elif w == "props":
             run_props()
         elif w == "norep-rules":
-            run_norep_rules(a.out, a.trials or 1000, a.p or E_P, run=runner)
+            run_norep_rules(a.out, _trials(a, w), _ps(a, w), run=runner)
         elif w == "e5":
-            run_e5(a.out, a.trials or 1000, a.p or E_P, run=runner, chunk_search=a.chunk_search,
+            run_e5(a.out, _trials(a, w), _ps(a, w), run=runner, chunk_search=a.chunk_search,
                    no_rep_rule=a.no_rep_rule)
         elif w in ("e1", "e2", "e3", "e4"):
-            run_fixed(w, a.out, a.trials or 1000, run=runner)
+            run_fixed(w, a.out, _trials(a, w), run=runner)
         elif w == "e6":
-            run_e6(a.out, a.trials or 1000, run=runner)
+            run_e6(a.out, _trials(a, w), run=runner)
         elif w == "traces":
-            run_traces(a.out, a.trials or 100, a.p or (5, 10), run=runner)
+            run_traces(a.out, _trials(a, w), _ps(a, w), run=runner)
     return 0
 
 
