@@ -3,10 +3,19 @@
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from resilsched import engine
 from resilsched.cli import main
 from resilsched.versions import EXTENSIONS
+from tests.thorough import THOROUGH, examples
+
+# Property tests that give no count draw a third of hypothesis's 100 examples, all of them with
+# RESILSCHED_THOROUGH=1 (the profile "thorough"); those that give one scale it themselves
+# (tests/thorough.py).
+settings.register_profile("quick", max_examples=examples(100))
+settings.register_profile("thorough", max_examples=100)
+settings.load_profile("thorough" if THOROUGH else "quick")
 
 
 @pytest.fixture(params=engine.ENGINES)

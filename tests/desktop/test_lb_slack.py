@@ -20,6 +20,7 @@ from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
 from resilsched.registry import get_family
 from resilsched.solution import Status
+from tests.thorough import examples
 
 from .cases import tiny_with_optimum
 
@@ -68,7 +69,7 @@ def _random_instance(rng: np.random.Generator, rule: bool) -> DesktopInstance:
             continue
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.booleans())
 def test_below_the_cpsat_optimum_on_random_instances(seed, rule):
     inst = _random_instance(np.random.default_rng(seed), rule)

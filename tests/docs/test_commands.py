@@ -36,7 +36,7 @@ LONG = {
     "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/resilsched gap":
         FRESH_CLONE,
     ".venv/bin/pip install -e '.[docs]' && .venv/bin/mkdocs build --strict": FRESH_CLONE,
-    ".venv/bin/python -m pytest -q": "the test suite itself: .ci/run runs it",
+    ".venv/bin/python -m pytest -q -n auto": "the test suite itself: .ci/run runs it",
     "python3 -m pytest tests/desktop -m slow": "the slow tests: pytest -m slow",
     "python3 -m pytest tests/malleable -m slow": "the slow tests: pytest -m slow",
     "python3 -m pytest tests/moldable -m slow": "the slow tests: pytest -m slow",

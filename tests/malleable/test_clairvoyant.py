@@ -22,6 +22,7 @@ from resilsched.portfolio import certified_solve
 from resilsched.registry import get_family
 from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
+from tests.thorough import examples
 
 from .oracle import even_allocations, static_brute
 
@@ -43,7 +44,7 @@ def _busy_peak(phases) -> int:
     return peak
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), size=sizes, trace_seed=st.integers(0, 50))
 def test_construction_is_a_valid_run_above_the_bounds(seed, size, trace_seed):
     n, p = size
@@ -102,7 +103,7 @@ def test_static_allocation_equals_brute_force(seed, n, p):
         assert value == pytest.approx(want, rel=1e-12)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), size=sizes)
 def test_checkpoint_bound_is_below_every_run(seed, size):
     n, p = size

@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 TEST_COMMANDS = PYPROJECT["tool"]["cibuildwheel"]["test-command"]
 
+#: one pytest-xdist worker runs this module, so the session's `dist` is built once
+pytestmark = pytest.mark.xdist_group("wheel")
+
 
 def test_the_sdist_holds_what_builds_the_wheel(dist):
     with tarfile.open(dist["sdist"]) as tar:

@@ -29,6 +29,7 @@ from resilsched.instances.rigid import RigidInstance  # noqa: E402
 from resilsched.models.rigid import solve_scenario  # noqa: E402
 from resilsched.solution import Status  # noqa: E402
 from resilsched.validation import validate_rigid_schedule  # noqa: E402
+from tests.thorough import examples  # noqa: E402
 
 from .heuristic_cases import HEURISTICS, simulate  # noqa: E402
 from .strategies import tiny_cases  # noqa: E402
@@ -40,7 +41,7 @@ RESERVATION_OPTIONS = (
     {"reservations": "persistent"},
     {"classic_easy": True, "reservations": "persistent"},
 )
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True)
+SETTINGS = settings(max_examples=examples(60), deadline=None, derandomize=True)
 
 
 def optimum(inst: RigidInstance, sc: Scenario) -> int:

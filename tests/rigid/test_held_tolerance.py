@@ -22,6 +22,7 @@ from resilsched.heuristics.rigid import r_list_1, r_list_q
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
+from tests.thorough import examples
 
 
 def _check(fn, inst, sc, priority, **kw):
@@ -141,7 +142,7 @@ def near_tolerance_cases(draw):
 
 @pytest.mark.parametrize("mode", ["fresh", "persistent", "fixed"])
 @pytest.mark.parametrize("fn", [r_list_1, r_list_q], ids=lambda f: f.__name__)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=near_tolerance_cases(), priority=st.sampled_from(["LPT", "LJF", "HPA"]),
        classic_easy=st.booleans())
 def test_near_tolerance_runs_complete_and_validate(fn, mode, case, priority, classic_easy):

@@ -20,6 +20,7 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.params import parse_params
 from resilsched.registry import UnknownName
 from resilsched.validation import validate_rigid_schedule
+from tests.thorough import examples
 
 from .heuristic_cases import CASES, HEURISTICS, RESERVATION_OPTIONS, makespan, simulate
 from .strategies import tiny_cases
@@ -127,7 +128,7 @@ def test_registered_parameters_are_the_functions_keywords():
 
 # -- guarantees against L(f) (the proofs only use L(f) <= OPT) ----------------------------------
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tiny_cases(), st.sampled_from(PRIORITIES), st.integers(0, 3))
 def test_greedy_within_2_minus_1_over_P_of_L(case, priority, seed):
     """P T_G <= (2P - 1) L(f): Prop. 2's proof (spec 002 §6.2) bounds T_G using only
@@ -138,7 +139,7 @@ def test_greedy_within_2_minus_1_over_P_of_L(case, priority, seed):
     assert inst.P * res.objective <= (2 * inst.P - 1) * lower_bound(inst, sc)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tiny_cases(), st.sampled_from(["R-LIST-1", "R-LIST-Q"]),
        st.sampled_from(["LJF", "HPA"]), st.sampled_from(RESERVATION_OPTIONS),
        st.sampled_from(["LPT", "SPT", "Random"]), st.integers(0, 3))

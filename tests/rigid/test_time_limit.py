@@ -45,7 +45,7 @@ from resilsched.validation import validate_rigid_schedule
 
 from .cases import schedule_from_payload
 
-LIMIT = 2.0
+LIMIT = 0.5
 
 
 def _large_cases():

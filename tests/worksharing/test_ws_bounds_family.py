@@ -23,6 +23,7 @@ from resilsched.instances.worksharing.evaluate import (
 from resilsched.models.worksharing.solve import solve
 from resilsched.registry import get_family
 from resilsched.solution import Status
+from tests.thorough import examples
 
 from .helpers import BASELINES, GROUP_HEURISTICS, plan
 
@@ -42,7 +43,7 @@ def test_omniscient_closed_cases():
     assert omniscient_linear_exact(1.0, 3, 1.0, 1.0) == 0.0
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(W=st.floats(0.2, 3.0), p=st.integers(1, 4), eps=st.sampled_from([0.0, 0.01, 0.05]),
        X=st.floats(0.5, 2.0))
 def test_bounds_dominate_heuristics_and_models(W, p, eps, X):
@@ -121,7 +122,7 @@ def test_validator_rejects_a_wrong_objective():
         fam.validate(case, bad)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(W=st.floats(0.2, 3.0), p=st.integers(1, 4), eps=st.sampled_from([0.0, 0.01, 0.05]),
        kind=st.sampled_from(["exponential", "weibull", "empirical"]))
 def test_bounds_dominate_under_other_risks(W, p, eps, kind):
