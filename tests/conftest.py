@@ -1,4 +1,9 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder.
+
+The tests mirror the package (docs/architecture.md, "Tests"), so a fixture serves tests in
+several folders: the fixtures of an area live in ``tests/support/<area>/fixtures.py``, each in
+one place, and reach every test through `pytest_plugins`.
+"""
 
 from collections.abc import Iterator
 
@@ -7,6 +12,13 @@ import pytest
 from resilsched import engine
 from resilsched.cli import main
 from resilsched.versions import EXTENSIONS
+
+pytest_plugins = [
+    "tests.support.campaign.fixtures",  # spec
+    "tests.support.library.fixtures",   # built_library, library_copy
+    "tests.support.plot.fixtures",      # case
+    "tests.support.plugins.fixtures",   # plugins
+]
 
 
 @pytest.fixture(params=engine.ENGINES)

@@ -9,8 +9,7 @@ import pytest
 from resilsched.bounds.coschedule import effective_k, lb_area, lb_combined, lb_max, lb_packs
 from resilsched.instances.coschedule import CoscheduleInstance
 from resilsched.models.coschedule.setpart.colgen.root_lp import setpart_lp_bound
-
-from .helpers import opt, tiny
+from tests.support.coschedule.helpers import opt, tiny
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -20,8 +20,7 @@ from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
 from resilsched.registry import get_family
 from resilsched.solution import Status
-
-from .cases import tiny_with_optimum
+from tests.support.desktop.cases import tiny_with_optimum
 
 
 def test_below_brute_force_on_tiny_instances():

@@ -21,8 +21,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
-
-from .heuristic_cases import HEURISTICS, simulate
+from tests.support.rigid.heuristic_cases import HEURISTICS, simulate
 
 
 def test_bounds_on_a_hand_example():

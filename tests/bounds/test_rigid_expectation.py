@@ -8,8 +8,7 @@ from resilsched.bounds.rigid import greedy_ratio, lower_bound
 from resilsched.instances.failures import truncated_expectation
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import solve_scenario
-
-from .heuristic_cases import HEURISTICS, simulate
+from tests.support.rigid.heuristic_cases import HEURISTICS, simulate
 
 INSTANCE = RigidInstance.build(3, [(2, 3), (1, 2), (2, 1), (1, 4)])
 Q = [Fraction(1, 5), Fraction(1, 10), Fraction(1, 20), Fraction(1, 8)]

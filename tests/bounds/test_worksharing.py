@@ -23,8 +23,7 @@ from resilsched.instances.worksharing.evaluate import (
 from resilsched.models.worksharing.solve import solve
 from resilsched.registry import get_family
 from resilsched.solution import Status
-
-from .helpers import BASELINES, GROUP_HEURISTICS, plan
+from tests.support.worksharing.helpers import BASELINES, GROUP_HEURISTICS, plan
 
 
 @pytest.mark.parametrize("W, p, eps", [(1.0, 1, 0.0), (2.5, 4, 0.01), (1.2, 3, 0.3)])

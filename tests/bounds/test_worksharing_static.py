@@ -30,8 +30,7 @@ from resilsched.validation.worksharing import (
     expected_work_of,
     validate_worksharing_schedule,
 )
-
-from .helpers import FAMILY
+from tests.support.worksharing.helpers import FAMILY
 
 #: cheap grids for the many bounds computed here (every grid gives a valid bound)
 QUICK = {"search_cells": 500, "final_cells": 4000}

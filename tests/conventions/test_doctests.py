@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from tests.core.test_dependencies import MODULES
+from tests.conventions.test_dependencies import MODULES
 
 
 def _has_examples(path) -> bool:

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.plot.conftest import ROOT
+from tests.support.plot.fixtures import ROOT
 
 PAGE = ROOT / "docs" / "plots.md"
 SCRIPT = ROOT / "scripts" / "draw_docs_pictures.py"

@@ -19,7 +19,7 @@ import pytest
 
 from resilsched.campaign.plan import plan, shard_slice
 from resilsched.campaign.spec import load_spec
-from tests.campaign.midrun import SLOW_SHARDS, stored, stored_rows
+from tests.support.campaign.midrun import SLOW_SHARDS, stored, stored_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "campaigns.md").read_text()

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from .test_cli_registry import INSTANCE
+from tests.resilsched.families.test_moldable import INSTANCE
 
 VALUES = ["0", "-1", "1e308", "nan", "inf", "-inf", "0.3", "1", "2", "true", "no", "", "x",
           "desc_p", "asc_p", "first_only", "1.5", "4.5", "0.001", "1e-9", "3/4", "None"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parents[1] / "rigid" / "data"
+DATA = Path(__file__).resolve().parents[1] / "support" / "rigid" / "data"
 
 
 def test_solve_json_contract(run, rigid_file):

@@ -29,8 +29,7 @@ from resilsched.models.coschedule.setpart.pool import build_pool
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, root, tiny
+from tests.support.coschedule.helpers import opt, root, tiny
 
 FAM = get_family("coschedule")
 needs_search = pytest.mark.skipif(not closure_search.available(16), reason="needs the C kernels")

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.plot.conftest import CASES, DrawCase
+from tests.support.plot.fixtures import CASES, DrawCase
 
 #: the paths of a family's schedule under "solution" (docs/architecture.md)
 PATHS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rigid.test_bench_interval import _bench
+from tests.scripts.test_bench_interval import _bench
 
 
 def test_the_lambda_row_passes_its_scenario_to_solve():

@@ -4,7 +4,7 @@ schedule against the static bound."""
 
 from __future__ import annotations
 
-from tests.rigid.test_bench_interval import _bench
+from tests.scripts.test_bench_interval import _bench
 
 
 def test_worksharing_row_interval(capsys):

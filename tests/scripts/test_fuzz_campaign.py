@@ -4,7 +4,7 @@ bad input and no wrong blame (exit 1), and every refusal is one line with exit s
 
 from collections import Counter
 
-from tests.fuzzing import checked, load
+from tests.support.fuzzing import checked, load
 
 
 def test_fuzzed_campaign_inputs_are_refused_in_one_line_or_run():

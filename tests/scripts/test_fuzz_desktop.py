@@ -3,7 +3,7 @@ fuzzer: mutated instances and traces, bad disturbances and parameters give a res
 one-line refusal (exit 2), never a traceback, a hang or an accepted invalid input."""
 
 
-from tests.fuzzing import checked, load
+from tests.support.fuzzing import checked, load
 
 #: kinds whose files take seconds to write and parse (their limits: tests/desktop/test_limits)
 HEAVY = ("size intervals", "size machines", "size cells", "csv machines")

@@ -7,7 +7,7 @@ accepted."""
 import random
 from collections import Counter
 
-from tests.fuzzing import load
+from tests.support.fuzzing import load
 
 #: the outcomes each expectation allows
 ALLOWED = {"refuse": {"refusal"}, "fail": {"failed"}, "any": {"ok", "refusal", "failed"}}

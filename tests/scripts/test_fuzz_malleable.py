@@ -4,7 +4,7 @@ are refused in one line (exit 2), valid instances run; no traceback, no hang."""
 
 import random
 
-from tests.fuzzing import checked, load
+from tests.support.fuzzing import checked, load
 
 
 def test_fuzzed_malleable_instances_are_refused_in_one_line_or_run():

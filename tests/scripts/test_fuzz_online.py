@@ -4,7 +4,7 @@ error with exit status 2 and nothing on standard output."""
 
 import random
 
-from tests.fuzzing import checked, load
+from tests.support.fuzzing import checked, load
 
 
 def test_fuzzed_online_command_lines_are_refused_in_one_line_or_run():

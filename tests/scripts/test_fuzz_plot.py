@@ -5,7 +5,7 @@ written, good ones draw; never a traceback, a hang or an accepted invalid input.
 
 import pytest
 
-from tests.fuzzing import checked, load
+from tests.support.fuzzing import checked, load
 
 pytest.importorskip("matplotlib")
 

@@ -4,7 +4,7 @@ fuzzer: every bad ``MODULE:FUNCTION`` is a one-line refusal, exit status 2, nami
 import random
 from collections import Counter
 
-from tests.fuzzing import load
+from tests.support.fuzzing import load
 
 
 def test_bad_references_are_refused_in_one_line():

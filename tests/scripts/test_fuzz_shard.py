@@ -5,7 +5,7 @@ a merge that finds tasks missing reports them (exit 1)."""
 
 from collections import Counter
 
-from tests.fuzzing import checked, load
+from tests.support.fuzzing import checked, load
 
 
 def test_fuzzed_shards_and_merges_are_refused_in_one_line_or_run():

@@ -13,8 +13,7 @@ from resilsched.heuristics.coschedule.onepack import (
     pack_costs_vectorized,
     pair_cost_matrix,
 )
-
-from .helpers import optimal_pack_brute, tiny
+from tests.support.coschedule.helpers import optimal_pack_brute, tiny
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from resilsched.heuristics.coschedule import make_pack, pack_approx, run_make_pack, run_pack_approx
 from resilsched.instances.coschedule import CoscheduleInstance, random_instance
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, tiny
+from tests.support.coschedule.helpers import opt, tiny
 
 
 def _valid_make_pack(inst, sigma, k):

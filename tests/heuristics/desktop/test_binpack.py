@@ -15,8 +15,7 @@ from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.generators import AvailabilityModel, synthetic_instance
 from resilsched.instances.desktop.presets import tiny_instance
 from resilsched.validation.desktop import validate_desktop_schedule
-
-from .cases import horizon, rule_ok
+from tests.support.desktop.cases import horizon, rule_ok
 
 #: tiny seed 55: GS-FFD places job 0 in machine 1 interval 2 bin by bin, in machine 0
 #: interval 3 job by job (a job placed in interval k changes longestJob of k-2..k+2)

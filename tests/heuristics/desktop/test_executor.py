@@ -11,8 +11,7 @@ from resilsched.instances.desktop import DesktopInstance, Disturbance, Machine
 from resilsched.instances.desktop.disturbance import delta_bounds
 from resilsched.instances.desktop.presets import tiny_instance, x1
 from resilsched.models.desktop.worst_case import worst_disturbance
-
-from .cases import simulate
+from tests.support.desktop.cases import simulate
 
 
 def _one_machine(a, u, p, e0=0):

@@ -15,8 +15,7 @@ from resilsched.heuristics.desktop.state import CutData, State, cut_view, greedy
 from resilsched.instances.desktop import DesktopInstance, Machine, sample_disturbance
 from resilsched.instances.desktop.presets import tiny_instance, x1
 from resilsched.validation.desktop import validate_desktop_schedule
-
-from .cases import rule_ok
+from tests.support.desktop.cases import rule_ok
 
 GLOBALS = ("GreedySlack", "DAslack")
 VARIANTS = [(g, loc, s) for g in GLOBALS for loc in LOCAL for s in (True, False)]

@@ -20,8 +20,7 @@ from resilsched.instances.desktop.disturbance import delta_bounds
 from resilsched.instances.desktop.presets import tiny_instance, x1
 from resilsched.models.desktop.worst_case import worst_disturbance
 from resilsched.validation.desktop import allocation_horizon
-
-from .cases import random_rule_allocation, simulate, tiny_h1
+from tests.support.desktop.cases import random_rule_allocation, simulate, tiny_h1
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

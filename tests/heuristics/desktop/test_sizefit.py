@@ -13,8 +13,7 @@ from resilsched.instances.desktop.presets import tiny_instance
 from resilsched.plugin import Case
 from resilsched.registry import get_family
 from resilsched.validation.desktop import validate_desktop_schedule
-
-from .cases import horizon, rule_ok, tiny_with_optimum
+from tests.support.desktop.cases import horizon, rule_ok, tiny_with_optimum
 
 
 @pytest.mark.parametrize("order, pair", [(o, p) for o in ORDERS for p in (False, True)])
@@ -115,7 +114,7 @@ def test_bench_rows_build_the_paper_presets():
     import sys
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_interval.py"
+    path = Path(__file__).resolve().parents[3] / "scripts" / "bench_interval.py"
     spec = importlib.util.spec_from_file_location("bench_interval", path)
     bench = importlib.util.module_from_spec(spec)
     sys.modules["bench_interval"] = bench

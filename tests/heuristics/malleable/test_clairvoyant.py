@@ -22,8 +22,7 @@ from resilsched.portfolio import certified_solve
 from resilsched.registry import get_family
 from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
-
-from .oracle import even_allocations, static_brute
+from tests.support.malleable.oracle import even_allocations, static_brute
 
 FAM = get_family("malleable")
 REL = 1e-9

@@ -26,9 +26,8 @@ from resilsched.heuristics.moldable.allocation import (
 from resilsched.instances.failures import Scenario
 from resilsched.instances.moldable import Roofline
 from resilsched.validation import validate_attempts
-
-from .conftest import FIXED, random_failures, random_instance
-from .oracle import brute_lpa
+from tests.support.moldable.cases import FIXED, random_failures, random_instance
+from tests.support.moldable.oracle import brute_lpa
 
 MODELS = ("roofline", "communication", "amdahl", "mix", "power", "table")
 

@@ -16,9 +16,8 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.moldable import MoldableInstance, Roofline
 from resilsched.instances.moldable.adversarial import thm9_instance
 from resilsched.validation import validate_attempts
-
-from .conftest import random_failures, random_instance
-from .oracle import brute_L_star
+from tests.support.moldable.cases import random_failures, random_instance
+from tests.support.moldable.oracle import brute_L_star
 
 
 @pytest.mark.parametrize("model", ["roofline", "communication", "amdahl", "mix", "power", "table"])

@@ -26,9 +26,8 @@ from resilsched.plugin import Case
 from resilsched.registry import get_family
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Status
-
-from .conftest import random_failures, random_instance
-from .oracle import brute_opt
+from tests.support.moldable.cases import random_failures, random_instance
+from tests.support.moldable.oracle import brute_opt
 
 FAMILY = get_family("moldable")
 

@@ -24,8 +24,7 @@ from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.scenarios import scenario_matrix
 from resilsched.instances.rigid.synthetic import paper_sets
-
-from .test_compiled_core import PRIORITY_OPTIONS, check, random_case
+from tests.heuristics.rigid.test_compiled import PRIORITY_OPTIONS, check, random_case
 
 needs_c = pytest.mark.skipif(not engine.available(), reason="compiled core not built")
 

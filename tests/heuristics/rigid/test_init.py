@@ -20,9 +20,14 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.params import parse_params
 from resilsched.registry import UnknownName
 from resilsched.validation import validate_rigid_schedule
-
-from .heuristic_cases import CASES, HEURISTICS, RESERVATION_OPTIONS, makespan, simulate
-from .strategies import tiny_cases
+from tests.support.rigid.heuristic_cases import (
+    CASES,
+    HEURISTICS,
+    RESERVATION_OPTIONS,
+    makespan,
+    simulate,
+)
+from tests.support.rigid.strategies import tiny_cases
 
 # -- validity, lower bound, fast path ---------------------------------------------------------
 

@@ -10,8 +10,7 @@ from resilsched.heuristics.rigid.priorities import make_queue, priority_keys
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
-
-from .heuristic_cases import CASES, HEURISTICS, simulate, static_order
+from tests.support.rigid.heuristic_cases import CASES, HEURISTICS, simulate, static_order
 
 # -- priorities ----------------------------------------------------------------------------------
 

@@ -12,8 +12,7 @@ from resilsched.heuristics.rigid.rlist import Profile
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
-
-from .heuristic_cases import (
+from tests.support.rigid.heuristic_cases import (
     CASES,
     RESERVATION_OPTIONS,
     event_times,

@@ -16,9 +16,8 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.instances.rigid.scenarios import scenario_matrix
 from resilsched.instances.rigid.synthetic import paper_sets
 from resilsched.validation import validate_rigid_schedule
-
-from .fixed_reference import simulate_fixed
-from .heuristic_cases import makespan, random_case, simulate, static_order
+from tests.support.rigid.fixed_reference import simulate_fixed
+from tests.support.rigid.heuristic_cases import makespan, random_case, simulate, static_order
 
 MODES = ("fresh", "persistent", "fixed")
 

@@ -14,8 +14,13 @@ from resilsched.heuristics.rigid import PRIORITIES
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.validation import validate_rigid_schedule
-
-from .heuristic_cases import CASES, HEURISTICS, random_case, simulate, static_order
+from tests.support.rigid.heuristic_cases import (
+    CASES,
+    HEURISTICS,
+    random_case,
+    simulate,
+    static_order,
+)
 
 # -- shelves -------------------------------------------------------------------------------------
 

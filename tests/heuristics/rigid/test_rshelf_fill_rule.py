@@ -15,8 +15,7 @@ from resilsched.heuristics.rigid import many, r_shelffill_b, r_shelffill_nb
 from resilsched.heuristics.rigid.rshelf import FILL_RULES
 from resilsched.instances.failures import Scenario
 from resilsched.validation import validate_rigid_schedule
-
-from .test_compiled_core import PRIORITY_OPTIONS, check, random_case
+from tests.heuristics.rigid.test_compiled import PRIORITY_OPTIONS, check, random_case
 
 FILLS = (r_shelffill_b, r_shelffill_nb)
 

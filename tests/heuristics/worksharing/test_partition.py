@@ -14,8 +14,7 @@ from resilsched.heuristics.worksharing.schedules import (
 from resilsched.instances.worksharing import ExponentialRisk, LinearRisk, WorksharingInstance
 from resilsched.instances.worksharing.evaluate import expected_work
 from resilsched.instances.worksharing.generators import synthetic_trace
-
-from .helpers import BASELINES, GROUP_HEURISTICS, plan
+from tests.support.worksharing.helpers import BASELINES, GROUP_HEURISTICS, plan
 
 
 def test_partition_cases():

@@ -16,8 +16,7 @@ from resilsched.instances.malleable import (
     MalleableTask,
     paper_instance,
 )
-
-from .oracle import rc as rc_oracle
+from tests.support.malleable.oracle import rc as rc_oracle
 
 
 def one_app(t: float, m: float, mtbf, j: int = 2, D: float = 5.0, **kw) -> MalleableInstance:

@@ -12,8 +12,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.heuristics.rigid import PRIORITIES
 from resilsched.instances.rigid.adversarial import prop3_instance, prop4_instance, split_vs_merged
 from resilsched.validation import validate_rigid_schedule
-
-from .heuristic_cases import HEURISTICS, makespan, simulate
+from tests.support.rigid.heuristic_cases import HEURISTICS, makespan, simulate
 
 
 def harmonic(P: int) -> Fraction:

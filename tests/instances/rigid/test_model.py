@@ -37,7 +37,7 @@ from resilsched.instances.rigid.scenarios import (
 from resilsched.instances.rigid.swf import parse_swf_header, read_swf
 from resilsched.instances.rigid.synthetic import paper_sets, tiny_rigid, uniform_rigid
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "support" / "rigid" / "data"
 FIXTURE = DATA / "tiny.swf"
 
 

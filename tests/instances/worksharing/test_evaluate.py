@@ -25,8 +25,7 @@ from resilsched.instances.worksharing.evaluate import (
     monte_carlo,
     realised_work,
 )
-
-from .helpers import BASELINES, GROUP_HEURISTICS, plan
+from tests.support.worksharing.helpers import BASELINES, GROUP_HEURISTICS, plan
 
 
 def eq2(chunks, risk, eps):

@@ -18,8 +18,7 @@ from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.models.coschedule.setpart.full import solve_setpart_full
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, tiny
+from tests.support.coschedule.helpers import opt, tiny
 
 FAST = {"setpart-cg": solve_setpart_cg, "setpart-full": solve_setpart_full,
         "setpart-bp": solve_setpart_bp}

@@ -16,8 +16,7 @@ from resilsched.instances.desktop.presets import tiny_instance, x1
 from resilsched.models.desktop import cpsat, milp
 from resilsched.solution import Status
 from resilsched.validation.desktop import validate_desktop_schedule
-
-from .cases import brute_force
+from tests.support.desktop.cases import brute_force
 
 
 @pytest.mark.parametrize("rule, value", [(True, 26), (False, 12)])

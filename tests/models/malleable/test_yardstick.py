@@ -15,8 +15,7 @@ from resilsched.instances.malleable import Formulas, paper_instance, tiny_instan
 from resilsched.models.malleable import solve_faultfree, solve_static
 from resilsched.models.malleable.yardstick import solve_yardstick
 from resilsched.solution import Status
-
-from .oracle import faultfree_brute, static_brute
+from tests.support.malleable.oracle import faultfree_brute, static_brute
 
 TINY = [(s, n, p) for s, (n, p) in enumerate([(2, 6), (2, 8), (3, 8), (3, 10), (2, 12),
                                               (3, 12), (4, 10), (4, 12)])]

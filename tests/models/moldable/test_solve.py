@@ -18,9 +18,8 @@ from resilsched.instances.moldable.presets import PRESETS
 from resilsched.models.moldable import expected_ratio, solve_failure_free, solve_scenario
 from resilsched.solution import Status
 from resilsched.validation import validate_attempts
-
-from .conftest import HEURISTICS
-from .oracle import brute_opt
+from tests.support.moldable.cases import HEURISTICS
+from tests.support.moldable.oracle import brute_opt
 
 
 @pytest.mark.parametrize("P", [16, 64, 100])

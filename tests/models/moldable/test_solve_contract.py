@@ -24,9 +24,8 @@ from resilsched.instances.moldable.generators import paper_instance, tiny_exact
 from resilsched.models.moldable import solve_failure_free, solve_scenario
 from resilsched.solution import Status
 from resilsched.validation import validate_attempts
-
-from .conftest import random_failures, random_instance
-from .oracle import brute_opt
+from tests.support.moldable.cases import random_failures, random_instance
+from tests.support.moldable.oracle import brute_opt
 
 LIMIT = 2.0
 

@@ -19,7 +19,7 @@ from resilsched.models.online.problem import build_problem
 from resilsched.models.online.solve import OnlineOptions, solve_moldable, solve_problem, solve_rigid
 from resilsched.solution import Status
 from resilsched.validation import validate_attempts, validate_rigid_schedule
-from tests.online.oracle import brute_force, brute_force_rigid
+from tests.support.online.oracle import brute_force, brute_force_rigid
 
 
 def optimum(P, jobs, q):

@@ -30,10 +30,9 @@ from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import root_bound
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
-
-from . import oracle
-from .cases import random_scenario, random_tiny
-from .test_refute import _as_schedule
+from tests.models.rigid.test_refute import _as_schedule
+from tests.support.rigid import oracle
+from tests.support.rigid.cases import random_scenario, random_tiny
 
 pytestmark = pytest.mark.skipif(not engine.available("_refute"),
                                 reason="compiled search not built")

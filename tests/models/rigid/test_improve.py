@@ -21,9 +21,9 @@ from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.scaling import scale_scenario
 from resilsched.schedule import Attempt, Schedule
 from resilsched.validation import validate_rigid_schedule
-from tests.rigid.cases import random_scenario, random_tiny
-from tests.rigid.oracle import brute_force_makespan
-from tests.rigid.strategies import tiny_cases
+from tests.support.rigid.cases import random_scenario, random_tiny
+from tests.support.rigid.oracle import brute_force_makespan
+from tests.support.rigid.strategies import tiny_cases
 
 
 def _check(inst: RigidInstance, sc: Scenario, starts: list[list[int]]) -> int:

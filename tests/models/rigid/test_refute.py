@@ -18,9 +18,8 @@ from resilsched.models.rigid.refute import refute_makespan
 from resilsched.schedule import Attempt, Schedule
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
-
-from . import oracle
-from .cases import random_tiny, schedule_from_payload
+from tests.support.rigid import oracle
+from tests.support.rigid.cases import random_tiny, schedule_from_payload
 
 
 def _as_schedule(data: ScaledScenario, starts: list[list[int]], f: tuple[int, ...]) -> Schedule:

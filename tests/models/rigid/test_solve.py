@@ -37,9 +37,8 @@ from resilsched.models.rigid import (
 )
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
-
-from . import oracle
-from .cases import random_tiny, schedule_from_payload
+from tests.support.rigid import oracle
+from tests.support.rigid.cases import random_tiny, schedule_from_payload
 
 
 # --- oracle sanity -----------------------------------------------------------------------------

@@ -42,8 +42,7 @@ from resilsched.models.rigid import (
 from resilsched.models.rigid.root_bounds import _eps_candidates, _eps_energies, _u_eps
 from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
-
-from .cases import schedule_from_payload
+from tests.support.rigid.cases import schedule_from_payload
 
 LIMIT = 2.0
 

@@ -20,8 +20,7 @@ from resilsched.instances.worksharing import (
 )
 from resilsched.models.worksharing.solve import solve, solve_qp_one_worker
 from resilsched.validation.worksharing import validate_worksharing_schedule
-
-from .helpers import FAMILY, HEURISTICS
+from tests.support.worksharing.helpers import FAMILY, HEURISTICS
 
 LIMIT = 0.3
 RISKS = [lambda x: LinearRisk(x), lambda x: ExponentialRisk(x), lambda x: WeibullRisk(2.0, x)]

@@ -18,7 +18,7 @@ from resilsched.campaign import ResultStore, Task, run_campaign
 from resilsched.campaign.claims import Claims, live_runs, place, process_start
 from resilsched.campaign.engine import execute
 from resilsched.campaign.store import canonical_json
-from tests.campaign.midrun import SLOW, wait_for_rows
+from tests.support.campaign.midrun import SLOW, wait_for_rows
 
 
 def square(x: int) -> int:

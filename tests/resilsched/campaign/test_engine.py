@@ -14,7 +14,7 @@ from resilsched.campaign import ResultStore, Task, run_campaign
 from resilsched.campaign.claims import Claims
 from resilsched.campaign.engine import _claimed_chunks, _dispatch
 from resilsched.campaign.workers import ChunkSizer, run_chunk
-from tests.campaign.conftest import ISSUE_EXAMPLE, RIGID_EXACT
+from tests.support.campaign.fixtures import ISSUE_EXAMPLE, RIGID_EXACT
 
 
 def rows_of(path) -> dict:

@@ -19,13 +19,13 @@ import pytest
 
 from resilsched.campaign import ResultStore, Task
 from resilsched.campaign.engine import execute
-from tests.campaign.midrun import slow_square, stored_rows
+from tests.support.campaign.midrun import slow_square, stored_rows
 
 distributed = pytest.importorskip("distributed")
 
 TASKS = 200
 #: the folder holding ``tests/``: the worker processes import `slow_square` from it by name
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_dask_run_that_loses_a_worker_stores_every_row_once(tmp_path, monkeypatch):

@@ -28,7 +28,7 @@ from resilsched.campaign import (
 from resilsched.reproduce import moldable as reproduce_moldable
 from resilsched.reproduce import rigid as reproduce_rigid
 from resilsched.reproduce import worksharing as reproduce_worksharing
-from tests.campaign.midrun import wait_for_rows
+from tests.support.campaign.midrun import wait_for_rows
 
 
 def draw(payload: dict) -> dict:

@@ -20,8 +20,8 @@ import pytest
 from resilsched.campaign.plan import plan, shard_of, shard_slice
 from resilsched.campaign.spec import load_spec
 from resilsched.campaign.store import task_key
-from tests.campaign.conftest import ISSUE_EXAMPLE
-from tests.campaign.midrun import SLOW_SHARDS, stored, wait_for_rows
+from tests.support.campaign.fixtures import ISSUE_EXAMPLE
+from tests.support.campaign.midrun import SLOW_SHARDS, stored, wait_for_rows
 
 CLI = [sys.executable, "-m", "resilsched"]
 

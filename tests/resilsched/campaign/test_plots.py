@@ -11,7 +11,7 @@ import pytest
 
 from resilsched.campaign.export import open_store
 from resilsched.campaign.metrics import collect
-from tests.campaign.conftest import SMALL_EXACT, stored_campaign
+from tests.support.campaign.fixtures import SMALL_EXACT, stored_campaign
 
 pytest.importorskip("matplotlib")
 

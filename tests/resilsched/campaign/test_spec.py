@@ -7,7 +7,7 @@ import pytest
 
 from resilsched.campaign.plan import draw_seeds, plan
 from resilsched.campaign.spec import SpecError, load_spec, parse_spec
-from tests.campaign.conftest import ISSUE_EXAMPLE, SMALL_EXACT
+from tests.support.campaign.fixtures import ISSUE_EXAMPLE, SMALL_EXACT
 
 
 def test_the_issue_example_is_a_cross_product():

@@ -21,7 +21,7 @@ import pytest
 from resilsched.campaign import ResultStore
 from resilsched.campaign import engine as campaign_engine
 from resilsched.campaign import store as store_module
-from tests.campaign.conftest import ISSUE_EXAMPLE, stored_campaign
+from tests.support.campaign.fixtures import ISSUE_EXAMPLE, stored_campaign
 
 #: a campaign of 8 fast rows (R-LIST-0 on one instance, 4 scenarios at 2 q-bar values)
 SMALL = ISSUE_EXAMPLE.replace("count = 4\nseed = 1", "count = 1\nseed = 1").replace(

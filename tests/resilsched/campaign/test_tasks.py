@@ -14,7 +14,7 @@ from resilsched.campaign.plan import count_tasks, plan
 from resilsched.campaign.spec import SpecError, load_spec, parse_spec
 from resilsched.campaign.tasks import REFUSALS, Work, run_task
 from resilsched.errors import InvalidInstance
-from tests.campaign.conftest import ISSUE_EXAMPLE
+from tests.support.campaign.fixtures import ISSUE_EXAMPLE
 
 #: GreedySlack/FFD cannot place every job of the second `tiny` instance of seed 3
 DESKTOP = """

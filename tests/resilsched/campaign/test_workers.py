@@ -19,7 +19,7 @@ from resilsched.campaign.plan import plan
 from resilsched.campaign.spec import load_spec
 from resilsched.campaign.tasks import run_task
 from resilsched.campaign.workers import set_parent_death_signal
-from tests.campaign.midrun import SLOW, wait_for_rows
+from tests.support.campaign.midrun import SLOW, wait_for_rows
 
 
 def children(pid: int) -> list[int]:

@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 
 from resilsched.cli import main
-
-from .conftest import tamper
+from tests.support.library.fixtures import tamper
 
 
 def _run(capsys, *argv):
@@ -86,7 +85,7 @@ def test_verify_flags_a_bound_beyond_the_optimum(library_copy, capsys):
      "--out=/nonexistent/w.json: its folder /nonexistent does not exist"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, monkeypatch, argv, message):
-    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # examples/, pyproject.toml
+    monkeypatch.chdir(Path(__file__).resolve().parents[3])  # examples/, pyproject.toml
     code, out, err = _run(capsys, *argv)
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
 

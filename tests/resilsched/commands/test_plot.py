@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.plot.conftest import EXAMPLES
+from tests.support.plot.fixtures import EXAMPLES
 
 RIGID = EXAMPLES / "rigid-small.json"
 

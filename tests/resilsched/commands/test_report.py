@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.campaign.conftest import SMALL_EXACT, stored_campaign
+from tests.support.campaign.fixtures import SMALL_EXACT, stored_campaign
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -102,9 +102,9 @@ def test_the_documented_commands_run(run, tmp_path, monkeypatch):
     import tomllib
     from pathlib import Path
 
-    from tests.campaign.conftest import ISSUE_EXAMPLE
+    from tests.support.campaign.fixtures import ISSUE_EXAMPLE
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     example = root / "examples" / "rigid-qbar.toml"
     assert tomllib.loads(example.read_text()) == tomllib.loads(ISSUE_EXAMPLE)
     (tmp_path / "examples").mkdir()

@@ -26,7 +26,7 @@ REPRODUCTIONS = sorted(reproductions())
 def load(family):
     return importlib.import_module(f"resilsched.reproduce.{family}")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 #: the smallest rigid run: Fig. 4 only, one job set, two scenarios, no plots, inline (< 1 s)
 TINY_RIGID = ["--sets", "1", "--scenarios", "2", "--qbars", "0,0.3", "--Ps", "5000,10000",

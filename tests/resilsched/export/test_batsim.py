@@ -19,11 +19,10 @@ from hypothesis import strategies as st
 from resilsched.export import rigid_to_batsim
 from resilsched.export.batsim import WALLTIME_MARGIN
 from resilsched.instances.rigid import RigidInstance
+from tests.support.library.batsim_rules import end_state, problems
 
-from .batsim_rules import end_state, problems
-
-ROOT = Path(__file__).resolve().parents[2]
-SWF = ROOT / "tests" / "rigid" / "data" / "tiny.swf"
+ROOT = Path(__file__).resolve().parents[3]
+SWF = ROOT / "tests" / "support" / "rigid" / "data" / "tiny.swf"
 INSTANCE = RigidInstance.build(4, [(2, 3), (1, Fraction(5, 2)), (4, 3)], name="toy")
 WITH_SCENARIO = RigidInstance(4, INSTANCE.jobs, "toy", INSTANCE.scenario("0,2,0"))
 

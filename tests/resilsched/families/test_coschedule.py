@@ -12,8 +12,7 @@ import pytest
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt
+from tests.support.coschedule.helpers import opt
 
 FAM = get_family("coschedule")
 

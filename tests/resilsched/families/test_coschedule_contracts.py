@@ -20,11 +20,10 @@ from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.registry import get_family
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, tiny
+from tests.support.coschedule.helpers import opt, tiny
 
 FAM = get_family("coschedule")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "coschedule-small.json"
 
 

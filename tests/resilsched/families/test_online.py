@@ -19,7 +19,7 @@ from resilsched.registry import get_family
 from resilsched.validation.online import validate_policy
 
 FAMILY = get_family("online")
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "online-small.json"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "online-small.json"
 
 
 def _doc(**changes):

@@ -20,10 +20,9 @@ from resilsched.instances.worksharing.evaluate import IntervalSchedule
 from resilsched.models.worksharing.payload import CertifiedPayload
 from resilsched.models.worksharing.solve import CertifiedOptions, QPOptions, solve
 from resilsched.solution import HeuristicResult
+from tests.support.worksharing.helpers import FAMILY, HEURISTICS
 
-from .helpers import FAMILY, HEURISTICS
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: layer of each role folder: a module imports its own layer and lower ones only
 LAYERS = {"instances": 0, "bounds": 1, "heuristics": 2, "models": 3}
 WORKSHARING = [ROOT / "instances/worksharing", ROOT / "bounds/worksharing.py",

@@ -12,8 +12,7 @@ from resilsched.cli import main
 from resilsched.library.catalog import DATA, sha256_text
 from resilsched.library.certificate import certify
 from resilsched.registry import get_family
-
-from .conftest import HUGE, dumps, tamper
+from tests.support.library.fixtures import HUGE, dumps, tamper
 
 
 def _run(capsys, *argv):

@@ -10,7 +10,7 @@ import pytest
 from resilsched.errors import InvalidSchedule
 from resilsched.schedule import Schedule
 from resilsched.solution import HeuristicResult
-from tests.plot.conftest import CASES
+from tests.support.plot.fixtures import CASES
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

@@ -16,8 +16,7 @@ from resilsched.instances.worksharing import (
 )
 from resilsched.instances.worksharing.evaluate import PieceSchedule, expected_work
 from resilsched.validation.worksharing import expected_work_of, validate_worksharing_schedule
-
-from .helpers import HEURISTICS, run
+from tests.support.worksharing.helpers import HEURISTICS, run
 
 INST = WorksharingInstance(1.7, 3, LinearRisk(1.0), 0.02, max_chunks=40)
 

@@ -11,7 +11,7 @@ import pytest
 
 from resilsched.io import read_instances
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 LIBRARY = ROOT / "resilsched" / "library" / "data"
 

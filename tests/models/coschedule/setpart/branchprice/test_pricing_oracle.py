@@ -23,8 +23,7 @@ from resilsched.models.coschedule.setpart.branchprice.solve import solve_setpart
 from resilsched.models.coschedule.setpart.full import solve_setpart_full
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, tiny
+from tests.support.coschedule.helpers import opt, tiny
 
 
 def _instance(seed: int) -> CoscheduleInstance:

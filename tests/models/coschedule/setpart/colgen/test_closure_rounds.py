@@ -17,8 +17,7 @@ from resilsched.models.coschedule.setpart.colgen.lp_dive import lp_dive
 from resilsched.models.coschedule.setpart.colgen.solve import solve_setpart_cg
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, root, tiny
+from tests.support.coschedule.helpers import opt, root, tiny
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -23,8 +23,7 @@ from resilsched.models.coschedule.setpart.master import min_packs
 from resilsched.models.coschedule.setpart.pool import build_pool
 from resilsched.solution import Status
 from resilsched.validation.packs import check_packs
-
-from .helpers import opt, root, tiny
+from tests.support.coschedule.helpers import opt, root, tiny
 
 pytestmark = pytest.mark.skipif(_cclosure.lib() is None, reason="C kernels not built")
 
