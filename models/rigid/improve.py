@@ -28,7 +28,7 @@ close most of it, both on a `ScaledScenario` in integer arithmetic:
 `improve_schedule` alternates fresh, mirrored and ruin-and-recreate rounds from seeded random
 parameters, then, once they have settled, window rounds, until its deadline or round cap and
 returns the best schedule found. Every schedule is feasible by construction (capacity and
-chains are checked as each attempt is placed); tests/rigid/test_improve.py checks them with
+chains are checked as each attempt is placed); tests/models/rigid/test_improve.py checks them with
 the family's validator.
 """
 

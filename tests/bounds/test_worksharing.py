@@ -47,7 +47,7 @@ def test_omniscient_closed_cases():
 def test_bounds_dominate_heuristics_and_models(W, p, eps, X):
     inst = WorksharingInstance(W, p, LinearRisk(X), eps, max_chunks=6 if eps == 0 else None)
     ub = min(omniscient_bound(inst), limit_bound(inst))
-    sol = solve(inst, certify=False)  # certificates are tested in test_ws_one/two_worker
+    sol = solve(inst, certify=False)  # certificates: test_one_worker, test_two_worker
     assert sol.objective <= sol.bound + 1e-9
     assert sol.bound <= union_bound(inst) + 1e-9 or sol.status is Status.OPTIMAL
     for name in ("greedy", "no-rep", "cyclic-rep", "brute"):

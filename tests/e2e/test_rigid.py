@@ -64,7 +64,7 @@ def test_params_reach_the_heuristic_and_the_model(run, rigid_file):
 
 def test_reservation_mode_reaches_r_list_and_is_listed(run, tmp_path):
     """``--param reservations=fixed`` (issue 14): the hand example of
-    tests/rigid/test_fixed_reservations.py, makespan 11 fixed against 10 fresh."""
+    tests/heuristics/rigid/test_rlist_fixed_reservations.py, makespan 11 fixed against 10 fresh."""
     path = tmp_path / "fixed.json"
     path.write_text(json.dumps({"family": "rigid", "format_version": 1, "P": 2,
                                 "jobs": [{"p": 1, "t": 5}, {"p": 1, "t": 6}, {"p": 1, "t": 2}],

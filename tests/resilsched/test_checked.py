@@ -1,6 +1,6 @@
 """Nothing a plug-in returns is believed (issue 22, "Trust nothing a plug-in returns").
 
-The throwaway module of `conftest.py` is scored against the certificates of rigid-small and
+The `plugins` fixture's throwaway module is scored against the certificates of rigid-small and
 gated by ``check``: the correct heuristic passes, every broken one fails with one line per case
 naming the heuristic, the case and the rule, and the others still run.
 """

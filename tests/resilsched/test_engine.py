@@ -6,8 +6,10 @@ fails if one is missing, unless the fallback is forced with ``RESILSCHED_NO_CORE
 in a subprocess shows the one-line warning and the same makespans from the pure-Python engines.
 `use` is a setter and a context manager; a ctypes extension is declared once (`Extension`),
 its array arguments typed and its shared constants checked at load. The engines' bit-for-bit
-comparisons live with their families (tests/rigid, tests/moldable, tests/desktop,
-tests/coschedule), most on both engines through the `engine_name` fixture (tests/conftest.py).
+comparisons live with the modules they compare (tests/heuristics/rigid/test_compiled.py,
+tests/heuristics/moldable/test_kernel.py, tests/heuristics/desktop/test_ckernel.py,
+tests/models/rigid/test_crefute.py, tests/models/coschedule/test_cclosure.py, ...), most on both
+engines through the `engine_name` fixture (tests/conftest.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ one-line refusal (exit 2), never a traceback, a hang or an accepted invalid inpu
 
 from tests.support.fuzzing import checked, load
 
-#: kinds whose files take seconds to write and parse (their limits: tests/desktop/test_limits)
+#: kinds whose files take seconds to write and parse (their limits:
+#: tests/instances/desktop/test_durations)
 HEAVY = ("size intervals", "size machines", "size cells", "csv machines")
 
 

@@ -171,7 +171,7 @@ def test_every_library_option_says_its_default():
         command = p.prog.split()[1]
         for action in p._actions:
             if command in ("gap", "check", "generate") and action.dest not in mine:
-                continue  # the options of resilsched.cli, checked by tests/cli
+                continue  # the options of resilsched.cli, checked by tests/e2e
             if command not in ("library", "export", "gap", "check", "generate"):
                 continue
             if action.option_strings and action.dest not in ("help", "version"):

@@ -32,7 +32,7 @@ def test_report_writes_tables_csv_and_plots(store, run, tmp_path):
                 "rigid-ratio-vs-qbar.png", "rigid-ratio-vs-redraw_on_failure.png",
                 "coschedule-gap-boxplot.png", "coschedule-ratio-boxplot.png",
                 "rigid-gap-profile.png", "coschedule-gap-profile.png"}
-    # and each heuristic's worst case above its optimum (tests/plot/test_report.py)
+    # and each heuristic's worst case above its optimum (tests/resilsched/campaign/test_plots.py)
     assert {p.name for p in out.iterdir() if "-worst-" not in p.name} == expected
     for png in out.glob("*.png"):
         data = png.read_bytes()

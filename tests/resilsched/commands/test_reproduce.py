@@ -2,8 +2,8 @@
 
 The options after FAMILY go to that family's reproduction (`resilsched.reproduce`), whose help,
 errors and exit status (0, 2, 130) come through unchanged; an unknown family is the CLI's usual
-one-line error. The reproductions' own numbers are tested in tests/rigid, tests/moldable and
-tests/core/test_campaign.py; here only the command around them.
+one-line error. The reproductions' own numbers are tested in tests/resilsched/reproduce/ and
+tests/resilsched/campaign/test_init.py; here only the command around them.
 """
 
 from __future__ import annotations

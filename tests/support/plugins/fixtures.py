@@ -20,7 +20,7 @@ import textwrap
 import pytest
 
 MODULE = textwrap.dedent('''
-    """Heuristics of a throwaway test module (tests/plugins/conftest.py)."""
+    """Heuristics of a throwaway test module (tests/support/plugins/fixtures.py)."""
 
     import dataclasses
     import sys
