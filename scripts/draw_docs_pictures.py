@@ -3,7 +3,7 @@
     python scripts/draw_docs_pictures.py [--out docs/img]
 
 Run from the repository root. `COMMANDS` are the commands docs/plots.md shows, with their
-output folder ``docs/img`` (``--out`` writes elsewhere: tests/plot/test_docs.py draws them into
+output folder ``docs/img`` (``--out`` writes elsewhere: tests/docs/test_plots.py draws them into
 a temporary folder and checks that the page shows exactly these commands).
 """
 

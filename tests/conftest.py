@@ -1,4 +1,9 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder.
+
+The tests mirror the package (docs/architecture.md, "Tests"), so a fixture serves tests in
+several folders: the fixtures of an area live in ``tests/support/<area>/fixtures.py``, each in
+one place, and reach every test through `pytest_plugins`.
+"""
 
 from collections.abc import Iterator
 
@@ -16,6 +21,13 @@ from tests.thorough import THOROUGH, examples
 settings.register_profile("quick", max_examples=examples(100))
 settings.register_profile("thorough", max_examples=100)
 settings.load_profile("thorough" if THOROUGH else "quick")
+
+pytest_plugins = [
+    "tests.support.campaign.fixtures",  # spec
+    "tests.support.library.fixtures",   # built_library, library_copy
+    "tests.support.plot.fixtures",      # case
+    "tests.support.plugins.fixtures",   # plugins
+]
 
 
 @pytest.fixture(params=engine.ENGINES)

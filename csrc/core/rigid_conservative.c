@@ -22,7 +22,7 @@
  * could still differ, but only when two different times lie within the tolerance (profile.h's
  * `inexact`).  So a pass that meets such a merge is run again from a rebuilt profile (the
  * reference's own computation) and the next pass rebuilds too: the makespans are those of
- * rigid_rlist.c, bit for bit (tests/rigid/test_compiled_core.py compares both to the Python
+ * rigid_rlist.c, bit for bit (tests/heuristics/rigid/test_compiled.py compares both to the Python
  * reference).
  */
 #include <stdlib.h>

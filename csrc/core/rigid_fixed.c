@@ -41,8 +41,8 @@
  * Otherwise (or when a due reservation is not at t exactly) the pass rebuilds the profile the
  * way RList does: running ends, then the held reservations not due in the order they were
  * made, then the due ones placed again.  Integer times (tol = 0) never rebuild.  Same
- * makespans as the Python engine, bit for bit (tests/rigid/test_compiled_fixed.py,
- * tests/rigid/test_held_tolerance.py).
+ * makespans as the Python engine, bit for bit (tests/heuristics/rigid/test_compiled_fixed.py,
+ * tests/heuristics/rigid/test_rlist_held_tolerance.py).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 fill of FFD and FFI (`resilsched.params`; spec 004 §3.4, decision D-24).
 
 GreedySlack and DAslack (`resilsched.heuristics.desktop`) take these as keyword-only arguments
-with the same defaults (tests/core/test_params.py checks it); the family's registration
+with the same defaults (tests/resilsched/test_params.py checks it); the family's registration
 (`resilsched.families.desktop`) names the dataclass.
 
 >>> from resilsched.params import params_of

@@ -3,7 +3,7 @@ switches A-6 to A-16 (`resilsched.heuristics.malleable.state.Options`) and the s
 (`resilsched.params`).
 
 Every heuristic of `resilsched.heuristics.malleable.run` takes these as keyword-only arguments
-with the same defaults (tests/core/test_params.py checks it); the family's registration
+with the same defaults (tests/resilsched/test_params.py checks it); the family's registration
 (`resilsched.families.malleable`) names the dataclass.
 
 >>> from resilsched.params import params_of

@@ -3,7 +3,7 @@
 take none.
 
 `resilsched.heuristics.moldable.batch.batch_list` takes these as keyword-only arguments with
-the same defaults (tests/core/test_params.py checks it) and checks them
+the same defaults (tests/resilsched/test_params.py checks it) and checks them
 (`resilsched.heuristics.moldable.batch.batch_params`); eps bounds the DP grid K ~ g/eps + g.
 
 >>> from resilsched.params import params_of

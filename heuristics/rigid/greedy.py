@@ -1,7 +1,7 @@
 """R-LIST-0 without the engine: the fast path of GREEDY for experiments (spec 002 §4, §11.6).
 
 Same event grouping and the same decisions as `RList` with m = 0 under `run_engine`, hence the
-same makespan (tests/rigid check it), without the attempt log or the engine's checks.
+same makespan (tests/heuristics/rigid check it), without the attempt log or the engine's checks.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 set (`resilsched.params`; decisions A2, A3, A6, A16, A17, R32).
 
 Each heuristic of `resilsched.heuristics.rigid` takes these as keyword-only arguments with the
-same defaults (tests/core/test_params.py checks it); its registration
+same defaults (tests/resilsched/test_params.py checks it); its registration
 (`resilsched.families.rigid`) names the dataclass.
 
 >>> from resilsched.params import params_of

@@ -4,7 +4,7 @@
 Job j runs m_j = f_j + 1 attempts x_{j,1..m_j}, each an interval of length t_j and demand p_j:
 `add_attempt_intervals` (with C), `add_attempt_chains` (Eq. 3), `add_capacity` (Eq. 2),
 `add_makespan` (Eq. 1). The strengthened model adds constraints that remove no optimal value,
-each proven in its docstring and checked against brute force in tests/rigid:
+each proven in its docstring and checked against brute force in tests/models/rigid:
 `add_conflict_cliques_no_overlap`, `add_forbidden_set_clauses`, `add_symmetry_breaking`; and a
 solution hint (`add_hint`). `build_model` assembles them.
 """

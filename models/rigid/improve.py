@@ -31,7 +31,7 @@ into their window), until its deadline or round cap, on large scenarios restarti
 incumbent whenever the window rounds stall (decision R34), and returns the best schedule
 found. The serial scheme runs in C when built (`resilsched.models.rigid.cserial`).
 Every schedule is feasible by construction (capacity and
-chains are checked as each attempt is placed); tests/rigid/test_improve.py checks them with
+chains are checked as each attempt is placed); tests/models/rigid/test_improve.py checks them with
 the family's validator.
 """
 

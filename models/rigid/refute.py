@@ -15,7 +15,7 @@ waiting for its next attempt while p_j processors stay free for t_j units in a r
 predecessor ended) is dead: wherever that attempt starts later, it could move into that hole
 (the other attempts fixed), so the schedule is not active (decision R25). Every schedule
 becomes active by such moves, each lowering a start, without raising the makespan (the moves
-by one unit are those of tests/rigid/oracle.py), and an active schedule passes these rules;
+by one unit are those of tests/support/rigid/oracle.py), and an active schedule passes these rules;
 so a search that fails everywhere proves D(T) false. The search tracks, for each waiting job,
 `hole[j]`: how long p_j processors have been free just before tau since it became ready
 (1 or more: it could move one unit left).

@@ -22,7 +22,7 @@ like every other bad input (`OneLineParser`); a bad value found by a command rai
 
 Percent signs follow argparse: an argument's ``help`` is %-formatted (``5%%`` prints ``5%``),
 a ``description`` or ``epilog`` is printed as written (``5%``; decision T23). Every ``--help``
-is checked for a literal ``%%`` by tests/cli/test_help_texts.py.
+is checked for a literal ``%%`` by tests/e2e/test_help_texts.py.
 """
 
 from __future__ import annotations

@@ -180,7 +180,7 @@ def claim_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> list
                  f"{ONEPACK_P[0]}-{ONEPACK_P[1]}, Amdahl and integer tables) equal to the DP "
                  "of §2.2 and to brute force over every allocation",
                  "reproduced (no counterexample)" if bad1 == 0 else f"differs ({bad1} packs)",
-                 f"{cmd}; {_pytest('onepack.py')}"))
+                 f"{cmd}; {_pytest('heuristics/coschedule/test_onepack.py')}"))
     m = by["matching"]
     n2, bad2 = sum(r["instances"] for r in m), sum(len(r["mismatches"]) for r in m)
     unp, n_ilp = sum(len(r["unproven"]) for r in m), sum(r["ilp"] for r in m)
@@ -191,7 +191,7 @@ def claim_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> list
                  f"{ILP_MAX_N}); {unp} not proven optimal by a solver",
                  "reproduced (no counterexample)" if bad2 == 0 and unp == 0 else
                  f"differs ({bad2} unequal, {unp} unproven)",
-                 f"{cmd}; {_pytest('exact.py -k k2_matching')}"))
+                 f"{cmd}; {_pytest('models/coschedule/test_init.py -k k2_matching')}"))
     a = by["approx"]
     n3 = sum(r["instances"] for r in a)
     worst = {lb: max(r["worst"][lb] for r in a) for lb in ("fixed", "printed")}
@@ -200,7 +200,8 @@ def claim_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> list
                  f"{worst['printed']:.3f} (printed) over {n3} instances (n "
                  f"{APPROX_N[0]}-{APPROX_N[1]}, p {APPROX_P[0]}-{APPROX_P[1]}, OPT by "
                  "enumeration)", "reproduced (no run above 3)" if max(worst.values()) <= 3
-                 else "differs", f"{cmd}; {_pytest('heuristics.py -k 3_approx')}"))
+                 else "differs",
+                 f"{cmd}; {_pytest('heuristics/coschedule/test_packing.py -k 3_approx')}"))
     worse = sum(r["printed_worse"] for r in a)
     better = sum(r["printed_better"] for r in a)
     p1 = a[0]["p1"]
@@ -211,7 +212,8 @@ def claim_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> list
                  f"{worst['printed']:.3f} printed, {worst['fixed']:.3f} fixed; at p = 1 printed "
                  f"{p1['printed']}, fixed {p1['fixed']} (OPT {a[0]['p1_opt']})",
                  _erratum_verdict(p1["printed"] == "inf", better, worse),
-                 cmd + "; " + _pytest("heuristics.py -k 'loop_bound or p1'")))
+                 cmd + "; "
+                 + _pytest("heuristics/coschedule/test_packing.py -k 'loop_bound or p1'")))
     return rows
 
 
@@ -226,8 +228,8 @@ def _erratum_verdict(p1_inf: bool, better: int, worse: int) -> str:
 
 
 def _pytest(rest: str) -> str:
-    """A test command of tests/coschedule, in backquotes."""
-    return f"`pytest tests/coschedule/test_coschedule_{rest}`"
+    """A test command of the suite (`rest`: its path under tests/ and options), in backquotes."""
+    return f"`pytest tests/{rest}`"
 
 
 def markdown(rows: Sequence[Row], title: str) -> list[str]:

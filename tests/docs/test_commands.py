@@ -7,7 +7,7 @@ the others (shell syntax, ``mkdir``, ``cp``, ...) through bash with this environ
 `resilsched` on the PATH. A command too long for the default suite is in `LONG`, with the test
 that runs it instead, or, for a reproduction at the paper's scale (hours), the reason none does;
 `LONG` holds nothing that is not on a page. The ```pycon blocks of the pages are doctests, run
-from the repository's root (docs/own-heuristic.md's by tests/plugins/test_own_heuristic_doc.py).
+from the repository's root (docs/own-heuristic.md's by tests/docs/test_own_heuristic.py).
 """
 
 from __future__ import annotations
@@ -37,10 +37,14 @@ LONG = {
         FRESH_CLONE,
     ".venv/bin/pip install -e '.[docs]' && .venv/bin/mkdocs build --strict": FRESH_CLONE,
     ".venv/bin/python -m pytest -q -n auto": "the test suite itself: .ci/run runs it",
-    "python3 -m pytest tests/desktop -m slow": "the slow tests: pytest -m slow",
-    "python3 -m pytest tests/malleable -m slow": "the slow tests: pytest -m slow",
-    "python3 -m pytest tests/moldable -m slow": "the slow tests: pytest -m slow",
-    "pytest -m slow tests/rigid/test_reproduction.py": "the slow tests: pytest -m slow",
+    "python3 -m pytest tests/resilsched/reproduce/test_desktop.py -m slow":
+        "the slow tests: pytest -m slow",
+    "python3 -m pytest tests/resilsched/reproduce/test_malleable.py -m slow":
+        "the slow tests: pytest -m slow",
+    "python3 -m pytest tests/resilsched/reproduce/moldable -m slow":
+        "the slow tests: pytest -m slow",
+    "pytest -m slow tests/resilsched/reproduce/rigid/test_experiments.py":
+        "the slow tests: pytest -m slow",
     "resilsched reproduce desktop": REPRODUCTION,
     "resilsched reproduce desktop --machine-sets 2 --job-sets 2 --hosts 100 --job-count 2000":
         REPRODUCTION,
@@ -80,7 +84,8 @@ LONG = {
     "resilsched gap --library rigid-online -q":
         "slow: tests/docs/test_commands.py::test_the_online_library_gap_runs_as_written",
     "python scripts/online_study.py":
-        "slow: tests/online/test_study.py::test_the_study_command_of_the_page_runs_as_written",
+        "slow: tests/scripts/test_online_study.py"
+        "::test_the_study_command_of_the_page_runs_as_written",
 }
 #: files a page tells its reader to have in the folder, besides the ones it shows
 PREPARE = {"own-heuristic.md": ["examples/plugins/rigid_widest.py"]}
@@ -103,7 +108,7 @@ def shown_files(page: Path) -> dict[str, str]:
 
 
 PICTURES = ("writes the pictures of docs/img (scripts/draw_docs_pictures.py): "
-            "tests/plot/test_docs.py::test_the_script_draws_every_picture")
+            "tests/docs/test_plots.py::test_the_script_draws_every_picture")
 LONG.update({c: PICTURES for c in commands(DOCS / "plots.md") if "--out docs/img/" in c})
 RUN = [(p, c) for p in PAGES for c in commands(p) if c not in LONG]
 RUN_PAGES = sorted({p for p, _ in RUN})

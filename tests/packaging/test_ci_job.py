@@ -5,7 +5,7 @@ pipefail``) in a fresh virtual environment and a throwaway downstream project: t
 step with ``RESILSCHED`` pointing at a git URL of this checkout at the version's tag (a local
 clone, tagged there), then the vendoring commands, the verification and the gate. The default
 run borrows the test environment's dependencies (pip is told ``--no-deps``); the ``slow`` test
-resolves them from the index as the job does. (tests/library/test_ci_doc.py runs the gate's
+resolves them from the index as the job does. (tests/docs/test_ci.py runs the gate's
 commands in-process on a cut library.)
 """
 

@@ -227,7 +227,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                        "ratio at delta = 1/2)" if not over and exact else "differs")
             rows.append(("Thm 5: LPA-LIST on power is Theta(P^1/4)", "Theta(P^1/4)", ours,
                          verdict,
-                         f"{rm}; `pytest tests/moldable/test_lpa_list.py {tests[5]}`"))
+                         f"{rm}; `pytest tests/heuristics/moldable/test_allocation.py {tests[5]}`"))
             continue
         c = theorem_ratio(model, 2)
         worst = max(r["max_ratio"] for r in per.values())
@@ -235,7 +235,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                      f"max T/L' = {worst:.3f} over {runs} runs ({size})",
                      "reproduced (no run above the constant; L' <= OPT)" if worst <= c
                      else f"differs (a run at {worst:.3f})",
-                     f"{rm}; `pytest tests/moldable/test_lpa_list.py {tests[1]}`"))
+                     f"{rm}; `pytest tests/heuristics/moldable/test_allocation.py {tests[1]}`"))
     t7 = by["thm7", None, None]["rows"]
     ok6 = all(r["lpa"] <= r["bound6"] * (1 + 1e-12) for r in t7)
     rows.append(("Thm 6: LPA-LIST on monotonic jobs is O(sqrt P)",
@@ -243,7 +243,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                  "; ".join(f"P {r['P']}: {r['lpa']:.2f} (sqrt P {math.sqrt(r['P']):g}, bound "
                            f"{r['bound6']:.1f})" for r in t7) + " (Thm 7's profile, exact)",
                  "reproduced (within the bound on every P)" if ok6 else "differs",
-                 f"{rm}; `pytest tests/moldable/test_adversarial_exact.py -k theorem7`"))
+                 f"{rm}; `pytest tests/models/moldable/test_solve.py -k theorem7`"))
     ok7 = all(r["least"] >= math.sqrt(r["P"]) / 2 * (1 - 1e-12) for r in t7)
     rows.append(("Thm 7: any local allocation is Omega(sqrt P) (concave speedup)",
                  ">= sqrt P / 2 on the proof's instance",
@@ -251,7 +251,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                      f"P {r['P']}: {r['least']:.2f} (sqrt P / 2 = {math.sqrt(r['P']) / 2:g})"
                      for r in t7), "reproduced (every allocation at or above sqrt P / 2)"
                  if ok7 else "differs",
-                 f"{rm}; `pytest tests/moldable/test_adversarial_exact.py -k theorem7`"))
+                 f"{rm}; `pytest tests/models/moldable/test_solve.py -k theorem7`"))
     per = {P: by["runs", "batch", P] for P in run_ps}
     c8 = 2 * (1 + EPS) * (1 + EPS2)
     worst = max(r["max_batch"] for r in per.values())
@@ -262,7 +262,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                  f"{sum(r['runs'] for r in per.values())} runs ({size})",
                  "reproduced (no run above the bound; L' <= OPT)" if worst <= c8 else
                  f"differs (a run at {worst:.3f})",
-                 f"{rm}; `pytest tests/moldable/test_batch.py -k theorem8`"))
+                 f"{rm}; `pytest tests/heuristics/moldable/test_batch.py -k theorem8`"))
     t9 = by["thm9", None, None]["rows"]
     ok9 = all(math.isclose(r["ratio"], r["exact"], rel_tol=1e-12) for r in t9)
     rows.append(("Thm 9: BATCH-LIST is Omega(log2 f_max)", "ratio ceil(log2(f_max + 2)) / 2 on "
@@ -270,7 +270,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                      f"K {r['K']} (f_max {r['fmax']}): {r['ratio']:.4f}" for r in t9)
                  + " = K/2 + 2^(1-K)", "reproduced (the exact value is the proof's K/2 plus "
                  "2^(1-K), M1)" if ok9 else "differs",
-                 f"{rm}; `pytest tests/moldable/test_batch.py -k theorem9`"))
+                 f"{rm}; `pytest tests/heuristics/moldable/test_batch.py -k theorem9`"))
     t10 = by["thm10", None, None]["rows"]
     first = next((r for r in t10 if r["Q"] >= 0.5), None)
     live = [r for r in t10 if r["Q"] > 0]
@@ -283,7 +283,7 @@ def theorem_rows(tasks: Sequence[Task], results: Sequence[dict[str, Any]]) -> li
                  f"{t10[-1]['K']}",
                  "reproduced by the proof's arithmetic only (the bound grows without limit; "
                  "the instance is too large to simulate)" if first and grows else "differs",
-                 f"{rm}; `pytest tests/moldable/test_adversarial_exact.py -k lemma6`"))
+                 f"{rm}; `pytest tests/models/moldable/test_solve.py -k lemma6`"))
     rows.append(_calibration_row(by["calibration", None, None], rm))
     return rows
 
