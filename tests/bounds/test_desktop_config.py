@@ -23,9 +23,8 @@ from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
 from resilsched.solution import Status
-
-from tests.support.desktop.cases import tiny_with_optimum
 from tests.bounds.test_desktop_slack import _random_instance
+from tests.support.desktop.cases import tiny_with_optimum
 
 
 def test_below_brute_force_on_tiny_instances():

@@ -20,9 +20,8 @@ from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
 from resilsched.registry import get_family
 from resilsched.solution import Status
-from tests.thorough import examples
-
 from tests.support.desktop.cases import tiny_with_optimum
+from tests.thorough import examples
 
 
 def test_below_brute_force_on_tiny_instances():

@@ -29,10 +29,9 @@ from resilsched.instances.rigid import RigidInstance  # noqa: E402
 from resilsched.models.rigid import solve_scenario  # noqa: E402
 from resilsched.solution import Status  # noqa: E402
 from resilsched.validation import validate_rigid_schedule  # noqa: E402
-from tests.thorough import examples  # noqa: E402
-
 from tests.support.rigid.heuristic_cases import HEURISTICS, simulate  # noqa: E402
 from tests.support.rigid.strategies import tiny_cases  # noqa: E402
+from tests.thorough import examples  # noqa: E402
 
 RANDOM_SEEDS = (0, 1, 2)
 RESERVATION_OPTIONS = (

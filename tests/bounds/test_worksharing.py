@@ -23,9 +23,8 @@ from resilsched.instances.worksharing.evaluate import (
 from resilsched.models.worksharing.solve import solve
 from resilsched.registry import get_family
 from resilsched.solution import Status
-from tests.thorough import examples
-
 from tests.support.worksharing.helpers import BASELINES, GROUP_HEURISTICS, plan
+from tests.thorough import examples
 
 
 @pytest.mark.parametrize("W, p, eps", [(1.0, 1, 0.0), (2.5, 4, 0.01), (1.2, 3, 0.3)])

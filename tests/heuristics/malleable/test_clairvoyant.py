@@ -22,9 +22,8 @@ from resilsched.portfolio import certified_solve
 from resilsched.registry import get_family
 from resilsched.validation import malleable as V
 from resilsched.validation.malleable import validate_malleable_run
-from tests.thorough import examples
-
 from tests.support.malleable.oracle import even_allocations, static_brute
+from tests.thorough import examples
 
 FAM = get_family("malleable")
 REL = 1e-9

@@ -20,8 +20,6 @@ from resilsched.instances.rigid import RigidInstance
 from resilsched.params import parse_params
 from resilsched.registry import UnknownName
 from resilsched.validation import validate_rigid_schedule
-from tests.thorough import examples
-
 from tests.support.rigid.heuristic_cases import (
     CASES,
     HEURISTICS,
@@ -30,6 +28,7 @@ from tests.support.rigid.heuristic_cases import (
     simulate,
 )
 from tests.support.rigid.strategies import tiny_cases
+from tests.thorough import examples
 
 # -- validity, lower bound, fast path ---------------------------------------------------------
 
