@@ -2,15 +2,12 @@
 certificate against an enumeration of every job set, valid when stopped early."""
 
 import itertools
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import resilsched.library
 from resilsched.bounds.desktop_config import (
     ConfigRelaxation,
     _Master,
@@ -23,8 +20,7 @@ from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
 from resilsched.solution import Status
-from tests.bounds.test_desktop_slack import _random_instance
-from tests.support.desktop.cases import tiny_with_optimum
+from tests.support.desktop.cases import library_optima, random_instance, tiny_with_optimum
 
 
 def test_below_brute_force_on_tiny_instances():
@@ -39,24 +35,20 @@ def test_below_brute_force_on_tiny_instances():
 
 
 def test_below_the_certified_optima_of_the_library():
-    folder = Path(resilsched.library.__file__).parent / "data" / "desktop-small"
-    files = sorted(folder.glob("library-*.json"))
+    cases = library_optima()
     raised = 0
-    for path in files:
-        record = json.loads(path.read_text())
-        opt = record["metadata"]["optimum"]
-        inst = DesktopInstance.from_dict(record)
+    for name, inst, opt in cases:
         slack = lb_slack(inst)
         value = lb_config(inst)
-        assert slack <= value <= opt, path.name
+        assert slack <= value <= opt, name
         raised += value > slack
-    assert len(files) == 100 and raised >= 5
+    assert len(cases) == 100 and raised >= 5
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.booleans(), st.sampled_from([True, False]))
 def test_below_the_cpsat_optimum_on_random_instances(seed, rule, exact):
-    inst = _random_instance(np.random.default_rng(seed), rule)
+    inst = random_instance(np.random.default_rng(seed), rule)
     sol = cpsat.solve(inst, time_limit=20, workers=1)
     if sol.status is not Status.OPTIMAL:
         return
@@ -92,7 +84,7 @@ def test_certificate_equals_the_enumeration_with_one_class_per_job():
     rng = np.random.default_rng(23)
     for trial in range(25):
         rule = trial % 3 != 0
-        inst = _random_instance(rng, rule)
+        inst = random_instance(rng, rule)
         rel = ConfigRelaxation(inst, rule, classes=inst.n, exact=True)
         top = int((rel.q + rel.a).max())
         for lam in rng.integers(1, top + 3, 3).tolist():
@@ -107,7 +99,7 @@ def test_certificate_never_below_the_enumeration_with_classes(exact):
     rng = np.random.default_rng(7)
     for trial in range(25):
         rule = trial % 3 != 0
-        inst = _random_instance(rng, rule)
+        inst = random_instance(rng, rule)
         rel = ConfigRelaxation(inst, rule, classes=2, exact=exact, grain=1.5)
         top = int((rel.q + rel.a).max())
         for lam in rng.integers(1, top + 3, 3).tolist():
@@ -120,7 +112,7 @@ def test_a_configuration_holds_its_priced_value_and_fits_its_table():
     rng = np.random.default_rng(3)
     for trial in range(20):
         rule = trial % 2 == 0
-        inst = _random_instance(rng, rule)
+        inst = random_instance(rng, rule)
         rel = ConfigRelaxation(inst, rule, classes=3, exact=trial % 4 < 2)
         y = np.sort(rng.random(rel.starts.size))
         v = y[rel.cls]

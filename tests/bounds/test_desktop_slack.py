@@ -1,26 +1,21 @@
 """LB_slack (bounds/desktop_slack.py, decision D-26): never above a proven optimum, its
 certificate recomputed independently, and what it gains over LB_cap at scale."""
 
-import json
-from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import resilsched.library
 from resilsched.bounds.desktop import lb_cap, lower_bound
 from resilsched.bounds.desktop_slack import _Relaxation, lb_slack
 from resilsched.deadline import Deadline
-from resilsched.errors import InvalidInstance
 from resilsched.heuristics.desktop import build
-from resilsched.instances.desktop import DesktopInstance, Machine
+from resilsched.instances.desktop import DesktopInstance
 from resilsched.instances.desktop.generators import synthetic_instance
 from resilsched.models.desktop import cpsat
 from resilsched.registry import get_family
 from resilsched.solution import Status
-from tests.support.desktop.cases import tiny_with_optimum
+from tests.support.desktop.cases import library_optima, random_instance, tiny_with_optimum
 from tests.thorough import examples
 
 
@@ -35,43 +30,19 @@ def test_below_brute_force_on_tiny_instances():
 
 
 def test_below_the_certified_optima_of_the_library():
-    folder = Path(resilsched.library.__file__).parent / "data" / "desktop-small"
-    files = sorted(folder.glob("library-*.json"))
+    cases = library_optima()
     raised = 0
-    for path in files:
-        record = json.loads(path.read_text())
-        opt = record["metadata"]["optimum"]
-        assert record["metadata"]["certificate"]["status"] == "optimal"
-        inst = DesktopInstance.from_dict(record)
+    for name, inst, opt in cases:
         value = lb_slack(inst)
-        assert lower_bound(inst) <= value <= opt, path.name
+        assert lower_bound(inst) <= value <= opt, name
         raised += value > lower_bound(inst)
-    assert len(files) == 100 and raised >= 5
-
-
-def _random_instance(rng: np.random.Generator, rule: bool) -> DesktopInstance:
-    """Up to 3 machines of up to 6 availabilities with fractional speeds (rounding half up)."""
-    speeds = [1, 2, "3/2", "7/10", 1.15, "5/4"]
-    while True:
-        machines = []
-        for _ in range(int(rng.integers(1, 4))):
-            K = int(rng.integers(2, 7))
-            b = speeds[int(rng.integers(len(speeds)))]
-            machines.append(Machine(b if isinstance(b, (int, float)) else Fraction(b),
-                                    int(rng.integers(0, 4)),
-                                    tuple(int(x) for x in rng.integers(2, 30, K)),
-                                    tuple(int(x) for x in rng.integers(1, 8, K))))
-        p = tuple(int(x) for x in rng.integers(1, 9, int(rng.integers(3, 9))))
-        try:
-            return DesktopInstance(tuple(machines), p, rule)
-        except InvalidInstance:  # the longest job fits no availability: draw again
-            continue
+    assert len(cases) == 100 and raised >= 5
 
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.booleans())
 def test_below_the_cpsat_optimum_on_random_instances(seed, rule):
-    inst = _random_instance(np.random.default_rng(seed), rule)
+    inst = random_instance(np.random.default_rng(seed), rule)
     sol = cpsat.solve(inst, time_limit=20, workers=1)
     if sol.status is not Status.OPTIMAL:
         return
@@ -111,7 +82,7 @@ def test_certificate_equals_its_scalar_definition():
     rng = np.random.default_rng(5)
     for trial in range(30):
         rule = trial % 2 == 0
-        inst = _random_instance(rng, rule)
+        inst = random_instance(rng, rule)
         rel = _Relaxation(inst, rule, 3)
         starts = rel.starts.tolist()
         W = np.sort(rng.random(len(starts)))
@@ -197,7 +168,7 @@ def _scalar_coupled(inst: DesktopInstance, rel: _Relaxation, lam: int, W: np.nda
 def test_coupled_certificate_equals_its_scalar_definition_and_never_exceeds_f():
     rng = np.random.default_rng(11)
     for _ in range(25):
-        inst = _random_instance(rng, True)
+        inst = random_instance(rng, True)
         rel = _Relaxation(inst, True, 3)
         W = np.sort(rng.random(rel.D.size))
         for lam in rng.integers(1, int((rel.q + rel.a).max()) + 5, 3).tolist():
@@ -214,7 +185,7 @@ def test_coupled_certificate_proves_more_somewhere():
     rng = np.random.default_rng(12)
     stronger = 0
     for _ in range(60):
-        inst = _random_instance(rng, True)
+        inst = random_instance(rng, True)
         rel = _Relaxation(inst, True, 3)
         W = np.sort(rng.random(rel.D.size))
         for lam in range(1, int((rel.q + rel.a).max()) + 2):
@@ -228,7 +199,7 @@ def test_coupled_lb_slack_below_the_cpsat_optimum_where_it_binds():
     rng = np.random.default_rng(13)
     checked = 0
     for _ in range(25):
-        inst = _random_instance(rng, True)
+        inst = random_instance(rng, True)
         sol = cpsat.solve(inst, time_limit=20, workers=1)
         if sol.status is not Status.OPTIMAL:
             continue

@@ -7,9 +7,14 @@ the event simulator are written from the spec's definitions only.
 from __future__ import annotations
 
 import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
+import resilsched.library
+from resilsched.errors import InvalidInstance
 from resilsched.instances.desktop import DesktopInstance, Machine
 
 
@@ -138,3 +143,35 @@ def tiny_with_optimum(count: int):
         expect = brute_force(inst)
         if expect is not None:
             yield seed, rule, inst, expect
+
+
+def random_instance(rng: np.random.Generator, rule: bool) -> DesktopInstance:
+    """Up to 3 machines of up to 6 availabilities with fractional speeds (rounding half up)."""
+    speeds = [1, 2, "3/2", "7/10", 1.15, "5/4"]
+    while True:
+        machines = []
+        for _ in range(int(rng.integers(1, 4))):
+            K = int(rng.integers(2, 7))
+            b = speeds[int(rng.integers(len(speeds)))]
+            machines.append(Machine(b if isinstance(b, (int, float)) else Fraction(b),
+                                    int(rng.integers(0, 4)),
+                                    tuple(int(x) for x in rng.integers(2, 30, K)),
+                                    tuple(int(x) for x in rng.integers(1, 8, K))))
+        p = tuple(int(x) for x in rng.integers(1, 9, int(rng.integers(3, 9))))
+        try:
+            return DesktopInstance(tuple(machines), p, rule)
+        except InvalidInstance:  # the longest job fits no availability: draw again
+            continue
+
+
+def library_optima() -> list[tuple[str, DesktopInstance, int]]:
+    """(file name, instance, proven optimum) of every instance of the shipped `desktop-small`
+    library, each certificate checked to be a proof of optimality."""
+    folder = Path(resilsched.library.__file__).parent / "data" / "desktop-small"
+    out = []
+    for path in sorted(folder.glob("library-*.json")):
+        record = json.loads(path.read_text())
+        assert record["metadata"]["certificate"]["status"] == "optimal", path.name
+        out.append((path.name, DesktopInstance.from_dict(record),
+                    record["metadata"]["optimum"]))
+    return out
