@@ -55,11 +55,13 @@ _last: list[tuple[ScaledScenario, tuple[np.ndarray, np.ndarray] | None]] = []
 def _arrays(data: ScaledScenario) -> tuple[np.ndarray, np.ndarray] | None:
     """p and t of `data` as int64 arrays, or None when it does not `fit`; kept for the last
     scenario (the improvement phase calls `serial` thousands of times on one)."""
-    if not _last or _last[0][0] is not data:
+    entry = _last[0] if _last else None
+    if entry is None or entry[0] is not data:  # a local entry: threads never read another's
         arrays = (np.asarray(data.p, dtype=np.int64), np.asarray(data.t, dtype=np.int64)) \
             if fits(data) else None
-        _last[:] = [(data, arrays)]
-    return _last[0][1]
+        entry = (data, arrays)
+        _last[:] = [entry]
+    return entry[1]
 
 
 def serial(data: ScaledScenario, order: Sequence[int]) -> list[list[int]] | None:
