@@ -44,11 +44,14 @@ EXTENSIONS = {
     # the rigid improvement phase's serial schedule-generation scheme (decision R34), loaded
     # with ctypes by models/rigid/cserial.py
     "resilsched._improve": ["csrc/improve/rigid_serial.c"],
+    # the worksharing static bound's chunk program (decision WS-21), loaded with ctypes by
+    # bounds/worksharing_static.py
+    "resilsched._chunks": ["csrc/worksharing/chunk_dp.c"],
 }
 
 #: a module's own optimisation level (the desktop DP is 25-30% faster at -O3; integer code)
 OPTIMIZE = {"resilsched._desktop": "-O3", "resilsched._closure": "-O3", "resilsched._refute": "-O3",
-            "resilsched._improve": "-O3"}
+            "resilsched._improve": "-O3", "resilsched._chunks": "-O3"}
 
 #: same doubles as Python: no fused multiply-add (x + y * z rounded once) on any target
 COMPILE_ARGS = ["-O2", "-std=c99", "-ffp-contract=off"]

@@ -32,7 +32,8 @@ chunk ends best at the right end of its cell (a later end pays the longer chunk 
 and shortens the next, priced no more) and two chunks never end in one cell (merging them saves
 eps), so the supremum is the longest path over cells k_1 < k_2 < ... with gains
 price_k (e_k - e_{k'} - eps), computed exactly in O(cells) by the convex hull trick
-(`chunk_dp`; the query prices decrease and the lines arrive in decreasing slope). The step
+(`chunk_dp`; the query prices decrease and the lines arrive in decreasing slope; in C when
+the optional extension ``resilsched._chunks`` is built, decision WS-21). The step
 overestimates M by at most h per unit of work.
 
 `static_dual` minimises W v(c) + p X M(phi_c) over c (a scan, then golden section), never
@@ -48,11 +49,13 @@ True
 
 from __future__ import annotations
 
+import ctypes
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from resilsched import engine
 from resilsched.deadline import Deadline
 
 #: grid of the c scan (log-spaced) before the golden-section refinement
@@ -85,7 +88,38 @@ class ChunkPath:
     cells: tuple[int, ...]
 
 
+_F64 = engine.array(np.float64)
+#: ws_chunk_dp(K, prices, ends, eps, value, cells) -> the number of cells, or -1 (out of memory)
+EXTENSION = engine.Extension("_chunks", "static bound's chunk program",
+                             "the pure-Python program", {
+                                 "ws_chunk_dp": (ctypes.c_int64, (ctypes.c_int, _F64, _F64,
+                                                                  ctypes.c_double, _F64,
+                                                                  engine.array(np.int64))),
+                             })
+
+
 def chunk_dp(prices: np.ndarray, ends: np.ndarray, eps: float) -> ChunkPath:
+    """max over cells k_1 < ... < k_m of sum_i prices[k_i] (ends[k_i] - ends[k_{i-1}] - eps)
+    (`chunk_dp_python`), by the C twin when the engine is "c" and ``resilsched._chunks`` is
+    built: the same double operations in the same order, so the same value and cells.
+
+    >>> chunk_dp(np.array([1.0, 0.5, 0.0]), np.array([1.0, 2.0, 3.0]), 0.5)
+    ChunkPath(value=0.75, cells=(0, 1))
+    """
+    dll = engine.library(EXTENSION)
+    if dll is None or len(prices) >= 2**31 - 2:
+        return chunk_dp_python(prices, ends, eps)
+    p = np.ascontiguousarray(prices, dtype=np.float64)
+    e = np.ascontiguousarray(ends, dtype=np.float64)
+    value = np.zeros(1, dtype=np.float64)
+    cells = np.empty(max(1, len(p)), dtype=np.int64)
+    count = dll.ws_chunk_dp(len(p), p, e, float(eps), value, cells)
+    if count < 0:
+        raise MemoryError("static bound's chunk program: out of memory")
+    return ChunkPath(float(value[0]), tuple(int(k) for k in cells[:count]))
+
+
+def chunk_dp_python(prices: np.ndarray, ends: np.ndarray, eps: float) -> ChunkPath:
     """max over cells k_1 < ... < k_m of sum_i prices[k_i] (ends[k_i] - ends[k_{i-1}] - eps),
     every term's length >= 0 (ends[k_0] = 0), and 0 for no chunk.
 
@@ -94,7 +128,7 @@ def chunk_dp(prices: np.ndarray, ends: np.ndarray, eps: float) -> ChunkPath:
     -ends[j] (added in decreasing slope as they become eligible, ends[j] <= ends[k] - eps)
     queried at the non-increasing prices[k], a monotone convex hull trick.
 
-    >>> chunk_dp(np.array([1.0, 0.5, 0.0]), np.array([1.0, 2.0, 3.0]), 0.5)
+    >>> chunk_dp_python(np.array([1.0, 0.5, 0.0]), np.array([1.0, 2.0, 3.0]), 0.5)
     ChunkPath(value=0.75, cells=(0, 1))
     """
     prices = [float(x) for x in prices]

@@ -1,13 +1,15 @@
 """The compiled engines and the one switch between them and the pure-Python engines.
 
-Four C extensions are built when the package is installed (setup.py, ``EXTENSIONS``; nothing
+Six C extensions are built when the package is installed (setup.py, ``EXTENSIONS``; nothing
 compiles at run time, issue 15, decision T13): ``resilsched._core`` (the rigid and moldable
-list-scheduling engines, a CPython-API module: `module`), and three shared objects opened with
+list-scheduling engines, a CPython-API module: `module`), and five shared objects opened with
 ctypes, each declared once as an `Extension` (its functions' signatures with typed array
 arguments, and the constants its Python side shares with the C file, checked at load) beside
 the Python code that calls it: ``resilsched._desktop`` (`heuristics.desktop._ckernel`),
-``resilsched._closure`` (`models.coschedule._cclosure`) and ``resilsched._refute``
-(`models.rigid.crefute`). `library` opens and declares one, once per process.
+``resilsched._closure`` (`models.coschedule._cclosure`), ``resilsched._refute``
+(`models.rigid.crefute`), ``resilsched._improve`` (`models.rigid.cserial`) and
+``resilsched._chunks`` (`bounds.worksharing_static`). `library` opens and declares one,
+once per process.
 
 The pure-Python engines stay the reference (the tests compare both bit for bit). Which one
 runs is one switch: ``use("python")`` / ``use("c")``, a setter and a context manager

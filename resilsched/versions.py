@@ -32,7 +32,7 @@ PACKAGES = ("resilsched", "python", "numpy", "ortools", "highspy", "pyomo", "net
 
 #: the compiled modules declared in setup.py (``EXTENSIONS``; tests/packaging checks the two
 #: lists agree), each optional: without it the pure-Python engines run (decision T13)
-EXTENSIONS = ("_core", "_desktop", "_closure", "_refute", "_improve")
+EXTENSIONS = ("_core", "_desktop", "_closure", "_refute", "_improve", "_chunks")
 
 #: what a campaign store records of each run (`resilsched.campaign.store.ResultStore.add_run`)
 CAMPAIGN_RECORD = ("python", "resilsched", "numpy", "ortools", "highspy")

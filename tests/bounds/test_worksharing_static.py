@@ -16,8 +16,16 @@ import math
 import numpy as np
 import pytest
 
+from resilsched import engine
 from resilsched.bounds.worksharing import omniscient_bound, static_bound
-from resilsched.bounds.worksharing_static import chunk_dp, price, static_dual, v_of
+from resilsched.bounds.worksharing_static import (
+    EXTENSION,
+    chunk_dp,
+    chunk_dp_python,
+    price,
+    static_dual,
+    v_of,
+)
 from resilsched.heuristics.worksharing.one_worker import thm4_charged_linear
 from resilsched.instances.worksharing import LinearRisk, WorksharingInstance
 from resilsched.instances.worksharing.evaluate import IntervalSchedule, monte_carlo
@@ -84,6 +92,26 @@ def test_chunk_dp_equals_the_quadratic_program(seed):
         value += prices[k] * (ends[k] - last - eps)
         last = ends[k]
     assert value == pytest.approx(path.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_chunk_dp_is_the_same_on_both_engines(engine_name, seed):
+    """The C twin (decision WS-21) returns the Python program's value and cells bit for bit:
+    random programs with ties, and the step prices the bound computes."""
+    rng = np.random.default_rng([21, seed])
+    if seed % 2:
+        K = int(rng.integers(0, 400))
+        ends = np.cumsum(rng.uniform(0.001, 1, K))
+        prices = np.sort(np.round(rng.uniform(0, 1, K), int(rng.integers(1, 4))))[::-1]
+        eps = float(rng.choice([0.0, 0.01, rng.uniform(0, 2)]))
+    else:
+        cells = int(rng.integers(1, 5000))
+        left = np.arange(cells) / cells
+        prices, ends = price(left, float(rng.uniform(1e-5, 1))), left + 1 / cells
+        eps = float(rng.choice([0.0, 1e-4, 1e-3, 0.05]))
+    assert chunk_dp(prices, ends, eps) == chunk_dp_python(prices, ends, eps)
+    if engine_name == "python":
+        assert engine.library(EXTENSION) is None
 
 
 @pytest.mark.parametrize("c, eps", [(0.13, 0.001), (0.5, 0.02), (1.0, 0.1), (0.05, 0.0)])
