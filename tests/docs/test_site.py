@@ -49,6 +49,7 @@ def build(cwd: Path, mkdocs: list[str], site: Path) -> subprocess.CompletedProce
                           env=env, capture_output=True, text=True, timeout=900)
 
 
+@pytest.mark.xdist_group("checkout-build")  # never beside `python -m build` of the checkout
 def test_the_site_builds_with_warnings_as_errors(tmp_path):
     pytest.importorskip("mkdocs", reason="the docs extra: pip install -e '.[docs]'")
     pytest.importorskip("mkdocstrings")

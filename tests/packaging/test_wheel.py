@@ -32,8 +32,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 TEST_COMMANDS = PYPROJECT["tool"]["cibuildwheel"]["test-command"]
 
-#: one pytest-xdist worker runs this module, so the session's `dist` is built once
-pytestmark = pytest.mark.xdist_group("wheel")
+#: one pytest-xdist worker runs this module, so the session's `dist` is built once, and the
+#: strict site build (tests/docs/test_site.py) on the same worker: both write into the
+#: checkout's build/ folder (setuptools' build tree, the API tree of docs/_hooks/api_tree.py)
+pytestmark = pytest.mark.xdist_group("checkout-build")
 
 
 def test_the_sdist_holds_what_builds_the_wheel(dist):
