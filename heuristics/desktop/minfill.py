@@ -10,7 +10,8 @@ room under their slack (D-31). MinFill visits the same windows in the same order
    above `TAIL` times the head, the longest remaining job no longer than min(R, head);
 3. the rest of R by an exact subset sum over the remaining jobs no longer than min(R, head)
    (a bitset per distinct duration, longest first, stopping once R is reached; the backtrack
-   takes as few of the shorter durations as it can).
+   takes as few of the shorter durations as it can); a room over `MAX_BITS` seconds is
+   filled longest first instead.
 
 Jobs no longer than M(k) change no M, so the rule holds at k, k-1 and k-2 wherever the head's
 insertion test held (spec F1); without the rule R = d(k) and the head is any job that fits.
@@ -31,6 +32,9 @@ from resilsched.validation.desktop import allocation_horizon
 NAME = "MinFill"
 #: the greedy part of a window stops when its room is at most this many heads
 TAIL = 12
+#: the subset sum runs only on a room of at most this many seconds (bits of its rows); a
+#: larger one is filled longest first (the paper preset's rooms stay under 12 x 3,600 s)
+MAX_BITS = 1 << 16
 #: seconds per interval and job of one probe before the first is timed
 PROBE_ITEM = 1e-4
 
@@ -133,7 +137,7 @@ def min_fill(instance: DesktopInstance, lam: int,
             lim = min(rest, cap_t)
             if lim <= 0:
                 break
-            if rest > TAIL * head:
+            if rest > TAIL * head or rest > MAX_BITS:
                 r = find(int(np.searchsorted(Ti, lim, side="right")) - 1)
                 if r < 0:
                     break

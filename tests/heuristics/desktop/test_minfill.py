@@ -5,8 +5,10 @@ optimum, its subset sum exact, and a spent deadline runs no probe."""
 import itertools
 
 import numpy as np
+import pytest
 
 from resilsched.deadline import Deadline
+from resilsched.heuristics.desktop import minfill
 from resilsched.heuristics.desktop.minfill import _subset, min_fill, min_fill_search
 from resilsched.heuristics.desktop.sizefit import size_fit_search
 from resilsched.instances.desktop.generators import synthetic_instance
@@ -37,7 +39,9 @@ def test_the_subset_sum_is_exact_and_takes_the_longest():
     assert _subset(np.array([5, 3, 1]), np.array([1, 1, 1]), 6) == (6, [1, 0, 1])
 
 
-def test_every_allocation_keeps_the_rule_and_its_horizon():
+@pytest.mark.parametrize("bits", [minfill.MAX_BITS, 4])
+def test_every_allocation_keeps_the_rule_and_its_horizon(bits, monkeypatch):
+    monkeypatch.setattr(minfill, "MAX_BITS", bits)  # 4: rooms over 4 s filled longest first
     checked = 0
     for seed in range(120):
         rule = seed % 3 != 0
