@@ -39,6 +39,7 @@ from resilsched.bounds.desktop_slack import lb_slack
 from resilsched.deadline import Deadline
 from resilsched.errors import HeuristicRefusal
 from resilsched.heuristics.desktop import build
+from resilsched.heuristics.desktop.minfill import min_fill_search
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
 from resilsched.heuristics.desktop.sizefit import size_fit_search
 from resilsched.instances.desktop import DesktopInstance
@@ -59,6 +60,8 @@ from resilsched.validation.desktop import allocation_horizon, validate_desktop_s
 SLACK_SHARE = {True: 0.2, False: 0.5}
 #: share of the time left after it that SizeFit's bisection (D-27) may take
 SIZEFIT_SHARE = {True: 0.2, False: 0.8}
+#: share of the time left after SizeFit that MinFill's bisection (D-32) may take
+MINFILL_SHARE = {True: 0.2, False: 0.8}
 
 #: heuristic variants tried for the incumbent, cheapest first (spec 3.4)
 INCUMBENTS = [("GreedySlack", "FFI"), ("GreedySlack", "FFD"), ("GreedySlack", "LPT"),
@@ -223,6 +226,13 @@ def prepare(instance: DesktopInstance,
         opts.say("incumbent: SizeFit")
         found = size_fit_search(instance, slack, lb - 1, best.horizon,
                                 Deadline(opts.deadline.share(SIZEFIT_SHARE[go])))
+        if found is not None and found.horizon < best.horizon:
+            best = found
+            info.update({"incumbent": best.horizon, "incumbent_policy": best.policy})
+    if best is not None and lb < best.horizon:
+        opts.say("incumbent: MinFill")
+        found = min_fill_search(instance, slack, lb - 1, best.horizon,
+                                Deadline(opts.deadline.share(MINFILL_SHARE[go])))
         if found is not None and found.horizon < best.horizon:
             best = found
             info.update({"incumbent": best.horizon, "incumbent_policy": best.policy})
