@@ -23,7 +23,6 @@ so `experiment` finds one by name without importing the others.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -34,6 +33,7 @@ from typing import Any
 from resilsched.campaign.engine import DEFAULT_CHUNK_SECONDS, Task, run_campaign
 from resilsched.campaign.errors import CampaignError
 from resilsched.campaign.store import ResultStore
+from resilsched.references import load
 
 __all__ = ["REGISTERED", "Experiment", "ExperimentRunner", "ExperimentSpec", "TaskFunction",
            "experiment", "experiment_spec", "resolve"]
@@ -58,13 +58,13 @@ REGISTERED: dict[str, str] = {
 
 
 def resolve(reference: str) -> Any:
-    """The object named ``"module:attribute"``, imported now; `CampaignError` naming it if the
-    module or the attribute is missing."""
+    """The object named ``"module:attribute"``, imported now (`resilsched.references.load`);
+    `CampaignError` naming it if the module or the attribute is missing."""
     module, sep, attr = reference.partition(":")
     if not sep or not module or not attr:
         raise CampaignError(f"{reference!r} is not MODULE:NAME")
     try:
-        return getattr(importlib.import_module(module), attr)
+        return load(module, attr)
     except (ImportError, AttributeError) as exc:
         raise CampaignError(f"{reference!r} cannot be loaded ({exc})") from None
 
