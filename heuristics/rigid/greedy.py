@@ -27,7 +27,7 @@ def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int]
     minp = min(p)
     done = [0] * len(p)
     heap: list[tuple[Any, int]] = []
-    heappush, heappop = heapq.heappush, heapq.heappop
+    heappush = heapq.heappush
     free = P
     now: Any = 0
     best: Any = 0
@@ -50,15 +50,8 @@ def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int]
         if not heap:
             break
         now = heap[0][0]
-        failed_jobs = []
-        while heap and same(heap[0][0], now):
-            end, j = heappop(heap)
-            free += p[j]
-            done[j] += 1
-            if done[j] <= f[j]:
-                failed_jobs.append(j)
-            elif end > best:
-                best = end
+        freed, best, failed_jobs = _ends(heap, now, same, p, done, f, best)
+        free += freed
         if failed_jobs:
             failed_jobs.sort()
             for j in failed_jobs:
@@ -80,7 +73,7 @@ def _indexed_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[in
     minp = min(p)
     done = [0] * len(p)
     heap: list[tuple[Any, int]] = []
-    heappush, heappop = heapq.heappush, heapq.heappop
+    heappush = heapq.heappush
     free = P
     now: Any = 0
     best: Any = 0
@@ -95,12 +88,26 @@ def _indexed_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[in
         if not heap:
             break
         now = heap[0][0]
-        while heap and same(heap[0][0], now):
-            end, j = heappop(heap)
-            free += p[j]
-            done[j] += 1
-            if done[j] <= f[j]:
-                fit.set(ranks[j], p[j])
-            elif end > best:
-                best = end
+        freed, best, failed_jobs = _ends(heap, now, same, p, done, f, best)
+        free += freed
+        for j in failed_jobs:
+            fit.set(ranks[j], p[j])
     return best
+
+
+def _ends(heap: list[tuple[Any, int]], now: Any, same: Any, p: Sequence[int], done: list[int],
+          f: Sequence[int], best: Any) -> tuple[int, Any, list[int]]:
+    """Pop the attempts of `heap` that end at `now` (`same` time): the processors they free,
+    `best` raised to the end of each job that succeeds, and the jobs whose attempt failed
+    (attempt counts in `done`, failure counts `f`), in the order they ended."""
+    freed = 0
+    failed = []
+    while heap and same(heap[0][0], now):
+        end, j = heapq.heappop(heap)
+        freed += p[j]
+        done[j] += 1
+        if done[j] <= f[j]:
+            failed.append(j)
+        elif end > best:
+            best = end
+    return freed, best, failed
