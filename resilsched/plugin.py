@@ -176,6 +176,12 @@ class Reproduction:
     module: str
     description: str
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.module, str):  # the former shape, a main function
+            raise TypeError(f"Reproduction: module must be the path of the module defining "
+                            f"main(argv, prog), e.g. 'mypackage.reproduce' (not "
+                            f"{type(self.module).__name__})")
+
     def main(self, argv: list[str], prog: str) -> int:
         """Run the reproduction with the options `argv`, its usage naming `prog`."""
         return importlib.import_module(self.module).main(argv, prog)

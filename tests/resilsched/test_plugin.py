@@ -235,3 +235,5 @@ def test_a_reproduction_is_its_module_imported_when_it_runs(tmp_path, monkeypatc
     finally:
         sys.modules.pop("toyrepro", None)
     assert capsys.readouterr().out == "resilsched reproduce toy --fast\n"
+    with pytest.raises(TypeError, match="path of the module"):
+        Reproduction(print, "a function, the former shape")
