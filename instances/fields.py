@@ -79,12 +79,7 @@ def processors(x: object, field: str = "P") -> int:
 def time_value(x: object, field: str, *, allow_zero: bool = False):
     """A time or work: a finite number (or exact fraction string) in (0, `MAX_TIME`]
     ([0, MAX_TIME] with `allow_zero`)."""
-    v = parse_number(x, field)
-    if not (v >= 0 if allow_zero else v > 0):
-        raise InvalidInstance(field, f"{_show(v)} must be {'>= 0' if allow_zero else '> 0'}")
-    if v > MAX_TIME:
-        raise InvalidInstance(field, f"{_show(v)} exceeds the maximum {MAX_TIME:g}")
-    return v
+    return bounded_number(x, field, MAX_TIME, allow_zero=allow_zero)
 
 
 def bounded_number(x: object, field: str, high: float, *, allow_zero: bool = False):

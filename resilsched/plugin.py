@@ -24,13 +24,15 @@ Signatures of the registered functions:
   problem, e.g. a clairvoyant one that reads the failure scenario; `resilsched.portfolio`);
 - generator (preset): ``generate(seed, count=None) -> list of instances``;
 - reader: ``read(path, **options) -> list of instances`` for a file suffix (e.g. ``.swf``);
-- reproduction: ``main(argv, prog) -> exit status`` (``resilsched reproduce FAMILY``).
+- reproduction: a module whose ``main(argv, prog) -> exit status`` runs it (``resilsched reproduce
+  FAMILY``), named by its path in `Reproduction` and imported when it runs.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -168,10 +170,21 @@ class Generator:
 
 @dataclass(frozen=True)
 class Reproduction:
-    """A paper reproduction: ``main(argv, prog) -> int`` and one line on what it regenerates."""
+    """A paper reproduction: the module whose ``main(argv, prog) -> int`` runs it (imported
+    when it runs, not when the family loads) and one line on what it regenerates."""
 
-    main: Callable[[list[str], str], int]
+    module: str
     description: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.module, str):  # the former shape, a main function
+            raise TypeError(f"Reproduction: module must be the path of the module defining "
+                            f"main(argv, prog), e.g. 'mypackage.reproduce' (not "
+                            f"{type(self.module).__name__})")
+
+    def main(self, argv: list[str], prog: str) -> int:
+        """Run the reproduction with the options `argv`, its usage naming `prog`."""
+        return importlib.import_module(self.module).main(argv, prog)
 
 
 @dataclass

@@ -64,7 +64,10 @@ def last_line(exc: BaseException) -> str:
 
 
 def _import(module: str) -> Any:
-    """Import `module` the way ``python -m`` would: the current directory comes first."""
+    """`module`, imported the way ``python -m`` would (the current directory comes first) unless
+    it already is."""
+    if module in sys.modules:
+        return sys.modules[module]
     here = os.getcwd()
     if here not in sys.path and "" not in sys.path:
         sys.path.insert(0, here)
@@ -78,13 +81,20 @@ def reference_of(fn: Callable[..., Any]) -> str | None:
     if not module or not qualname or module == "__main__" or "<" in qualname:
         return None
     try:
-        return f"{module}:{qualname}" if _lookup(module, qualname) is fn else None
+        return f"{module}:{qualname}" if load(module, qualname) is fn else None
     except Exception:
         return None
 
 
-def _lookup(module: str, path: str) -> Any:
-    obj = sys.modules[module] if module in sys.modules else _import(module)
+def load(module: str, path: str) -> Any:
+    """The object at the dotted `path` inside `module`, imported the way ``python -m`` would.
+
+    The one import-and-getattr of a ``MODULE:NAME`` reference: what goes wrong is Python's own
+    exception (``ImportError``, ``AttributeError``, or whatever the module raises while it
+    imports), which each caller turns into its own error (`resolve`: `BadReference`;
+    `resilsched.campaign.experiment.resolve`: ``CampaignError``).
+    """
+    obj = _import(module)
     for part in path.split("."):
         obj = getattr(obj, part)
     return obj
@@ -101,7 +111,7 @@ def resolve(text: str, kind: str, field: str) -> Callable[..., Any]:
         raise BadReference(where, "is not a MODULE:FUNCTION reference (e.g. mymodule:my_rule)")
     module, _, path = text.strip().partition(":")
     try:
-        obj = sys.modules[module] if module in sys.modules else _import(module)
+        obj = _import(module)
     except BaseException as exc:  # the user's module may raise anything while importing
         if isinstance(exc, KeyboardInterrupt):
             raise

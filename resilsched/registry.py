@@ -32,15 +32,7 @@ from typing import Any
 
 from resilsched.errors import InvalidInstance
 from resilsched.params import keyword_params
-from resilsched.plugin import (  # noqa: F401  (re-exported: the types a family registers)
-    Bound,
-    Case,
-    ExactModel,
-    Family,
-    Generator,
-    Heuristic,
-    Reproduction,
-)
+from resilsched.plugin import ExactModel, Family, Generator, Heuristic
 from resilsched.references import (
     BadReference,
     check_signature,

@@ -49,6 +49,23 @@ def _room(used: int, width: int, c: list[int], A: int) -> int:
     return used
 
 
+def _grow(rows: list[int], c: list[int], j: int, width: int, mask: int, used: int,
+          A: int) -> int:
+    """Append to `rows` the bitset row of the sums of c[0..j], from the last row (bits above
+    `width` cut by `mask`; the last row itself, the same object, when c[j] changes nothing);
+    the bits used so far (`_room`)."""
+    prev = rows[-1]
+    if j >= 1 and prev is rows[-2] and c[j] == c[j - 1]:
+        rows.append(prev)  # unchanged by this duration already: closed under + c[j]
+        return used
+    used = _room(used, width, c, A)
+    nxt = prev | (prev << c[j])
+    if nxt.bit_length() > width + 1:
+        nxt &= mask
+    rows.append(nxt if nxt != prev else prev)
+    return used
+
+
 def select_reference(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
     """Algorithm 4 for one bin with explicit P and P_s tables (indices into `c`, in order)."""
     N = len(c)
@@ -112,15 +129,7 @@ def select(c: list[int], A: int, m1: int, m2: int, slack: bool) -> list[int]:
         val = cr + _top(rows[r - 1], lr)
         if val > best:
             best, rstar = val, r
-        prev = rows[r - 1]
-        if r >= 2 and prev is rows[r - 2] and cr == c[r - 2]:
-            rows.append(prev)  # unchanged by this duration already: closed under + cr
-            continue
-        used = _room(used, width, c, A)
-        nxt = prev | (prev << cr)
-        if nxt.bit_length() > width + 1:
-            nxt &= mask
-        rows.append(nxt if nxt != prev else prev)
+        used = _grow(rows, c, r - 1, width, mask, used, A)
     if rstar == 0:
         return []
     cr = c[rstar - 1]
@@ -139,17 +148,9 @@ def _subset_sum(c: list[int], A: int) -> list[int]:
     used = _room(0, A, c, A)
     mask = (2 << A) - 1
     rows = [1]
-    for j, cj in enumerate(c):
-        prev = rows[-1]
-        if j >= 1 and len(rows) >= 2 and prev is rows[-2] and cj == c[j - 1]:
-            rows.append(prev)  # unchanged by this duration already: closed under + cj
-            continue
-        used = _room(used, A, c, A)
-        nxt = prev | (prev << cj)
-        if nxt.bit_length() > A + 1:
-            nxt &= mask
-        rows.append(nxt if nxt != prev else prev)
-        if nxt >> A:
+    for j in range(len(c)):
+        used = _grow(rows, c, j, A, mask, used, A)
+        if rows[-1] >> A:
             break
     return _backtrack(rows, c, len(rows) - 1, A, [])
 

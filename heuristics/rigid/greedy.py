@@ -7,7 +7,7 @@ same makespan (tests/heuristics/rigid check it), without the attempt log or the 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from resilsched.heuristics.engine import same_time_function
@@ -22,17 +22,9 @@ def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int]
     ranks = queue.fixed_ranks()
     if ranks is not None:
         return _indexed_makespan(p, t, P, f, queue, ranks, exact)
-    same = same_time_function(exact)
-    push = queue.push
     minp = min(p)
-    done = [0] * len(p)
-    heap: list[tuple[Any, int]] = []
-    heappush, heappop = heapq.heappush, heapq.heappop
-    free = P
-    now: Any = 0
-    best: Any = 0
-    while True:
-        # one greedy pass at time `now`
+
+    def start(free: int, now: Any, heap: list[tuple[Any, int]]) -> int:
         if free >= minp and queue.items:
             rest = []
             items = queue.items
@@ -40,36 +32,26 @@ def greedy_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int]
                 pj = p[j]
                 if pj <= free:
                     free -= pj
-                    heappush(heap, (now + t[j], j))
+                    heapq.heappush(heap, (now + t[j], j))
                     if free < minp:
                         rest.extend(items[i + 1:])
                         break
                 else:
                     rest.append(j)
             queue.items = rest
-        if not heap:
-            break
-        now = heap[0][0]
-        failed_jobs = []
-        while heap and same(heap[0][0], now):
-            end, j = heappop(heap)
-            free += p[j]
-            done[j] += 1
-            if done[j] <= f[j]:
-                failed_jobs.append(j)
-            elif end > best:
-                best = end
-        if failed_jobs:
-            failed_jobs.sort()
-            for j in failed_jobs:
-                push(j)
-    return best
+        return free
+
+    def requeue(failed: list[int]) -> None:
+        failed.sort()
+        for j in failed:
+            queue.push(j)
+
+    return _events(p, P, f, exact, start, requeue)
 
 
 def _indexed_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[int],
                       queue: PriorityQueue, ranks: list[int], exact: bool) -> Any:
     """`greedy_makespan` with the queue in a `FitIndex` (module `fitindex`): the same passes."""
-    same = same_time_function(exact)
     order = [0] * len(ranks)
     for j, r in enumerate(ranks):
         order[r] = j
@@ -78,29 +60,53 @@ def _indexed_makespan(p: Sequence[int], t: Sequence[Any], P: int, f: Sequence[in
         widths[ranks[j]] = p[j]
     fit = FitIndex(widths, P + 1)
     minp = min(p)
+
+    def start(free: int, now: Any, heap: list[tuple[Any, int]]) -> int:
+        pos = fit.first_fitting(free) if free >= minp else -1
+        while pos >= 0:
+            j = order[pos]
+            free -= p[j]
+            heapq.heappush(heap, (now + t[j], j))
+            fit.set(pos, P + 1)
+            pos = fit.first_fitting(free) if free >= minp else -1
+        return free
+
+    def requeue(failed: list[int]) -> None:
+        for j in failed:
+            fit.set(ranks[j], p[j])
+
+    return _events(p, P, f, exact, start, requeue)
+
+
+def _events(p: Sequence[int], P: int, f: Sequence[int], exact: bool,
+            start: Callable[[int, Any, list[tuple[Any, int]]], int],
+            requeue: Callable[[list[int]], None]) -> Any:
+    """The event loop of GREEDY, the makespan: at each event time ``now``, one greedy pass
+    ``start(free, now, heap)`` starts queued jobs (their ``(end, job)`` on `heap`; it returns
+    the processors left free); then the attempts that end at the next event are popped, a
+    failed one (attempt counts below its failure count in `f`) goes back to the queue through
+    ``requeue(jobs)``, in the order they ended."""
+    same = same_time_function(exact)
     done = [0] * len(p)
     heap: list[tuple[Any, int]] = []
-    heappush, heappop = heapq.heappush, heapq.heappop
+    heappop = heapq.heappop
     free = P
     now: Any = 0
     best: Any = 0
     while True:
-        pos = fit.first_fitting(free) if free >= minp else -1
-        while pos >= 0:  # one greedy pass at time `now`
-            j = order[pos]
-            free -= p[j]
-            heappush(heap, (now + t[j], j))
-            fit.set(pos, P + 1)
-            pos = fit.first_fitting(free) if free >= minp else -1
+        free = start(free, now, heap)
         if not heap:
             break
         now = heap[0][0]
+        failed = []
         while heap and same(heap[0][0], now):
             end, j = heappop(heap)
             free += p[j]
             done[j] += 1
             if done[j] <= f[j]:
-                fit.set(ranks[j], p[j])
+                failed.append(j)
             elif end > best:
                 best = end
+        if failed:
+            requeue(failed)
     return best

@@ -16,6 +16,7 @@ library is a pure function of the seed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -43,29 +44,44 @@ def _paper(model: str) -> Callable[[int, int | None], list[MoldableInstance]]:
     return generate
 
 
-def smoke(seed: int, count: int | None = None) -> list[MoldableInstance]:
-    """Tiny exact instances with a stored scenario (see the module docstring)."""
+def _tiny(seed: int, count: int, models: tuple[str, ...], *, n_high: int, P_high: int,
+          max_attempts: int, generator: str, prefix: str,
+          record_draws: bool) -> list[MoldableInstance]:
+    """Tiny exact instances with a stored scenario: instance k uses child k of
+    ``SeedSequence(seed)``, the model ``models[k % len(models)]``, n ~ U{3..n_high},
+    P ~ U{4..P_high}, and a scenario at q-bar = `SMOKE_QBAR` redrawn until it has at most
+    `max_attempts` attempts (none fails after 1000 draws); named ``<prefix>-<model>-<seed>-<k>``,
+    with the draws it took in its metadata when `record_draws`."""
     out = []
-    children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, len(SMOKE_MODELS)))
-    for k, child in enumerate(children):
+    for k, child in enumerate(np.random.SeedSequence(int(seed)).spawn(count)):
         rng = np.random.default_rng(child)
-        model = SMOKE_MODELS[k % len(SMOKE_MODELS)]
-        n = int(rng.integers(3, 4, endpoint=True))
-        P = int(rng.integers(4, 6, endpoint=True))
+        model = models[k % len(models)]
+        n = int(rng.integers(3, n_high, endpoint=True))
+        P = int(rng.integers(4, P_high, endpoint=True))
         inst = tiny_exact(rng, n, P, model)
         lam = inst.lambda_from_qbar(SMOKE_QBAR)
         q = inst.q(lam)
-        for _ in range(1000):
+        for draws in range(1, 1001):  # noqa: B007 (the count is recorded)
             f = sample_failures(q, 1, rng)[0]
-            if int(f.sum()) + n <= SMOKE_MAX_ATTEMPTS:
+            if int(f.sum()) + n <= max_attempts:
                 break
         else:  # pragma: no cover - the cap is reached well within 1000 draws
             f = np.zeros(n, dtype=int)
-        meta = {"generator": "smoke", "seed": int(seed), "index": k, "model": model,
-                "qbar": SMOKE_QBAR, "max_attempts": SMOKE_MAX_ATTEMPTS}
-        out.append(MoldableInstance(P, inst.jobs, f"smoke-{model}-{int(seed)}-{k}",
+        meta: dict[str, Any] = {"generator": generator, "seed": int(seed), "index": k,
+                                "model": model, "qbar": SMOKE_QBAR}
+        if record_draws:
+            meta["scenario_draws"] = draws
+        meta["max_attempts"] = max_attempts
+        out.append(MoldableInstance(P, inst.jobs, f"{prefix}-{model}-{int(seed)}-{k}",
                                     Scenario(tuple(int(x) for x in f)), lam, meta))
     return out
+
+
+def smoke(seed: int, count: int | None = None) -> list[MoldableInstance]:
+    """Tiny exact instances with a stored scenario (see the module docstring)."""
+    return _tiny(seed, count_or_default(count, len(SMOKE_MODELS)), SMOKE_MODELS, n_high=4,
+                 P_high=6, max_attempts=SMOKE_MAX_ATTEMPTS, generator="smoke", prefix="smoke",
+                 record_draws=False)
 
 
 def library(seed: int, count: int | None = None) -> list[MoldableInstance]:
@@ -73,29 +89,9 @@ def library(seed: int, count: int | None = None) -> list[MoldableInstance]:
     ``SeedSequence(seed)``, the speedup model ``LIBRARY_MODELS[k % 5]``, n ~ U{3..5},
     P ~ U{4..8}, and a scenario at q-bar = 0.3 redrawn until it has at most
     `LIBRARY_MAX_ATTEMPTS` attempts (`LIBRARY_COUNT` instances by default)."""
-    out = []
-    children = np.random.SeedSequence(int(seed)).spawn(count_or_default(count, LIBRARY_COUNT))
-    for k, child in enumerate(children):
-        rng = np.random.default_rng(child)
-        model = LIBRARY_MODELS[k % len(LIBRARY_MODELS)]
-        n = int(rng.integers(3, 5, endpoint=True))
-        P = int(rng.integers(4, 8, endpoint=True))
-        inst = tiny_exact(rng, n, P, model)
-        lam = inst.lambda_from_qbar(SMOKE_QBAR)
-        q = inst.q(lam)
-        f = np.zeros(n, dtype=int)
-        draws = 0
-        while draws < 1000:
-            draws += 1
-            f = sample_failures(q, 1, rng)[0]
-            if int(f.sum()) + n <= LIBRARY_MAX_ATTEMPTS:
-                break
-        meta = {"generator": "library", "seed": int(seed), "index": k, "model": model,
-                "qbar": SMOKE_QBAR, "scenario_draws": draws,
-                "max_attempts": LIBRARY_MAX_ATTEMPTS}
-        out.append(MoldableInstance(P, inst.jobs, f"moldable-lib-{model}-{int(seed)}-{k}",
-                                    Scenario(tuple(int(x) for x in f)), lam, meta))
-    return out
+    return _tiny(seed, count_or_default(count, LIBRARY_COUNT), LIBRARY_MODELS, n_high=5,
+                 P_high=8, max_attempts=LIBRARY_MAX_ATTEMPTS, generator="library",
+                 prefix="moldable-lib", record_draws=True)
 
 
 def thm9(seed: int, count: int | None = None) -> list[MoldableInstance]:

@@ -154,8 +154,18 @@ def _check_pbar(x: Any, field: str) -> Any:
     return x
 
 
+class _Worked(Speedup):
+    """A model with a ``work`` parameter, its sequential time: w = t(1) = work."""
+
+    work: Any
+
+    @property
+    def w(self) -> Any:
+        return self.work
+
+
 @dataclass(frozen=True)
-class Roofline(Speedup):
+class Roofline(_Worked):
     """t(p) = w / min(p, pbar); pbar may exceed P (spec §7 item 1)."""
 
     work: Any
@@ -165,10 +175,6 @@ class Roofline(Speedup):
     def __post_init__(self) -> None:
         object.__setattr__(self, "work", _check_w(self.work, "w"))
         object.__setattr__(self, "pbar", _check_pbar(self.pbar, "pbar"))
-
-    @property
-    def w(self) -> Any:
-        return self.work
 
     def t(self, p: Any) -> np.ndarray:
         return float(self.work) / np.minimum(np.asarray(p, dtype=float), float(self.pbar))
@@ -181,7 +187,7 @@ class Roofline(Speedup):
 
 
 @dataclass(frozen=True)
-class Communication(Speedup):
+class Communication(_Worked):
     """t(p) = w/p + (p - 1) c; area w + p(p - 1) c (spec §1.3 item 2)."""
 
     work: Any
@@ -191,10 +197,6 @@ class Communication(Speedup):
     def __post_init__(self) -> None:
         object.__setattr__(self, "work", _check_w(self.work, "w"))
         object.__setattr__(self, "c", _check_nonneg(self.c, "c"))
-
-    @property
-    def w(self) -> Any:
-        return self.work
 
     def t(self, p: Any) -> np.ndarray:
         p = np.asarray(p, dtype=float)
@@ -208,7 +210,7 @@ class Communication(Speedup):
 
 
 @dataclass(frozen=True)
-class Amdahl(Speedup):
+class Amdahl(_Worked):
     """t(p) = w ((1 - gamma)/p + gamma) = w_par / p + w_seq (spec §1.3 item 4)."""
 
     work: Any
@@ -218,10 +220,6 @@ class Amdahl(Speedup):
     def __post_init__(self) -> None:
         object.__setattr__(self, "work", _check_w(self.work, "w"))
         object.__setattr__(self, "gamma", _check_unit(self.gamma, "gamma"))
-
-    @property
-    def w(self) -> Any:
-        return self.work
 
     @property
     def w_par(self) -> Any:
@@ -248,7 +246,7 @@ class Amdahl(Speedup):
 
 
 @dataclass(frozen=True)
-class Mix(Speedup):
+class Mix(_Worked):
     """t(p) = w (1-gamma) / min(p, pbar) + w gamma + (p - 1) c (spec §1.3 item 5)."""
 
     work: Any
@@ -262,10 +260,6 @@ class Mix(Speedup):
         object.__setattr__(self, "gamma", _check_unit(self.gamma, "gamma"))
         object.__setattr__(self, "pbar", _check_pbar(self.pbar, "pbar"))
         object.__setattr__(self, "c", _check_nonneg(self.c, "c"))
-
-    @property
-    def w(self) -> Any:
-        return self.work
 
     def analysis_form(self) -> tuple[float, float] | None:
         """(w', d') with t(p) = c (w'/p + d' + p - 1) for p <= pbar (§4.3.4); None when c = 0."""
@@ -291,7 +285,7 @@ class Mix(Speedup):
 
 
 @dataclass(frozen=True)
-class Power(Speedup):
+class Power(_Worked):
     """t(p) = w / p^delta, delta in [0, 1] (spec §1.3 item 6)."""
 
     work: Any
@@ -301,10 +295,6 @@ class Power(Speedup):
     def __post_init__(self) -> None:
         object.__setattr__(self, "work", _check_w(self.work, "w"))
         object.__setattr__(self, "delta", _check_unit(self.delta, "delta"))
-
-    @property
-    def w(self) -> Any:
-        return self.work
 
     def t(self, p: Any) -> np.ndarray:
         return float(self.work) / np.power(np.asarray(p, dtype=float), float(self.delta))

@@ -23,9 +23,9 @@ so `experiment` finds one by name without importing the others.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +34,7 @@ from typing import Any
 from resilsched.campaign.engine import DEFAULT_CHUNK_SECONDS, Task, run_campaign
 from resilsched.campaign.errors import CampaignError
 from resilsched.campaign.store import ResultStore
+from resilsched.references import load
 
 __all__ = ["REGISTERED", "Experiment", "ExperimentRunner", "ExperimentSpec", "TaskFunction",
            "experiment", "experiment_spec", "resolve"]
@@ -58,13 +59,13 @@ REGISTERED: dict[str, str] = {
 
 
 def resolve(reference: str) -> Any:
-    """The object named ``"module:attribute"``, imported now; `CampaignError` naming it if the
-    module or the attribute is missing."""
+    """The object named ``"module:attribute"``, imported now (`resilsched.references.load`);
+    `CampaignError` naming it if the module or the attribute is missing."""
     module, sep, attr = reference.partition(":")
     if not sep or not module or not attr:
         raise CampaignError(f"{reference!r} is not MODULE:NAME")
     try:
-        return getattr(importlib.import_module(module), attr)
+        return load(module, attr)
     except (ImportError, AttributeError) as exc:
         raise CampaignError(f"{reference!r} cannot be loaded ({exc})") from None
 
@@ -133,13 +134,10 @@ class Experiment:
         """The task function, by name."""
         return TaskFunction(self.task)
 
-    def parse(self, arguments: Mapping[str, Any], where: str = "arguments") -> Any:
-        """The reproduction's options for `arguments` (name -> TOML value: a number, a string,
-        a list joined by commas, true for a flag); `CampaignError` naming `where` and the
-        option's rule otherwise."""
-        if self.plan is None or self.options is None:
-            raise CampaignError(f"{where}: experiment {self.name!r} has no spec form (it runs "
-                                "from its reproduction only)")
+    def argv(self, arguments: Mapping[str, Any], where: str = "arguments") -> list[str]:
+        """The reproduction's command-line options for the spec form's `arguments` (`fixed`
+        first), as `parse` reads them; `CampaignError` naming `where` for an argument the
+        experiment does not take."""
         argv = list(self.fixed)
         for key, value in arguments.items():
             if key not in self.arguments:
@@ -153,6 +151,16 @@ class Experiment:
             elif value is not False:
                 text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
                 argv += [option, text]
+        return argv
+
+    def parse(self, arguments: Mapping[str, Any], where: str = "arguments") -> Any:
+        """The reproduction's options for `arguments` (name -> TOML value: a number, a string,
+        a list joined by commas, true for a flag); `CampaignError` naming `where` and the
+        option's rule otherwise."""
+        if self.plan is None or self.options is None:
+            raise CampaignError(f"{where}: experiment {self.name!r} has no spec form (it runs "
+                                "from its reproduction only)")
+        argv = self.argv(arguments, where)
         err = io.StringIO()
         try:
             with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
@@ -290,6 +298,20 @@ class ExperimentSpec:
     def tasks(self) -> list[Task]:
         """Every task of the experiment for the spec's arguments."""
         return self.experiment.tasks_of(self.options)
+
+    def reproduce_command(self, store: str) -> str | None:
+        """``resilsched reproduce FAMILY OPTIONS --store STORE``, the reproduction that prints
+        its tables from the `store` this spec fills (with the spec's arguments as its options,
+        it runs no task); None for an experiment of one's own, whose options no family's
+        reproduction parses."""
+        from resilsched.registry import reproductions
+
+        module = (self.experiment.options or "").partition(":")[0]
+        for name, fam in reproductions().items():
+            if fam.reproduction.module == module:
+                return shlex.join(["resilsched", "reproduce", name,
+                                   *self.experiment.argv(self.arguments), "--store", store])
+        return None
 
 
 def experiment_spec(data: Mapping[str, Any], source: str) -> ExperimentSpec:

@@ -102,12 +102,18 @@ def integer(low: int, high: int, what: str = "an integer") -> Callable[[str], in
     return parse
 
 
+def real(text: str, what: str = "a number") -> float:
+    """``float(text)``, or the one-line argparse error ``'TEXT' is not WHAT`` (TEXT cut at 40
+    characters); the argparse types of numbers read through it."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what}") from None
+
+
 def qbar(text: str) -> float:
     """argparse type: a number in [0, 1] (the family checks its own range)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    value = real(text)
     if not (math.isfinite(value) and 0 <= value <= 1):
         raise argparse.ArgumentTypeError(f"{value} must be in [0, 1]")
     return value
@@ -115,10 +121,7 @@ def qbar(text: str) -> float:
 
 def seconds(text: str) -> float:
     """argparse type: a number; its range is checked by the command (`time_limit`)."""
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+    return real(text, "a number of seconds")
 
 
 def statuses(text: str) -> list[int]:

@@ -41,9 +41,11 @@ MAX_CHUNK_SECONDS = 3600.0
 def guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
              text: Callable[[dict[str, Any]], str],
              status: Callable[[dict[str, Any]], int] = lambda result: 0,
+             text_only: tuple[str, ...] = (),
              ) -> Callable[[argparse.Namespace], int]:
     """A command: run `body`, print its result (JSON or `text`), turn errors into statuses;
-    `status` gives the exit status of a result."""
+    `status` gives the exit status of a result; the keys `text_only` of the result are for
+    `text`, left out of the JSON."""
     from resilsched.campaign.engine import failed_task
     from resilsched.errors import InvalidInstance
     from resilsched.registry import UnknownName
@@ -70,7 +72,10 @@ def guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
                       f"({exc.strerror or exc})", file=sys.stderr)
                 return EXIT_USAGE
             raise  # a bug, not the input: a traceback (MemoryError: one line from the CLI)
-        print(json.dumps(result) if args.json else text(result))
+        if args.json:
+            print(json.dumps({k: v for k, v in result.items() if k not in text_only}))
+        else:
+            print(text(result))
         return status(result)
 
     return command
@@ -183,7 +188,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "refused": refused,
             "shard": None if shard is None else {"index": shard[0], "count": shard[1],
                                                  "campaign_tasks": everything},
-            "wall_time": round(time.perf_counter() - t0, 3)}
+            "wall_time": round(time.perf_counter() - t0, 3),
+            "next": _next_step(spec, str(args.store), shard is not None)}
+
+
+def _next_step(spec: Any, store: str, sharded: bool) -> str:
+    """The command that reads what a run (or merge) of `spec` (None: unknown) stored in
+    `store`, for the text output: ``campaign merge`` for a shard, the experiment's
+    reproduction for an experiment spec (``resilsched report`` reads cross-product specs
+    only), ``report`` otherwise."""
+    from resilsched.campaign.experiment import ExperimentSpec
+
+    if sharded:
+        return "resilsched campaign merge SHARD-STORES... --store all.sqlite --spec SPEC"
+    if isinstance(spec, ExperimentSpec):
+        return (spec.reproduce_command(store)
+                or f"resilsched campaign export {store} --csv FILE")
+    return f"resilsched report {store} --out DIR"
 
 
 def _run_text(r: dict[str, Any]) -> str:
@@ -193,11 +214,9 @@ def _run_text(r: dict[str, Any]) -> str:
     shard = r["shard"]
     what = "" if shard is None else (f" shard {shard['index']}/{shard['count']} ({r['tasks']} "
                                      f"of its {shard['campaign_tasks']} tasks)")
-    then = (f"resilsched report {r['store']} --out DIR" if shard is None else
-            "resilsched campaign merge SHARD-STORES... --store all.sqlite --spec SPEC")
     return (f"campaign {r['campaign']}{what}: {r['stored']} rows in {r['store']} ({r['ran']} "
             f"run now{others}, {r['already_stored']} already stored){refused}, "
-            f"{r['wall_time']:.1f} s; next: {then}")
+            f"{r['wall_time']:.1f} s; next: {r['next']}")
 
 
 # -- campaign merge ---------------------------------------------------------------------------
@@ -225,7 +244,8 @@ def merge(args: argparse.Namespace) -> dict[str, Any]:
               file=sys.stderr)
     return {**result.to_dict(), "spec": args.spec,
             "missing_examples": result.missing_examples,
-            "wall_time": round(time.perf_counter() - t0, 3)}
+            "wall_time": round(time.perf_counter() - t0, 3),
+            "next": _next_step(spec, str(args.store), False)}
 
 
 def _merge_text(r: dict[str, Any]) -> str:
@@ -237,11 +257,10 @@ def _merge_text(r: dict[str, Any]) -> str:
              f"{r['store']}: {r['stored']} rows ({', '.join(counts)})"]
     lines += [f"  {m['store']}: {m['rows']} rows, {m['added']} new" for m in r["inputs"]]
     if r["missing"] is None:
-        lines.append(f"next: resilsched report {r['store']} --out DIR (add --spec SPEC to "
-                     "check that every task is stored)")
+        lines.append(f"next: {r['next']} (add --spec SPEC to check that every task is "
+                     "stored)")
     elif r["missing"] == 0:
-        lines.append(f"all {r['tasks']} tasks of the spec are stored; next: resilsched report "
-                     f"{r['store']} --out DIR")
+        lines.append(f"all {r['tasks']} tasks of the spec are stored; next: {r['next']}")
     else:
         shards = ", ".join(f"shard {k}: {n}" for k, n in r["missing_by_shard"].items())
         lines.append(f"INCOMPLETE: {r['missing']} of the {r['tasks']} tasks of the spec are in "
@@ -363,7 +382,7 @@ resilsched campaign run spec.toml --shard 3/16 --store shard-3.sqlite
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: progress lines)")
     json_flag(p)
-    p.set_defaults(func=guarded(run, _run_text))
+    p.set_defaults(func=guarded(run, _run_text, text_only=("next",)))
 
     p = actions.add_parser(
         "merge", help="merge result stores of one campaign (the shards of a job array)",
@@ -391,7 +410,8 @@ resilsched campaign merge shard-*.sqlite --store all.sqlite --spec spec.toml --j
                    help="no progress lines on standard error (default: progress lines)")
     json_flag(p)
     p.set_defaults(func=guarded(merge, _merge_text,
-                                 lambda r: EXIT_TASK_FAILED if not r["complete"] else 0))
+                                 lambda r: EXIT_TASK_FAILED if not r["complete"] else 0,
+                                 text_only=("next",)))
 
     p = actions.add_parser(
         "export", help="write a campaign's rows as CSV or Parquet", formatter_class=fmt,

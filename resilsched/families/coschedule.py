@@ -89,12 +89,6 @@ def _generator(kind: str, n: tuple[int, int], p: tuple[int, int], k: tuple[int, 
     )
 
 
-def _reproduce(argv: list[str], prog: str) -> int:
-    from resilsched.reproduce import coschedule
-
-    return coschedule.main(argv, prog)
-
-
 def _build() -> Family:
     fam = Family(
         name="coschedule",
@@ -108,7 +102,8 @@ def _build() -> Family:
         validate=validate,
         objective=lambda case, packs: check_packs(case.instance, packs),
         choose_exact=choose_exact,
-        reproduction=Reproduction(_reproduce, "claims of the co-scheduling theorems (summary.md)"),
+        reproduction=Reproduction("resilsched.reproduce.coschedule",
+                                  "claims of the co-scheduling theorems (summary.md)"),
     )
 
     fam.add(

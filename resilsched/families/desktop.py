@@ -197,12 +197,6 @@ def _read_csv(path, **options) -> list[DesktopInstance]:
     return read_availability_csv(path, **options)
 
 
-def _reproduce(argv: list[str], prog: str) -> int:
-    from resilsched.reproduce import desktop
-
-    return desktop.main(argv, prog)
-
-
 def _slack_group(instance: DesktopInstance) -> str:
     """The gap report's rows: variants with the slack rule and without it are two problems,
     each scored against its own optimum (spec 004 §3.4)."""
@@ -230,7 +224,7 @@ def _build() -> Family:
         group=_slack_group,
         metrics=("stability",),
         reproduction=Reproduction(
-            _reproduce,
+            "resilsched.reproduce.desktop",
             "spec 004 §4.5: the 20 variants on synthetic traces, Figs. 5-7 (CSV, PNG, summary.md "
             "in results/desktop/)"),
     )

@@ -72,12 +72,6 @@ def validate(case: Case, result) -> None:
     validate_malleable_run(case.instance, result.schedule, result.objective, case.scenario)
 
 
-def _reproduce(argv: list[str], prog: str) -> int:
-    from resilsched.reproduce import malleable
-
-    return malleable.main(argv, prog)
-
-
 def _paper(seed, count=None):
     rng_children = np.random.default_rng(seed).spawn(G.count_or_default(count, 1))
     return [G.paper_instance(c, 100, 5000, name=f"paper-s{seed}-{i}")
@@ -98,7 +92,8 @@ def _build() -> Family:
         sample_scenario=no_qbar,
         validate=validate,
         objective=lambda case, run: max(run.finish),
-        reproduction=Reproduction(_reproduce, "Figures 1.4-1.7 of the chapter (CSV + PNG)"),
+        reproduction=Reproduction("resilsched.reproduce.malleable",
+                                  "Figures 1.4-1.7 of the chapter (CSV + PNG)"),
     )
     # the fault-free runs of a faulty instance solve another problem: never an incumbent
     for name, fn, text, baseline in (

@@ -84,12 +84,6 @@ def _validate(case: Case, result: HeuristicResult) -> None:
                                   f"certified Lemma 2 bound {bound}")
 
 
-def _reproduce(argv: list[str], prog: str) -> int:
-    from resilsched.reproduce import moldable
-
-    return moldable.main(argv, prog)
-
-
 def _build() -> Family:
     from resilsched.bounds import moldable as bounds
     from resilsched.heuristics import moldable as heuristics
@@ -112,7 +106,7 @@ def _build() -> Family:
         validate=_validate,
         objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
-            _reproduce,
+            "resilsched.reproduce.moldable",
             "spec 000: Table 1 and Figs. 3-9 (CSV, summary.md, PNG in results/moldable/)",
         ),
     )

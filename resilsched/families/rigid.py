@@ -89,12 +89,6 @@ def _heuristic(name: str, batch: many.Batch, description: str, options: type,
                      fast_path={"record": False}, batch=batch)
 
 
-def _reproduce(argv: list[str], prog: str) -> int:
-    from resilsched.reproduce import rigid
-
-    return rigid.main(argv, prog)
-
-
 def _build() -> Family:
     fam = Family(
         name="rigid",
@@ -111,7 +105,7 @@ def _build() -> Family:
         validate=_validate,
         objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
-            _reproduce,
+            "resilsched.reproduce.rigid",
             "spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)",
         ),
     )

@@ -99,12 +99,6 @@ def _bound(fn):
     return compute
 
 
-def _reproduce(argv: list[str], prog: str) -> int:
-    from resilsched.reproduce import worksharing
-
-    return worksharing.main(argv, prog)
-
-
 def _build() -> Family:
     fam = Family(
         name="worksharing",
@@ -118,7 +112,7 @@ def _build() -> Family:
         validate=_validate,
         objective=_expected_work,
         reproduction=Reproduction(
-            _reproduce,
+            "resilsched.reproduce.worksharing",
             "spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)",
         ),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from resilsched.commands.args import integer
+from resilsched.commands.args import integer, real
 
 
 def count(high: int) -> Callable[[str], int]:
@@ -45,10 +45,7 @@ def number(low: float, high: float) -> Callable[[str], float]:
     argparse.ArgumentTypeError: nan must be in [0, 1]
     """
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        value = real(text)
         if not low <= value <= high:  # NaN fails both comparisons
             raise argparse.ArgumentTypeError(f"{text[:40]} must be in [{low:g}, {high:g}]")
         return value

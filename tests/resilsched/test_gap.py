@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from resilsched.gap import GapReport, check_thresholds, format_report, run_family
 from resilsched.optimality_gap import relative_gap
-from resilsched.registry import Bound, Case, ExactModel, Family, Heuristic
+from resilsched.plugin import Bound, Case, ExactModel, Family, Heuristic
 from resilsched.solution import HeuristicResult, Solution, Status
 
 

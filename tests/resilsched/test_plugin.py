@@ -17,6 +17,7 @@ import pytest
 import resilsched.families
 from resilsched.options import SolveOptions
 from resilsched.params import Param, keyword_params, params_of
+from resilsched.plugin import Reproduction
 from resilsched.registry import available_families, get_family
 
 TOY = textwrap.dedent('''
@@ -218,3 +219,21 @@ def test_solve_options_refuse_unknown_names_and_bad_limits():
     for bad in (float("nan"), float("inf"), 0.0, -1.0, 1e-6, "5"):
         with pytest.raises(InvalidInstance, match="time_limit"):
             SolveOptions.of(bad, {}, "m")
+
+
+def test_a_reproduction_is_its_module_imported_when_it_runs(tmp_path, monkeypatch, capsys):
+    """A family declares its reproduction by module path; `Reproduction.main` imports it."""
+    (tmp_path / "toyrepro.py").write_text("def main(argv, prog):\n"
+                                          "    print(prog, *argv)\n"
+                                          "    return 3\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reproduction = Reproduction("toyrepro", "a toy")
+    assert "toyrepro" not in sys.modules
+    try:
+        assert reproduction.main(["--fast"], "resilsched reproduce toy") == 3
+        assert "toyrepro" in sys.modules
+    finally:
+        sys.modules.pop("toyrepro", None)
+    assert capsys.readouterr().out == "resilsched reproduce toy --fast\n"
+    with pytest.raises(TypeError, match="path of the module"):
+        Reproduction(print, "a function, the former shape")

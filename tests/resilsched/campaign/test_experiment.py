@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import pickle
+import shlex
 import sqlite3
 
 import pytest
@@ -189,6 +191,9 @@ def test_coschedule_from_a_spec_in_shards_then_the_reproduction_reads_the_store(
     code, out, err = run("campaign", "merge", tmp_path / "s1.sqlite", tmp_path / "s2.sqlite",
                          "--store", tmp_path / "all.sqlite", "--spec", path, "-q")
     assert code == 0 and "all 3 tasks of the spec are stored" in out, (out, err)
+    assert out.splitlines()[-1].endswith(
+        "next: resilsched reproduce coschedule --instances 2 --seed 5 --store "
+        f"{tmp_path / 'all.sqlite'}")
     options = ["--instances", "2", "--seed", "5"]
     code, merged, err = run("reproduce", "coschedule", *options, "--store",
                             tmp_path / "all.sqlite", "--out", tmp_path / "a")
@@ -200,6 +205,33 @@ def test_coschedule_from_a_spec_in_shards_then_the_reproduction_reads_the_store(
         (tmp_path / "b" / "summary.md").read_bytes()
     with sqlite3.connect(tmp_path / "all.sqlite") as db:
         assert db.execute("SELECT config FROM campaigns").fetchall() == [("{}",)]
+
+
+def test_a_run_of_an_experiment_spec_names_the_reproduction_that_reads_its_store(tmp_path,
+                                                                                  run):
+    """``next:`` after ``campaign run`` is the reproduction with the spec's arguments (not
+    ``resilsched report``, which reads cross-product specs only), and it runs no task; an
+    experiment of one's own, whose options no reproduction parses, is exported."""
+    path = tmp_path / "cos.toml"
+    path.write_text('[experiment]\nname = "coschedule-claims"\n'
+                    "[experiment.arguments]\ninstances = 2\nseed = 5\n")
+    store = tmp_path / "cos.sqlite"
+    code, out, err = run("campaign", "run", path, "--store", store, "--executor", "inline",
+                         "-q")
+    assert code == 0, err
+    then = out.strip().partition("; next: ")[2]
+    assert then == f"resilsched reproduce coschedule --instances 2 --seed 5 --store {store}"
+    code, _, err = run(*shlex.split(then)[1:], "--out", tmp_path / "out")
+    assert code == 0 and "tasks to run" not in err, err
+    code, out, _ = run("campaign", "run", path, "--store", store, "-q", "--json")
+    assert code == 0 and "next" not in json.loads(out)
+    own = tmp_path / "own.toml"
+    own.write_text(spec("[experiment.arguments]\nn = 2\n"))
+    code, out, err = run("campaign", "run", own, "--store", tmp_path / "own.sqlite",
+                         "--executor", "inline", "-q")
+    assert code == 0, err
+    assert out.strip().endswith(f"next: resilsched campaign export {tmp_path / 'own.sqlite'} "
+                                "--csv FILE")
 
 
 # -- stores written before the experiments were declared resume (the task keys are the same) --
