@@ -26,6 +26,7 @@ import numpy as np
 
 from resilsched.deadline import Deadline
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
+from resilsched.heuristics.desktop.sizefit import Windows
 from resilsched.instances.desktop import DesktopInstance
 from resilsched.validation.desktop import allocation_horizon
 
@@ -74,55 +75,22 @@ def min_fill(instance: DesktopInstance, lam: int,
              slack: bool) -> dict[tuple[int, int], tuple[int, ...]] | None:
     """MinFill's allocation {(machine, k from 1): jobs} at horizon `lam`, or None when some
     job is left (module docstring)."""
-    flat = instance.flat
-    off, q, a = flat["off"], flat["q"], flat["a"]
-    window = np.minimum(a, lam - q)
-    rows = np.flatnonzero(window > 0)
-    if rows.size == 0:
+    w = Windows(instance, lam, "work")
+    if w.empty:
         return None
-    owner = np.searchsorted(off, rows, side="right") - 1
-    kk = rows - off[owner]
-    b = np.asarray([float(x) for x in instance.b])
-    bins = np.lexsort((kk, owner, -window[rows] / b[owner]))
-    T = instance.sorted_durations
-    order = instance.order
-    avail = {int(i): np.maximum(window[off[i]:off[i + 1]], 0).tolist()
-             for i in np.unique(owner).tolist()}
-    S = {i: [0] * len(av) for i, av in avail.items()}
-    M = {i: [0] * len(av) for i, av in avail.items()}
-    parent = list(range(instance.n))  # union-find: the largest remaining position <= x
+    find = w.find
     alive = np.ones(instance.n, dtype=bool)
 
-    def find(x: int) -> int:
-        root = x
-        while root >= 0 and parent[root] != root:
-            root = parent[root]
-        while x >= 0 and parent[x] != x:
-            parent[x], x = root, parent[x]
-        return root
-
-    alloc: dict[tuple[int, int], list[int]] = {}
-
     def place(i: int, k: int, r: int, t: int) -> None:
-        S[i][k] += t
-        M[i][k] = max(M[i][k], t)
-        parent[r] = r - 1
+        w.place(i, k, r, t)
         alive[r] = False
-        alloc.setdefault((i, k + 1), []).append(int(order[r]))
 
     left = instance.n
-    for bn in bins.tolist():
-        i, k = int(owner[bn]), int(kk[bn])
-        av, Si, Mi, Ti = avail[i], S[i], M[i], T[i]
+    for bn in w.bins.tolist():
+        i, k = int(w.owner[bn]), int(w.kk[bn])
+        av, Si, Mi, Ti = w.avail[i], w.S[i], w.M[i], w.T[i]
         d = av[k]
-        if slack:
-            room = min(d // 2, d - max(Mi[k:k + 3]))
-            if k >= 1:
-                room = min(room, av[k - 1] - Si[k - 1])
-            if k >= 2:
-                room = min(room, av[k - 2] - Si[k - 2])
-        else:
-            room = d
+        room = w.room(i, k, slack)  # S = 0 here: each window is visited once
         if room <= 0:
             continue
         r = find(int(np.searchsorted(Ti, room, side="right")) - 1)
@@ -160,9 +128,7 @@ def min_fill(instance: DesktopInstance, lam: int,
             break
         if not left:
             break
-    if left:
-        return None
-    return {ik: tuple(jobs) for ik, jobs in sorted(alloc.items())}
+    return w.result(left)
 
 
 def min_fill_search(instance: DesktopInstance, slack: bool, lo: int, hi: int,

@@ -57,6 +57,76 @@ PAIR_STEPS = 400
 PROBE_ITEM = 4e-5
 
 
+class Windows:
+    """The state of one allocation at a horizon lambda (steps 1-2 of the module docstring,
+    shared with `heuristics.desktop.minfill`): the windows in visiting order (`bins`, rows of
+    `owner`, `kk`), each machine's windows `avail`, the work `S` and longest job `M` placed
+    in each, the remaining jobs (`find`) and the allocation built (`place`)."""
+
+    def __init__(self, instance: DesktopInstance, lam: int, key: str) -> None:
+        flat = instance.flat
+        off, q, a = flat["off"], flat["q"], flat["a"]
+        window = np.minimum(a, lam - q)
+        rows = np.flatnonzero(window > 0)
+        self.empty = rows.size == 0
+        owner = np.searchsorted(off, rows, side="right") - 1
+        kk = rows - off[owner]
+        if key == "length":
+            order = -window[rows].astype(np.float64)
+        elif key == "work":
+            b = np.asarray([float(x) for x in instance.b])
+            order = -window[rows] / b[owner]
+        else:
+            raise ValueError(f"order {key!r} must be one of {ORDERS}")
+        self.owner, self.kk = owner, kk
+        self.bins = np.lexsort((kk, owner, order))
+        self.T = instance.sorted_durations  # row i non-decreasing in sorted position
+        self.order = instance.order
+        self.avail = {int(i): np.maximum(window[off[i]:off[i + 1]], 0).tolist()
+                      for i in np.unique(owner).tolist()}
+        self.S = {i: [0] * len(av) for i, av in self.avail.items()}
+        self.M = {i: [0] * len(av) for i, av in self.avail.items()}
+        self.parent = list(range(instance.n))  # union-find: the largest remaining position
+        self.alloc: dict[tuple[int, int], list[int]] = {}
+
+    def find(self, x: int) -> int:
+        """The largest remaining sorted position <= x, or -1."""
+        parent = self.parent
+        root = x
+        while root >= 0 and parent[root] != root:
+            root = parent[root]
+        while x >= 0 and parent[x] != x:
+            parent[x], x = root, parent[x]
+        return root
+
+    def place(self, i: int, k: int, r: int, t: int) -> None:
+        """Job at sorted position `r` (duration `t` on machine `i`) into window k of i."""
+        self.S[i][k] += t
+        self.M[i][k] = max(self.M[i][k], t)
+        self.parent[r] = r - 1
+        self.alloc.setdefault((i, k + 1), []).append(int(self.order[r]))
+
+    def room(self, i: int, k: int, slack: bool) -> int:
+        """The longest job window k of machine i takes by the exact insertion test (spec F1:
+        the rule at k, k-1 and k-2; without the rule the room a - S)."""
+        av, Si, Mi = self.avail[i], self.S[i], self.M[i]
+        d = av[k] - Si[k]
+        if not slack:
+            return d
+        room = min(d // 2, d - max(Mi[k:k + 3]))
+        if k >= 1:
+            room = min(room, av[k - 1] - Si[k - 1])
+        if k >= 2:
+            room = min(room, av[k - 2] - Si[k - 2])
+        return room
+
+    def result(self, left: int) -> dict[tuple[int, int], tuple[int, ...]] | None:
+        """The allocation {(machine, k from 1): jobs}, or None when `left` jobs are left."""
+        if left:
+            return None
+        return {ik: tuple(jobs) for ik, jobs in sorted(self.alloc.items())}
+
+
 def _best_pair(T: np.ndarray, find: Any, cap: int, room: int) -> tuple[int, int] | None:
     """Two remaining sorted positions x > y with T[x], T[y] <= cap and the largest
     T[x] + T[y] <= room, x among the `PAIR_STEPS` longest candidates (None: no pair)."""
@@ -81,81 +151,35 @@ def size_fit(instance: DesktopInstance, lam: int, slack: bool, order: str = "len
     is left; the windows in non-increasing length (`order` ``"length"``) or reference work
     w / b (``"work"``), with the best pairs at the end of a window when `pair` (module
     docstring)."""
-    flat = instance.flat
-    off, q, a = flat["off"], flat["q"], flat["a"]
-    window = np.minimum(a, lam - q)
-    rows = np.flatnonzero(window > 0)
-    if rows.size == 0:
+    w = Windows(instance, lam, order)
+    if w.empty:
         return None
-    owner = np.searchsorted(off, rows, side="right") - 1
-    kk = rows - off[owner]
-    if order == "length":
-        key = -window[rows].astype(np.float64)
-    elif order == "work":
-        b = np.asarray([float(x) for x in instance.b])
-        key = -window[rows] / b[owner]
-    else:
-        raise ValueError(f"order {order!r} must be one of {ORDERS}")
-    bins = np.lexsort((kk, owner, key))
-    T = instance.sorted_durations  # row i non-decreasing in sorted position
-    order = instance.order
-    avail = {int(i): np.maximum(window[off[i]:off[i + 1]], 0).tolist()
-             for i in np.unique(owner).tolist()}
-    S = {i: [0] * len(av) for i, av in avail.items()}
-    M = {i: [0] * len(av) for i, av in avail.items()}
-    parent = list(range(instance.n))  # union-find: the largest remaining position <= x
-
-    def find(x: int) -> int:
-        root = x
-        while root >= 0 and parent[root] != root:
-            root = parent[root]
-        while x >= 0 and parent[x] != x:
-            parent[x], x = root, parent[x]
-        return root
-
-    def place(i: int, k: int, r: int) -> None:
-        t = int(T[i][r])
-        S[i][k] += t
-        M[i][k] = max(M[i][k], t)
-        parent[r] = r - 1
-        alloc.setdefault((i, k + 1), []).append(int(order[r]))
-
+    T, find, place, room_of = w.T, w.find, w.place, w.room
     left = instance.n
-    alloc: dict[tuple[int, int], list[int]] = {}
-    for b in bins.tolist():
-        i, k = int(owner[b]), int(kk[b])
-        av, Si, Mi, Ti = avail[i], S[i], M[i], T[i]
+    for b in w.bins.tolist():
+        i, k = int(w.owner[b]), int(w.kk[b])
+        av, Si, Mi, Ti = w.avail[i], w.S[i], w.M[i], T[i]
         while left:
-            d = av[k] - Si[k]
-            if slack:
-                w = max(Mi[k:k + 3])
-                room = min(d // 2, d - w)
-                if k >= 1:
-                    room = min(room, av[k - 1] - Si[k - 1])
-                if k >= 2:
-                    room = min(room, av[k - 2] - Si[k - 2])
-            else:
-                room = d
+            room = room_of(i, k, slack)
             if room <= 0:
                 break
             r = find(int(np.searchsorted(Ti, room, side="right")) - 1)
             if r < 0:
                 break
+            d = av[k] - Si[k]
             rest = d - max(Mi[k:k + 3]) if slack else d  # room for jobs <= M(k)
             if pair and Mi[k] > 0 and left >= 2 and rest < PAIR_START * int(Ti[r]):
                 two = _best_pair(Ti, find, min(rest, Mi[k]) if slack else rest, rest)
                 if two is not None and int(Ti[two[0]]) + int(Ti[two[1]]) > int(Ti[r]):
-                    place(i, k, two[0])
-                    place(i, k, two[1])
+                    place(i, k, two[0], int(Ti[two[0]]))
+                    place(i, k, two[1], int(Ti[two[1]]))
                     left -= 2
                     continue
-            place(i, k, r)
+            place(i, k, r, int(Ti[r]))
             left -= 1
         if not left:
             break
-    if left:
-        return None
-    return {ik: tuple(jobs) for ik, jobs in sorted(alloc.items())}
+    return w.result(left)
 
 
 def size_fit_search(instance: DesktopInstance, slack: bool, lo: int, hi: int,
