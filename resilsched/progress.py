@@ -54,7 +54,8 @@ class Heartbeat:
 
     Nothing is shown before `after` seconds. Then, on a terminal, one line redrawn every second;
     elsewhere a line every `every` seconds; and when the call returns, a last line (``solve m:
-    done in 14 s``) if anything was shown (none when it raised: on a terminal the line is
+    done in 14 s``) if anything was shown (none when it raised or when the caller set
+    `succeeded` to False, e.g. on a result it reports as an error: on a terminal the line is
     erased, so that the error message starts it). `tty` forces either (default: `is_terminal`).
     """
 
@@ -70,6 +71,7 @@ class Heartbeat:
         self.tty = is_terminal(self.stream) if tty is None else tty
         self.last_phase = ""
         self.shown = False  # a line was printed (or drawn)
+        self.succeeded = True  # the caller sets False for a result it reports as an error
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -109,7 +111,7 @@ class Heartbeat:
             self._thread.join()
             if not self.shown:
                 return
-            if exc_type is None:
+            if exc_type is None and self.succeeded:
                 self._show(f"{self.label}: done in {self.deadline.elapsed():.0f} s", "\n")
             elif self.tty:  # the call failed: no "done" line, and the error starts a clean line
                 self.stream.write(ERASE)

@@ -67,9 +67,10 @@ def run(args: argparse.Namespace) -> int:
     drawn = scenario(fam, instance, args)
     notes(args)
     with Heartbeat(f"simulate {h.name}", Deadline(limit, start=args.started),
-                   enabled=not args.quiet):
+                   enabled=not args.quiet) as beat:
         outcome = simulate_with(fam, h, instance, drawn, args.priority, args.seed, params,
                                 limit)
+        beat.succeeded = outcome.valid  # a time-out or an invalid schedule is not "done"
     if isinstance(outcome.error, InvalidInstance):  # the plug-in refused its input: bad input
         raise outcome.error
     if not outcome.valid:

@@ -191,6 +191,19 @@ def test_heartbeat_of_a_call_that_raises_says_no_done(tty):
     assert text.endswith(ERASE) if tty else text.count("\n") == 1
 
 
+@pytest.mark.parametrize("tty", [False, True])
+def test_heartbeat_of_a_result_reported_as_an_error_says_no_done(tty):
+    """A call that returns a failure (`succeeded` set False, as `simulate` does when the
+    heuristic ran out of its time limit): no "done" line, the drawn line erased."""
+    stream = _Tty() if tty else io.StringIO()
+    with Heartbeat("simulate h", Deadline(9.0), after=0.01, every=5.0, stream=stream) as beat:
+        time.sleep(0.1)
+        beat.succeeded = False
+    text = stream.getvalue()
+    assert "done" not in text and text.startswith((ERASE if tty else "") + "simulate h: 0 s")
+    assert text.endswith(ERASE) if tty else text.count("\n") == 1
+
+
 # -- the commands, through a pipe and on a pseudo-terminal -------------------------------------
 
 GAP = [sys.executable, "-m", "resilsched", "gap", "--family", "coschedule", "--json"]
