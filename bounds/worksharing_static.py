@@ -111,6 +111,8 @@ def chunk_dp(prices: np.ndarray, ends: np.ndarray, eps: float) -> ChunkPath:
         return chunk_dp_python(prices, ends, eps)
     p = np.ascontiguousarray(prices, dtype=np.float64)
     e = np.ascontiguousarray(ends, dtype=np.float64)
+    if p.ndim != 1 or e.shape != p.shape:  # the C loop reads ends[k] for every price
+        raise ValueError(f"chunk_dp: {p.shape} prices but {e.shape} ends")
     value = np.zeros(1, dtype=np.float64)
     cells = np.empty(max(1, len(p)), dtype=np.int64)
     count = dll.ws_chunk_dp(len(p), p, e, float(eps), value, cells)

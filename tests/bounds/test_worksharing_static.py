@@ -114,6 +114,11 @@ def test_chunk_dp_is_the_same_on_both_engines(engine_name, seed):
         assert engine.library(EXTENSION) is None
 
 
+def test_chunk_dp_refuses_ends_that_do_not_match_the_prices(engine_name):
+    with pytest.raises((ValueError, IndexError)):
+        chunk_dp(np.array([1.0, 0.5, 0.2]), np.array([1.0, 2.0]), 0.1)
+
+
 @pytest.mark.parametrize("c, eps", [(0.13, 0.001), (0.5, 0.02), (1.0, 0.1), (0.05, 0.0)])
 def test_the_step_prices_bound_every_chunk_sequence(c, eps):
     """M(phi_c) <= the chunk program on step prices: random continuous chunk sequences."""
