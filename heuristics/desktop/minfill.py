@@ -20,15 +20,12 @@ Valid when every job is placed. `min_fill_search` bisects lambda like SizeFit's 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from resilsched.deadline import Deadline
 from resilsched.heuristics.desktop.schedule import DesktopSchedule
-from resilsched.heuristics.desktop.sizefit import Windows
+from resilsched.heuristics.desktop.sizefit import Windows, bisect
 from resilsched.instances.desktop import DesktopInstance
-from resilsched.validation.desktop import allocation_horizon
 
 NAME = "MinFill"
 #: the greedy part of a window stops when its room is at most this many heads
@@ -136,19 +133,5 @@ def min_fill_search(instance: DesktopInstance, slack: bool, lo: int, hi: int,
     """The best MinFill allocation of a bisection over lambda in (lo, hi] (`lo` a lower bound,
     `hi` a horizon to beat or reach); None when no probe was valid. With a `deadline` a probe
     starts only when the last one's time (at first `PROBE_ITEM` per interval and job) fits."""
-    best: DesktopSchedule | None = None
-    last = PROBE_ITEM * (instance.K + instance.n)
-    low, high = lo, hi
-    while high - low > 1 and (deadline is None or deadline.remaining() > last):
-        mid = (low + high) // 2
-        t0 = time.perf_counter()
-        alloc = min_fill(instance, mid, slack)
-        last = time.perf_counter() - t0
-        if alloc is None:
-            low = mid
-            continue
-        H = allocation_horizon(instance, alloc, slack)
-        high = min(mid, H)
-        if best is None or H < best.horizon:
-            best = DesktopSchedule(alloc, H, H, slack, NAME, {})
-    return best
+    return bisect(instance, slack, lo, hi, lambda lam: min_fill(instance, lam, slack),
+                  deadline, PROBE_ITEM * (instance.K + instance.n), None, NAME, {})[0]

@@ -29,6 +29,7 @@ allocation with its H(pi), checked by the caller's validator (D-27, D-28).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -182,6 +183,30 @@ def size_fit(instance: DesktopInstance, lam: int, slack: bool, order: str = "len
     return w.result(left)
 
 
+def bisect(instance: DesktopInstance, slack: bool, lo: int, hi: int,
+           probe: Callable[[int], dict[tuple[int, int], tuple[int, ...]] | None],
+           deadline: Deadline | None, last: float, best: DesktopSchedule | None,
+           policy: str, params: dict[str, Any]) -> tuple[DesktopSchedule | None, float]:
+    """Bisect lambda in (lo, hi] with `probe(lambda)` (an allocation or None), keeping the
+    valid allocation of least H(pi) that beats `best` (validity need not be monotone in
+    lambda); a probe starts only when `last`, the previous probe's seconds, fits `deadline`.
+    Returns the best schedule (`policy`, `params`) and the last probe's time."""
+    low, high = lo, hi
+    while high - low > 1 and (deadline is None or deadline.remaining() > last):
+        mid = (low + high) // 2
+        t0 = time.perf_counter()
+        alloc = probe(mid)
+        last = time.perf_counter() - t0
+        if alloc is None:
+            low = mid
+            continue
+        H = allocation_horizon(instance, alloc, slack)
+        high = min(mid, H)
+        if best is None or H < best.horizon:
+            best = DesktopSchedule(alloc, H, H, slack, policy, params)
+    return best, last
+
+
 def size_fit_search(instance: DesktopInstance, slack: bool, lo: int, hi: int,
                     deadline: Deadline | None = None) -> DesktopSchedule | None:
     """The best SizeFit allocation of a bisection over lambda in (lo, hi] for each variant of
@@ -195,18 +220,8 @@ def size_fit_search(instance: DesktopInstance, slack: bool, lo: int, hi: int,
     for order, pair in VARIANTS:
         if pair and not paired:
             last, paired = last * PAIR_FACTOR, True
-        low, high = lo, hi if best is None else min(hi, best.horizon)
-        while high - low > 1 and (deadline is None or deadline.remaining() > last):
-            mid = (low + high) // 2
-            t0 = time.perf_counter()
-            alloc = size_fit(instance, mid, slack, order, pair)
-            last = time.perf_counter() - t0
-            if alloc is None:
-                low = mid
-                continue
-            H = allocation_horizon(instance, alloc, slack)
-            high = min(mid, H)
-            if best is None or H < best.horizon:
-                best = DesktopSchedule(alloc, H, H, slack, NAME,
-                                       {"order": order, "pairs": pair})
+        high = hi if best is None else min(hi, best.horizon)
+        best, last = bisect(instance, slack, lo, high,
+                            lambda lam, o=order, p=pair: size_fit(instance, lam, slack, o, p),
+                            deadline, last, best, NAME, {"order": order, "pairs": pair})
     return best

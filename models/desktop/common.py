@@ -222,17 +222,13 @@ def prepare(instance: DesktopInstance,
         opts.say("lower bound LB_slack")
         lb = slack_bound_within(instance, slack, lb, best, opts, SLACK_SHARE[go], info)
         info["lower_bound"] = lb
-    if best is not None and lb < best.horizon:
-        opts.say("incumbent: SizeFit")
-        found = size_fit_search(instance, slack, lb - 1, best.horizon,
-                                Deadline(opts.deadline.share(SIZEFIT_SHARE[go])))
-        if found is not None and found.horizon < best.horizon:
-            best = found
-            info.update({"incumbent": best.horizon, "incumbent_policy": best.policy})
-    if best is not None and lb < best.horizon:
-        opts.say("incumbent: MinFill")
-        found = min_fill_search(instance, slack, lb - 1, best.horizon,
-                                Deadline(opts.deadline.share(MINFILL_SHARE[go])))
+    for name, search, share in (("SizeFit", size_fit_search, SIZEFIT_SHARE),
+                                ("MinFill", min_fill_search, MINFILL_SHARE)):
+        if best is None or lb >= best.horizon:
+            break
+        opts.say(f"incumbent: {name}")
+        found = search(instance, slack, lb - 1, best.horizon,
+                       Deadline(opts.deadline.share(share[go])))
         if found is not None and found.horizon < best.horizon:
             best = found
             info.update({"incumbent": best.horizon, "incumbent_policy": best.policy})
