@@ -12,13 +12,11 @@ from resilsched.heuristics.desktop import minfill
 from resilsched.heuristics.desktop.minfill import _subset, min_fill, min_fill_search
 from resilsched.heuristics.desktop.sizefit import size_fit_search
 from resilsched.instances.desktop.generators import synthetic_instance
-from resilsched.instances.desktop.presets import tiny_instance
 from resilsched.validation.desktop import validate_desktop_schedule
 from tests.support.desktop.cases import (
-    horizon,
+    checked_tiny_allocations,
     library_optima,
     random_instance,
-    rule_ok,
     tiny_with_optimum,
 )
 
@@ -42,21 +40,7 @@ def test_the_subset_sum_is_exact_and_takes_the_longest():
 @pytest.mark.parametrize("bits", [minfill.MAX_BITS, 4])
 def test_every_allocation_keeps_the_rule_and_its_horizon(bits, monkeypatch):
     monkeypatch.setattr(minfill, "MAX_BITS", bits)  # 4: rooms over 4 s filled longest first
-    checked = 0
-    for seed in range(120):
-        rule = seed % 3 != 0
-        inst = tiny_instance(seed, slack_rule=rule, max_machines=3, max_intervals=5,
-                             max_jobs=7)
-        top = int(inst.flat["e"].max()) + 1
-        for lam in np.random.default_rng(seed).integers(1, top, 6).tolist():
-            alloc = min_fill(inst, lam, rule)
-            if alloc is None:
-                continue
-            assert sorted(j for jobs in alloc.values() for j in jobs) == list(range(inst.n))
-            lists = {ik: list(jobs) for ik, jobs in alloc.items()}
-            assert rule_ok(inst, lists, rule), (seed, lam)
-            assert horizon(inst, lists, rule) <= lam, (seed, lam)
-            checked += 1
+    checked = checked_tiny_allocations(min_fill, 120)
     assert checked >= 150
 
 

@@ -2,37 +2,27 @@
 its horizon, checked by the oracles of cases.py and the family's validator; never below a proven
 optimum; and better than the 20 variants where the slack matters."""
 
-import numpy as np
 import pytest
 
 from resilsched.checked import run_checked
 from resilsched.heuristics.desktop import build, size_fit_construction
 from resilsched.heuristics.desktop.sizefit import ORDERS, VARIANTS, size_fit, size_fit_search
 from resilsched.instances.desktop.generators import synthetic_instance
-from resilsched.instances.desktop.presets import tiny_instance
 from resilsched.plugin import Case
 from resilsched.registry import get_family
 from resilsched.validation.desktop import validate_desktop_schedule
-from tests.support.desktop.cases import horizon, rule_ok, tiny_with_optimum
+from tests.support.desktop.cases import (
+    checked_tiny_allocations,
+    horizon,
+    rule_ok,
+    tiny_with_optimum,
+)
 
 
 @pytest.mark.parametrize("order, pair", [(o, p) for o in ORDERS for p in (False, True)])
 def test_every_allocation_keeps_the_rule_and_its_horizon(order, pair):
-    checked = 0
-    for seed in range(80):
-        rule = seed % 3 != 0
-        inst = tiny_instance(seed, slack_rule=rule, max_machines=3, max_intervals=5,
-                             max_jobs=7)
-        top = int(inst.flat["e"].max()) + 1
-        for lam in np.random.default_rng(seed).integers(1, top, 6).tolist():
-            alloc = size_fit(inst, lam, rule, order, pair)
-            if alloc is None:
-                continue
-            assert sorted(j for jobs in alloc.values() for j in jobs) == list(range(inst.n))
-            lists = {ik: list(jobs) for ik, jobs in alloc.items()}
-            assert rule_ok(inst, lists, rule), (seed, lam)
-            assert horizon(inst, lists, rule) <= lam, (seed, lam)
-            checked += 1
+    checked = checked_tiny_allocations(
+        lambda inst, lam, rule: size_fit(inst, lam, rule, order, pair), 80)
     assert checked >= 150
 
 

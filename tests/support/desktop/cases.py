@@ -55,6 +55,31 @@ def horizon(inst: DesktopInstance, alloc: dict[tuple[int, int], list[int]], slac
     return best
 
 
+def checked_tiny_allocations(allocate, seeds: int) -> int:
+    """How many allocations ``allocate(instance, lam, rule)`` built on tiny instances (seeds
+    0..`seeds`-1, 6 horizons each, the rule on two seeds in three), each checked to place every
+    job once, to keep the rule and to end by its horizon lam (AssertionError naming the seed
+    and lam otherwise); None (no allocation) is skipped."""
+    from resilsched.instances.desktop.presets import tiny_instance
+
+    checked = 0
+    for seed in range(seeds):
+        rule = seed % 3 != 0
+        inst = tiny_instance(seed, slack_rule=rule, max_machines=3, max_intervals=5,
+                             max_jobs=7)
+        top = int(inst.flat["e"].max()) + 1
+        for lam in np.random.default_rng(seed).integers(1, top, 6).tolist():
+            alloc = allocate(inst, lam, rule)
+            if alloc is None:
+                continue
+            assert sorted(j for jobs in alloc.values() for j in jobs) == list(range(inst.n))
+            lists = {ik: list(jobs) for ik, jobs in alloc.items()}
+            assert rule_ok(inst, lists, rule), (seed, lam)
+            assert horizon(inst, lists, rule) <= lam, (seed, lam)
+            checked += 1
+    return checked
+
+
 def all_allocations(inst: DesktopInstance, slack: bool):
     """Every allocation that respects the rule (brute force over intervals^n)."""
     ivs = intervals_of(inst)
