@@ -189,7 +189,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "shard": None if shard is None else {"index": shard[0], "count": shard[1],
                                                  "campaign_tasks": everything},
             "wall_time": round(time.perf_counter() - t0, 3),
-            "next": _next_step(spec, str(args.store), shard is not None)}
+            # text only (`guarded` leaves it out of the JSON): not looked up for --json
+            "next": None if args.json else _next_step(spec, str(args.store), shard is not None)}
 
 
 def _next_step(spec: Any, store: str, sharded: bool) -> str:
@@ -245,7 +246,7 @@ def merge(args: argparse.Namespace) -> dict[str, Any]:
     return {**result.to_dict(), "spec": args.spec,
             "missing_examples": result.missing_examples,
             "wall_time": round(time.perf_counter() - t0, 3),
-            "next": _next_step(spec, str(args.store), False)}
+            "next": None if args.json else _next_step(spec, str(args.store), False)}
 
 
 def _merge_text(r: dict[str, Any]) -> str:
