@@ -7,7 +7,11 @@ A fresh environment either resolves its dependencies from the package index as a
 (``borrow=False``: minutes; the ``slow`` tests) or borrows the test environment's installed
 dependencies through a ``.pth`` file (``borrow=True``: seconds), resilsched itself always being
 installed from what is tested (``--ignore-installed --no-deps``, so that the borrowed
-environment's own resilsched is neither used nor touched).
+environment's own resilsched is neither used nor touched). The default tests that install
+resilsched in a borrowing environment (docs/ci.md's job, the wheel) take turns in one of them,
+`borrowed_venv`: each turn starts with no resilsched in it (the previous turn's uninstalled,
+checked), which is what a fresh one holds, without paying for ``python -m venv`` (its pip
+bootstrap) twice.
 """
 
 from __future__ import annotations
@@ -63,16 +67,51 @@ class Venv:
         return env
 
 
+def site_packages(venv: Venv) -> Path:
+    """The venv's purelib folder (where pip installs resilsched)."""
+    return Path(run([venv.python, "-c", "import sysconfig; print(sysconfig.get_paths()"
+                     "['purelib'])"]).stdout.strip())
+
+
 def make_venv(path: Path, borrow: bool) -> Venv:
     """A fresh venv; with `borrow`, the test environment's site-packages come after its own."""
     run([sys.executable, "-m", "venv", str(path)], timeout=300)
     venv = Venv(path)
     if borrow:
-        site = run([venv.python, "-c", "import sysconfig; print(sysconfig.get_paths()"
-                    "['purelib'])"]).stdout.strip()
-        Path(site, "borrowed-test-dependencies.pth").write_text(
+        (site_packages(venv) / "borrowed-test-dependencies.pth").write_text(
             sysconfig.get_paths()["purelib"] + "\n")
     return venv
+
+
+def without_resilsched(venv: Venv) -> Venv:
+    """`venv` after ``pip uninstall resilsched``, checked to hold nothing of it any more: no
+    file or folder named after it in site-packages or bin, and ``import resilsched`` failing
+    there (from a folder outside the checkout, as the tests run it)."""
+    run([venv.python, "-m", "pip", "uninstall", "--yes", "--quiet", "resilsched"],
+        env=venv.env())
+    left = [p.name for folder in (site_packages(venv), venv.bin)
+            for p in folder.iterdir() if p.name.lower().startswith("resilsched")]
+    assert not left, f"left by the previous install: {left}"
+    done = run([venv.python, "-c", "import resilsched"], check=False, env=venv.env(),
+               cwd=venv.path)
+    assert done.returncode != 0 and "No module named 'resilsched'" in done.stderr, done.stderr
+    return venv
+
+
+class BorrowedVenv:
+    """One borrowing venv (``make_venv(path, borrow=True)``) handed to one test at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.venv: Venv | None = None
+
+    def fresh(self) -> Venv:
+        """The venv as a fresh one is for these tests: made on the first call; on a later one,
+        the resilsched a previous test installed is uninstalled (`without_resilsched`)."""
+        if self.venv is None:
+            self.venv = make_venv(self.path, borrow=True)
+            return self.venv
+        return without_resilsched(self.venv)
 
 
 def repair(wheel: Path, into: Path) -> Path:
@@ -106,6 +145,13 @@ def dist(tmp_path_factory) -> dict[str, Path]:
     (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
     return {"sdist": sdist, "wheel": wheel, "manylinux": repair(wheel, out / "wheelhouse")}
+
+
+@pytest.fixture(scope="session")
+def borrowed_venv(tmp_path_factory) -> BorrowedVenv:
+    """The session's borrowing venv; a test takes it with ``borrowed_venv.fresh()``. Its users
+    share an xdist group ("checkout-build"), so that one worker makes it and they run in turn."""
+    return BorrowedVenv(tmp_path_factory.mktemp("borrowed") / "venv")
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,10 @@ pipefail``) in a fresh virtual environment and a throwaway downstream project: t
 step with ``RESILSCHED`` pointing at a git URL of this checkout at the version's tag (a local
 clone, tagged there), then the vendoring commands, the verification and the gate. The default
 run borrows the test environment's dependencies (pip is told ``--no-deps``); the ``slow`` test
-resolves them from the index as the job does. (tests/docs/test_ci.py runs the gate's
-commands in-process on a cut library.)
+resolves them from the index as the job does. The default run's environment is the session's
+`borrowed_venv`, which the wheel's test (tests/packaging/test_wheel.py) also takes, in turn:
+both are in the xdist group "checkout-build". (tests/docs/test_ci.py runs the gate's commands
+in-process on a cut library.)
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 yaml = pytest.importorskip("yaml")
 
 DOC = (ROOT / "docs" / "ci.md").read_text()
+
+#: the worker of the session's `borrowed_venv` (the wheel's test takes it too)
+pytestmark = pytest.mark.xdist_group("checkout-build")
 
 
 def _block(lang: str, index: int = 0) -> str:
@@ -53,9 +58,9 @@ def tagged(tmp_path_factory, tools) -> str:
     return f"resilsched @ git+file://{clone}@v{__version__}"
 
 
-def _run_job(tools, tmp_path: Path, requirement: str, borrow: bool) -> dict:
-    """Run the page's commands in a downstream project; the gate's JSON report."""
-    venv = tools.make_venv(tmp_path / "venv", borrow)
+def _run_job(tools, tmp_path: Path, requirement: str, venv, borrow: bool) -> dict:
+    """Run the page's commands in a downstream project with `venv`, which holds no resilsched
+    (`borrow`: it borrows the test environment's dependencies); the gate's JSON report."""
     env = venv.env(None, RESILSCHED=requirement, GITHUB_RUN_NUMBER="7")
     if borrow:
         env.update(PIP_NO_DEPS="1", PIP_IGNORE_INSTALLED="1")
@@ -74,8 +79,8 @@ def _run_job(tools, tmp_path: Path, requirement: str, borrow: bool) -> dict:
     return json.loads((project / "gap-report.json").read_text())
 
 
-def test_the_job_runs_as_written(tmp_path, tagged, tools):
-    report = _run_job(tools, tmp_path, tagged, borrow=True)
+def test_the_job_runs_as_written(tmp_path, tagged, tools, borrowed_venv):
+    report = _run_job(tools, tmp_path, tagged, borrowed_venv.fresh(), borrow=True)
     assert report["passed"] and report["violations"] == 0
     assert [lib["name"] for lib in report["libraries"]] == ["rigid-small"]
 
@@ -83,5 +88,6 @@ def test_the_job_runs_as_written(tmp_path, tagged, tools):
 @pytest.mark.slow
 def test_the_job_runs_as_written_with_its_dependencies_from_the_index(tmp_path, tagged,
                                                                       tools):
-    report = _run_job(tools, tmp_path, tagged, borrow=False)
+    venv = tools.make_venv(tmp_path / "venv", borrow=False)
+    report = _run_job(tools, tmp_path, tagged, venv, borrow=False)
     assert report["passed"] and report["violations"] == 0

@@ -34,7 +34,9 @@ TEST_COMMANDS = PYPROJECT["tool"]["cibuildwheel"]["test-command"]
 
 #: one pytest-xdist worker runs this module, so the session's `dist` is built once, and the
 #: strict site build (tests/docs/test_site.py) on the same worker: both write into the
-#: checkout's build/ folder (setuptools' build tree, the API tree of docs/_hooks/api_tree.py)
+#: checkout's build/ folder (setuptools' build tree, the API tree of docs/_hooks/api_tree.py);
+#: docs/ci.md's job (tests/packaging/test_ci_job.py) too, which takes the session's
+#: `borrowed_venv` in turn with the wheel's install
 pytestmark = pytest.mark.xdist_group("checkout-build")
 
 
@@ -85,11 +87,10 @@ def test_cibuildwheel_reads_the_configuration(tools):
                         for minor in (11, 12, 13)]
 
 
-def _install_and_smoke(tools, wheel: Path, venv_path: Path, no_compiler: Path,
-                       borrow: bool) -> str:
-    """Install `wheel` in a fresh venv without a compiler, then run cibuildwheel's test
-    commands from a folder outside the checkout; their output."""
-    venv = tools.make_venv(venv_path, borrow)
+def _install_and_smoke(tools, wheel: Path, venv, no_compiler: Path, borrow: bool) -> str:
+    """Install `wheel` without a compiler in `venv`, which holds no resilsched (`borrow`: it
+    borrows the test environment's dependencies), then run cibuildwheel's test commands from
+    a folder outside the checkout; their output."""
     env = venv.env(no_compiler)
     flags = ["--ignore-installed", "--no-deps"] if borrow else []
     tools.run([venv.python, "-m", "pip", "install", "--quiet", *flags, str(wheel)], env=env)
@@ -110,8 +111,10 @@ def test_the_compiler_stand_ins_fail(no_compiler, tools):
     assert tools.run([str(no_compiler / "gcc"), "--version"], check=False).returncode != 0
 
 
-def test_the_wheel_installs_and_runs_without_a_compiler(dist, tmp_path, no_compiler, tools):
-    out = _install_and_smoke(tools, dist["manylinux"], tmp_path / "venv", no_compiler, borrow=True)
+def test_the_wheel_installs_and_runs_without_a_compiler(dist, no_compiler, tools,
+                                                         borrowed_venv):
+    out = _install_and_smoke(tools, dist["manylinux"], borrowed_venv.fresh(), no_compiler,
+                             borrow=True)
     assert all(f"resilsched.{name}" in out and "loaded" in out for name in EXTENSIONS)
     assert "total violations: 0" in out
 
@@ -123,6 +126,7 @@ def test_a_user_s_build_and_install(tmp_path, no_compiler, tools):
     out = tmp_path / "dist"
     tools.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=1800)
     (wheel,) = out.glob("*.whl")
-    smoke = _install_and_smoke(tools, tools.repair(wheel, out / "wheelhouse"),
-                               tmp_path / "venv", no_compiler, borrow=False)
+    venv = tools.make_venv(tmp_path / "venv", borrow=False)
+    smoke = _install_and_smoke(tools, tools.repair(wheel, out / "wheelhouse"), venv,
+                               no_compiler, borrow=False)
     assert "total violations: 0" in smoke
