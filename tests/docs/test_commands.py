@@ -2,12 +2,14 @@
 
 Each ```sh block of every page of docs/ is run, line by line and in order, in a user's folder
 (a temporary directory with `examples/` and the files the page tells to write), and every line
-must exit 0 without a traceback: ``resilsched ...`` lines in this process (as the CLI's `main`),
-the others (shell syntax, ``mkdir``, ``cp``, ...) through bash with this environment's
-`resilsched` on the PATH. A command too long for the default suite is in `LONG`, with the test
-that runs it instead, or, for a reproduction at the paper's scale (hours), the reason none does;
-`LONG` holds nothing that is not on a page. The ```pycon blocks of the pages are doctests, run
-from the repository's root (docs/own-heuristic.md's by tests/docs/test_own_heuristic.py).
+must exit 0 without a traceback: ``resilsched ...`` lines in this process (as the CLI's `main`;
+one whose only shell syntax is a pattern, ``shard-*.sqlite``, with the words bash expands it
+to), the others (pipes, redirections, command substitution, ``mkdir``, ``cp``, ...) through bash
+with this environment's `resilsched` on the PATH. A command too long for the default suite is
+in `LONG`, with the test that runs it instead, or, for a reproduction at the paper's scale
+(hours), the reason none does; `LONG` holds nothing that is not on a page. The ```pycon
+blocks of the pages are doctests, run from the repository's root (docs/own-heuristic.md's by
+tests/docs/test_own_heuristic.py).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_hooks" not in p.parts)
 SHELL = re.compile(r"[$`|&;<>*?]")
+#: what bash expands in a simple command's words without running anything: a pattern
+PATTERN = re.compile(r"[*?]")
 
 FRESH_CLONE = "slow: tests/docs/test_site.py::test_a_fresh_clone_installs_and_builds_the_site"
 REPRODUCTION = ("a reproduction run, minutes to hours: no test runs it as written; the "
@@ -134,10 +138,20 @@ def folder(tmp_path, monkeypatch):
         sys.modules.pop(name, None)
 
 
+def expanded(line: str, cwd: Path) -> list[str]:
+    """The words of the simple command `line` as bash gives them to the program (its patterns
+    matched in `cwd`): bash prints them, one per NUL, instead of running the command."""
+    done = subprocess.run(["bash", "-c", "printf '%s\\0' " + line], cwd=cwd, capture_output=True,
+                          text=True, timeout=60, check=True)
+    return done.stdout.split("\0")[:-1]
+
+
 def run_line(line: str, run, cwd: Path) -> tuple[int, str]:
     """Run one command line; return its exit status and standard error."""
-    if line.startswith("resilsched ") and not SHELL.search(line):
-        code, _, err = run(*shlex.split(line)[1:])
+    if line.startswith("resilsched ") and not SHELL.search(PATTERN.sub("", line)):
+        argv = expanded(line, cwd) if PATTERN.search(line) else shlex.split(line)
+        assert argv[0] == "resilsched", argv
+        code, _, err = run(*argv[1:])
         return code, err
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     done = subprocess.run(["bash", "-c", line], cwd=cwd, env=env, capture_output=True, text=True,
