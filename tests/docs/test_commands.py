@@ -1,23 +1,21 @@
 """Every command the documentation shows runs as written.
 
-Each ```sh block of every page of docs/ is run, line by line and in order, in a user's folder
-(a temporary directory with `examples/` and the files the page tells to write), and every line
-must exit 0 without a traceback: ``resilsched ...`` lines in this process (as the CLI's `main`;
-one whose only shell syntax is a pattern, ``shard-*.sqlite``, with the words bash expands it
-to), the others (pipes, redirections, command substitution, ``mkdir``, ``cp``, ...) through bash
-with this environment's `resilsched` on the PATH. A command too long for the default suite is
-in `LONG`, with the test that runs it instead, or, for a reproduction at the paper's scale
-(hours), the reason none does; `LONG` holds nothing that is not on a page. The ```pycon
-blocks of the pages are doctests, run from the repository's root (docs/own-heuristic.md's by
-tests/docs/test_own_heuristic.py).
+Each ```sh block of every page of docs/ is run, line by line and in order, in a user's folder (a
+temporary directory with `examples/` and the files the page tells to write), and every line must
+exit 0 without a traceback: ``resilsched ...`` lines in this process (as the CLI's `main`; one whose
+only shell syntax is a pattern, ``shard-*.sqlite``, with the words bash expands it to), the others
+(pipes, redirections, command substitution, ``mkdir``, ``cp``, ...) through bash with this
+environment's `resilsched` on the PATH (tests.support.docs.commands.run_line). A command too long
+for the default suite is in `LONG`, with the test that runs it instead, or, for a reproduction at
+the paper's scale (hours), the reason none does; `LONG` holds nothing that is not on a page. The
+```pycon blocks of the pages are doctests, run from the repository's root (docs/own-heuristic.md's
+by tests/docs/test_own_heuristic.py).
 """
 
 from __future__ import annotations
 
 import doctest
-import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -25,12 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.docs.commands import run_line
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_hooks" not in p.parts)
-SHELL = re.compile(r"[$`|&;<>*?]")
-#: what bash expands in a simple command's words without running anything: a pattern
-PATTERN = re.compile(r"[*?]")
 
 FRESH_CLONE = "slow: tests/docs/test_site.py::test_a_fresh_clone_installs_and_builds_the_site"
 REPRODUCTION = ("a reproduction run, minutes to hours: no test runs it as written; the "
@@ -138,27 +135,6 @@ def folder(tmp_path, monkeypatch):
         sys.modules.pop(name, None)
 
 
-def expanded(line: str, cwd: Path) -> list[str]:
-    """The words of the simple command `line` as bash gives them to the program (its patterns
-    matched in `cwd`): bash prints them, one per NUL, instead of running the command."""
-    done = subprocess.run(["bash", "-c", "printf '%s\\0' " + line], cwd=cwd, capture_output=True,
-                          text=True, timeout=60, check=True)
-    return done.stdout.split("\0")[:-1]
-
-
-def run_line(line: str, run, cwd: Path) -> tuple[int, str]:
-    """Run one command line; return its exit status and standard error."""
-    if line.startswith("resilsched ") and not SHELL.search(PATTERN.sub("", line)):
-        argv = expanded(line, cwd) if PATTERN.search(line) else shlex.split(line)
-        assert argv[0] == "resilsched", argv
-        code, _, err = run(*argv[1:])
-        return code, err
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    done = subprocess.run(["bash", "-c", line], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600)
-    return done.returncode, done.stderr
-
-
 @pytest.mark.parametrize("page", RUN_PAGES, ids=[str(p.relative_to(DOCS)) for p in RUN_PAGES])
 def test_every_command_of_the_page_runs(page, run, folder):
     for name, body in shown_files(page).items():
@@ -166,7 +142,7 @@ def test_every_command_of_the_page_runs(page, run, folder):
     for path in PREPARE.get(page.name, []):
         shutil.copy(ROOT / path, folder)
     for line in [c for p, c in RUN if p == page]:
-        code, err = run_line(line, run, folder)
+        code, _, err = run_line(line, run, folder)
         assert code == 0, (line, err[-2000:])
         assert "Traceback" not in err, (line, err[-2000:])
     if page.name == "own-heuristic.md":  # the report describes the plug-in by its docstring
@@ -178,7 +154,7 @@ def test_every_command_of_the_page_runs(page, run, folder):
 @pytest.mark.slow
 def test_the_online_library_gap_runs_as_written(run, folder):
     """docs/online.md: the gap report of the shipped library rigid-online (minutes)."""
-    code, err = run_line("resilsched gap --library rigid-online -q", run, folder)
+    code, _, err = run_line("resilsched gap --library rigid-online -q", run, folder)
     assert code == 0 and "Traceback" not in err, err[-2000:]
 
 

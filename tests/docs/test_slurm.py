@@ -1,7 +1,9 @@
-"""The cluster recipes of docs/campaigns.md run as written: the shard commands, the SLURM array
-script (docs/slurm/campaign-array.sh, run here with the variables SLURM sets, one shard stopped
-by SIGTERM as at its time limit and resubmitted) and the dask-jobqueue driver
-(docs/slurm/dask_jobqueue_campaign.py, on a local cluster standing in for SLURM's)."""
+"""The cluster recipes of docs/campaigns.md run as written: the shard commands (in this process,
+as tests/docs/test_commands.py runs a page's lines), the SLURM array script
+(docs/slurm/campaign-array.sh, run here as a process with the variables SLURM sets, one shard
+stopped by SIGTERM as at its time limit and resubmitted; then its merge line) and the
+dask-jobqueue driver (docs/slurm/dask_jobqueue_campaign.py, a process, on a local cluster
+standing in for SLURM's)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from resilsched.campaign.plan import plan, shard_slice
 from resilsched.campaign.spec import load_spec
 from resilsched.cli import main
 from tests.support.campaign.midrun import SLOW_SHARDS, stored, stored_rows
+from tests.support.docs.commands import run_line
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "campaigns.md").read_text()
@@ -54,22 +57,26 @@ def test_the_doc_shows_the_files_as_they_are():
     assert os.access(SCRIPT, os.X_OK)
 
 
-def test_the_documented_shard_commands_run(tmp_path):
+def test_the_documented_shard_commands_run(tmp_path, run):
+    """The block's lines, in order, each as tests/docs/test_commands.py runs a line (in-process,
+    the pattern of the merge expanded by bash), stopping at the first that fails (bash -e)."""
     (tmp_path / "examples").mkdir()
     shutil.copy(ROOT / "examples" / "rigid-qbar.toml", tmp_path / "examples")
     commands = block("sh", "## A SLURM job array")
     assert commands.count("resilsched ") == 6
-    done = subprocess.run(["bash", "-e", "-c", commands], cwd=tmp_path, env=ENV,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert "all 120 tasks of the spec are stored" in done.stdout
+    out = []
+    for line in commands.splitlines():
+        code, stdout, err = run_line(line, run, tmp_path)
+        assert code == 0, (line, err[-2000:])
+        out.append(stdout)
+    assert "all 120 tasks of the spec are stored" in "".join(out)
     assert (tmp_path / "report" / "report.md").exists()
     spec = tmp_path / "examples" / "rigid-qbar.toml"
     assert stored(tmp_path / "all.sqlite") == unsharded(spec, tmp_path / "whole.sqlite")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups, /proc")
-def test_the_array_script_runs_shards_resumes_after_sigterm_and_merges(tmp_path):
+def test_the_array_script_runs_shards_resumes_after_sigterm_and_merges(tmp_path, run):
     spec = tmp_path / "spec.toml"
     spec.write_text(SLOW_SHARDS)
     node = tmp_path / "node"  # the nodes' local disk ($TMPDIR)
@@ -107,10 +114,9 @@ def test_the_array_script_runs_shards_resumes_after_sigterm_and_merges(tmp_path)
         assert len(stored(tmp_path / "results" / f"shard-{i}.sqlite")) == sizes[i]
     header = SCRIPT.read_text().split('--wrap \\\n#       "', 1)[1].split('"', 1)[0]
     assert header.startswith("resilsched campaign merge results/shard-*.sqlite")
-    merged = subprocess.run(["bash", "-c", header + " --json -q"], cwd=tmp_path, env=ENV,
-                            capture_output=True, text=True, timeout=300)
-    assert merged.returncode == 0, merged.stderr
-    assert json.loads(merged.stdout)["complete"]
+    code, out, err = run_line(header + " --json -q", run, tmp_path)
+    assert code == 0, err
+    assert json.loads(out)["complete"]
     assert stored(tmp_path / "results" / "all.sqlite") == unsharded(spec, tmp_path / "w.sqlite")
 
 
