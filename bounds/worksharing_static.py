@@ -118,7 +118,7 @@ def chunk_dp(prices: np.ndarray, ends: np.ndarray, eps: float) -> ChunkPath:
     count = dll.ws_chunk_dp(len(p), p, e, float(eps), value, cells)
     if count < 0:
         raise MemoryError("static bound's chunk program: out of memory")
-    return ChunkPath(float(value[0]), tuple(int(k) for k in cells[:count]))
+    return ChunkPath(float(value[0]), tuple(cells[:count].tolist()))  # Python ints
 
 
 def chunk_dp_python(prices: np.ndarray, ends: np.ndarray, eps: float) -> ChunkPath:
