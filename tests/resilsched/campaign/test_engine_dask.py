@@ -86,8 +86,7 @@ def test_a_cluster_without_workers_is_waited_for_and_said(tmp_path, monkeypatch,
     with distributed.LocalCluster(n_workers=0, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        # the run says so ~0.6 s in (idle seen at a 0.1 s poll, then 0.5 s): a worker at 1.5 s
-        later = threading.Timer(1.5, cluster.scale, (1,))
+        later = threading.Timer(2.0, cluster.scale, (1,))
         later.start()
         with ResultStore(tmp_path / "s.sqlite") as store:
             outcome = execute("late", tasks, slow_square, store, dask=client)
