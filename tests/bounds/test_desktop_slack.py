@@ -3,6 +3,7 @@ certificate recomputed independently, and what it gains over LB_cap at scale."""
 
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,21 +110,27 @@ def test_a_spent_deadline_returns_the_start():
     assert lb_slack(inst, deadline=Deadline(0.0), start=start) == start
 
 
-def test_registered_and_used_by_the_model():
+@pytest.fixture(scope="module")
+def registered_103():
+    """(instance 20 x 300 of seeds 3 and 103, its LB_slack without a deadline as the family's
+    registered bound computes it: ``lb_slack(instance, None)``), computed once."""
     fam = get_family("desktop")
     assert "LB_slack" in fam.bounds
     inst = synthetic_instance(20, 300, 3, 103)
-    value = fam.bounds["LB_slack"].compute(inst, None)
+    return inst, fam.bounds["LB_slack"].compute(inst, None)
+
+
+def test_registered_and_used_by_the_model(registered_103):
+    inst, value = registered_103
     sol = cpsat.solve(inst, time_limit=30, workers=1, max_vars=1)  # the model is not built
     assert sol.status is Status.FEASIBLE and sol.bound >= value > lb_cap(inst)
     assert sol.info["lower_bound"] == sol.bound
 
 
-def test_a_finite_deadline_runs_the_lp_in_a_child_with_the_same_bound():
+def test_a_finite_deadline_runs_the_lp_in_a_child_with_the_same_bound(registered_103):
     from resilsched.models.desktop.common import _limited
 
-    inst = synthetic_instance(20, 300, 3, 103)
-    unlimited = lb_slack(inst)
+    inst, unlimited = registered_103  # lb_slack(inst): the registered bound is that call
     assert lb_slack(inst, deadline=Deadline(60.0)) == unlimited > lb_cap(inst)
     assert lb_slack(inst, deadline=Deadline(60.0), runner=_limited) == unlimited
 

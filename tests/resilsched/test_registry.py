@@ -4,7 +4,7 @@ refused in one line naming both sides, never silently ignored.
 Each distribution is a real wheel (built here by hand: a zip with its dist-info) installed by
 pip into a folder of its own (``pip install --target``); the commands run in a subprocess with
 that folder on ``PYTHONPATH``, so `importlib.metadata` finds the distribution as it would in a
-user's environment.
+user's environment (several commands on one distribution share one such process).
 """
 
 from __future__ import annotations
@@ -73,29 +73,55 @@ def _resilsched(cwd: Path, sites: list[Path], *argv: str) -> subprocess.Complete
                           capture_output=True, text=True, timeout=600)
 
 
+#: runs each command of argv[1] (a JSON list of argument lists) with `resilsched.cli.main` in
+#: this one fresh process; prints the JSON list of [exit status, stdout, stderr]
+_MANY = """
+import contextlib, io, json, sys
+from resilsched.cli import main
+done = []
+for argv in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    done.append([code, out.getvalue(), err.getvalue()])
+print(json.dumps(done))
+"""
+
+
+def _resilsched_many(cwd: Path, sites: list[Path],
+                     *commands: list[str]) -> list[tuple[int, str, str]]:
+    """(exit status, stdout, stderr) of each command, run one after the other in one fresh
+    process that finds the distributions of `sites` (as `_resilsched`, one start, not one per
+    command)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sites))}
+    done = subprocess.run([sys.executable, "-c", _MANY, json.dumps(commands)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return [tuple(r) for r in json.loads(done.stdout)]
+
+
 HEURISTICS = "[resilsched.heuristics]\n"
 
 
 def test_an_installed_distribution_adds_a_heuristic_by_name(install, tmp_path):
     site = install("epdemo", HEURISTICS + "rigid:EP-LPT = epdemo_mod:run\n")
-    done = _resilsched(tmp_path, [site], "list", "--family", "rigid", "--json")
-    assert done.returncode == 0, done.stderr
-    entry = json.loads(done.stdout)["families"]["rigid"]["heuristics"]["EP-LPT"]
+    example = Path(__file__).resolve().parents[2] / "examples" / "rigid-small.json"
+    listed, text, simulated, checked = _resilsched_many(
+        tmp_path, [site], ["list", "--family", "rigid", "--json"], ["list", "--family", "rigid"],
+        ["simulate", str(example), "--heuristic", "ep-lpt", "--json"],
+        ["check", "--library", "rigid-small", "--heuristic", "EP-LPT", "--jobs", "2", "-q",
+         "--json"])
+    assert listed[0] == 0, listed[2]
+    entry = json.loads(listed[1])["families"]["rigid"]["heuristics"]["EP-LPT"]
     assert entry["origin"] == "entry point of epdemo"
     assert entry["description"] == "EP-LPT: R-LIST-0 with LPT, registered by an entry point."
     assert list(entry["params"]) == ["extra"]
-    text = _resilsched(tmp_path, [site], "list", "--family", "rigid").stdout
     assert "  heuristic EP-LPT: EP-LPT: R-LIST-0 with LPT, registered by an entry point. " \
-           "(entry point of epdemo)" in text
-    example = Path(__file__).resolve().parents[2] / "examples" / "rigid-small.json"
-    done = _resilsched(tmp_path, [site], "simulate", str(example), "--heuristic", "ep-lpt",
-                       "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["heuristic"] == "EP-LPT"  # stamped: the registered name
-    done = _resilsched(tmp_path, [site], "check", "--library", "rigid-small", "--heuristic",
-                       "EP-LPT", "--jobs", "2", "-q", "--json")
-    assert done.returncode == 0, done.stderr
-    (row,) = json.loads(done.stdout)["heuristics"]
+           "(entry point of epdemo)" in text[1]
+    assert simulated[0] == 0, simulated[2]
+    assert json.loads(simulated[1])["heuristic"] == "EP-LPT"  # stamped: the registered name
+    assert checked[0] == 0, checked[2]
+    (row,) = json.loads(checked[1])["heuristics"]
     assert (row["heuristic"], row["cases"], row["violations"]) == ("EP-LPT", 100, 0)
 
 

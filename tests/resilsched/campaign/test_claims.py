@@ -47,7 +47,10 @@ def _other_run(store: ResultStore, campaign: str, pid: int, keys: list[str]) -> 
     return owner
 
 
-def test_a_live_run_keeps_its_tasks_and_a_dead_one_loses_them(tmp_path, other):
+def test_a_live_run_keeps_its_tasks_and_a_dead_one_loses_them(tmp_path, other, monkeypatch):
+    import resilsched.campaign.engine as engine
+
+    monkeypatch.setattr(engine, "WAIT_SECONDS", 0.1)  # it looks 5 times while the other lives
     tasks = tasks_of(12)
     keys = [t.key for t in tasks]
     with ResultStore(tmp_path / "s.sqlite") as store:
@@ -58,7 +61,7 @@ def test_a_live_run_keeps_its_tasks_and_a_dead_one_loses_them(tmp_path, other):
         mine = Claims(store, "c")
         assert mine.take(keys[:6]) == (keys[4:6], [], keys[:4])  # held by a live run
         mine.release()
-        threading.Timer(1.0, other.kill).start()  # it dies while this run waits
+        threading.Timer(0.5, other.kill).start()  # it dies while this run waits
         outcome = execute("c", tasks, square, store, jobs=1, progress=False)
         assert outcome.results == [x * x for x in range(12)]
         assert outcome.computed == 12 and outcome.by_others == 0  # took the 4 over
@@ -66,17 +69,20 @@ def test_a_live_run_keeps_its_tasks_and_a_dead_one_loses_them(tmp_path, other):
         assert store.claimants("c") == []  # the dead run's registration is gone too
 
 
-def test_a_run_waits_for_the_rows_of_a_live_run(tmp_path, other):
+def test_a_run_waits_for_the_rows_of_a_live_run(tmp_path, other, monkeypatch):
     """Tasks held by another live run are not computed here: this run waits for their rows
     and returns them."""
+    import resilsched.campaign.engine as engine
+
+    monkeypatch.setattr(engine, "WAIT_SECONDS", 0.1)  # it looks 5 times before they come
     path = tmp_path / "s.sqlite"
     tasks = tasks_of(10)
     with ResultStore(path) as store:
         store.register("c", {})
         owner = _other_run(store, "c", other.pid, [t.key for t in tasks[7:]])
 
-    def finish_them():  # the other run stores its three rows a second later
-        time.sleep(1.0)
+    def finish_them():  # the other run stores its three rows half a second later
+        time.sleep(0.5)
         with ResultStore(path) as theirs:
             theirs.add_texts("c", [(t.key, canonical_json(t.fields), json.dumps(-1), 0.0)
                                    for t in tasks[7:]])
@@ -126,9 +132,9 @@ def test_two_concurrent_processes_share_the_work(spec, tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_killed_run_leaves_its_claims_to_the_next(spec, tmp_path):
-    """SIGKILL while the run holds claims: the next run takes them over at once (the dead
-    run's pid and start time no longer match) and finishes, every row once."""
+def test_a_killed_run_leaves_its_claims_to_the_next(run, spec, tmp_path):
+    """SIGKILL while the run holds claims: the next run (in-process) takes them over at once
+    (the dead run's pid and start time no longer match) and finishes, every row once."""
     path = spec(SLOW)
     store = tmp_path / "results.sqlite"
     cmd = [sys.executable, "-m", "resilsched", "campaign", "run", path, "--store", str(store),
@@ -143,9 +149,9 @@ def test_a_killed_run_leaves_its_claims_to_the_next(spec, tmp_path):
     con.close()
     assert held > 0 and stored < 80  # it died holding claims
     started = time.monotonic()
-    rerun = subprocess.run(cmd + ["--json", "-q"], capture_output=True, text=True, timeout=300)
-    assert rerun.returncode == 0, rerun.stderr
-    assert json.loads(rerun.stdout)["ran"] == 80 - stored
+    code, out, err = run(*cmd[3:], "--json", "-q")
+    assert code == 0, err
+    assert json.loads(out)["ran"] == 80 - stored
     assert time.monotonic() - started < 120  # no wait for a heartbeat to go stale
     con = sqlite3.connect(store)
     assert con.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM results").fetchone() == (80, 80)

@@ -95,7 +95,9 @@ def test_every_shard_checks_the_parameters_and_keeps_only_its_rows(run, spec, tm
 # -- 4 shards as separate processes, one killed, rerun, merged --------------------------------
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_four_shards_one_killed_and_rerun_merge_into_the_unsharded_rows(spec, tmp_path):
+def test_four_shards_one_killed_and_rerun_merge_into_the_unsharded_rows(run, spec, tmp_path):
+    """The shards are processes (one is killed); the merges, the rerun and the unsharded run
+    after them run in-process."""
     path = spec(SLOW_SHARDS)
     stores = [tmp_path / f"shard-{i}.sqlite" for i in (1, 2, 3, 4)]
     sizes = [len(shard_slice(plan(load_spec(path)), i, 4)) for i in (1, 2, 3, 4)]
@@ -115,30 +117,30 @@ def test_four_shards_one_killed_and_rerun_merge_into_the_unsharded_rows(spec, tm
     killed = len(stored(stores[1]))
     assert 1 <= seen <= killed < sizes[1]  # it died with most of its slice to do
 
-    merge = [*CLI, "campaign", "merge", *map(str, stores), "--store", str(tmp_path / "all.sqlite"),
+    merge = ["campaign", "merge", *map(str, stores), "--store", str(tmp_path / "all.sqlite"),
              "--spec", path, "--json", "-q"]
-    early = subprocess.run(merge, capture_output=True, text=True, timeout=300)
-    assert early.returncode == 1, early.stderr  # shard 2 is incomplete
-    found = json.loads(early.stdout)
+    code, out, err = run(*merge)
+    assert code == 1, err  # shard 2 is incomplete
+    found = json.loads(out)
     assert found["missing"] == sizes[1] - killed and not found["complete"]
     assert found["missing_by_shard"] == {"2/4": sizes[1] - killed}
 
-    rerun = subprocess.run(shard(2) + ["--json"], capture_output=True, text=True, timeout=300)
-    assert rerun.returncode == 0, rerun.stderr
-    assert json.loads(rerun.stdout)["ran"] == sizes[1] - killed
+    code, out, err = run(*shard(2)[len(CLI):], "--json")
+    assert code == 0, err
+    assert json.loads(out)["ran"] == sizes[1] - killed
 
     before = {p: digest(p) for p in stores}
-    done = subprocess.run(merge, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    merged = json.loads(done.stdout)
+    code, out, err = run(*merge)
+    assert code == 0, err
+    merged = json.loads(out)
     assert merged["complete"] and merged["missing"] == 0 and merged["stored"] == 320
     assert merged["added"] == sizes[1] - killed  # the rest was merged before
     assert merged["duplicates"] == 320 - (sizes[1] - killed) and merged["conflicts"] == 0
     assert {p: digest(p) for p in stores} == before  # the inputs are only read
 
     whole = tmp_path / "whole.sqlite"
-    subprocess.run([*CLI, "campaign", "run", path, "--store", str(whole), "--jobs", "2", "-q"],
-                   check=True, timeout=300)
+    code, _, err = run("campaign", "run", path, "--store", whole, "--jobs", "2", "-q")
+    assert code == 0, err
     assert stored(tmp_path / "all.sqlite") == stored(whole)  # row by row: fields and results
     con = sqlite3.connect(tmp_path / "all.sqlite")
     executors = sorted(e for (e,) in con.execute("SELECT executor FROM runs"))

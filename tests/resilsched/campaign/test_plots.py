@@ -11,7 +11,6 @@ import pytest
 
 from resilsched.campaign.export import open_store
 from resilsched.campaign.metrics import collect
-from tests.support.campaign.fixtures import SMALL_EXACT, stored_campaign
 
 pytest.importorskip("matplotlib")
 
@@ -19,15 +18,14 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
+def store(small_exact_store):
     """Rigid (drawn scenarios, a random priority, a parameter grid) and co-scheduling cases,
     each with its exact reference."""
-    return stored_campaign(tmp_path_factory.mktemp("report"), SMALL_EXACT)
+    return small_exact_store
 
 
-def test_report_draws_profiles_and_worst_cases(store, run, tmp_path):
-    out = tmp_path / "rep"
-    code, _, err = run("report", store, "--out", out)
+def test_report_draws_profiles_and_worst_cases(small_exact_report):
+    code, err, out = small_exact_report.code, small_exact_report.err, small_exact_report.folder
     assert code == 0, err
     names = {p.name for p in out.glob("*.png")}
     assert {"rigid-gap-profile.png", "coschedule-gap-profile.png"} <= names

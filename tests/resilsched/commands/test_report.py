@@ -10,21 +10,19 @@ import sys
 
 import pytest
 
-from tests.support.campaign.fixtures import SMALL_EXACT, stored_campaign
-
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
+def store(small_exact_store):
     """A small campaign with exact references, a swept parameter and two families."""
-    return stored_campaign(tmp_path_factory.mktemp("report"), SMALL_EXACT)
+    return small_exact_store
 
 
-def test_report_writes_tables_csv_and_plots(store, run, tmp_path):
+def test_report_writes_tables_csv_and_plots(small_exact_report):
     pytest.importorskip("matplotlib")
-    out = tmp_path / "report"
-    code, text, err = run("report", store, "--out", out)
+    code, text, err, out = (small_exact_report.code, small_exact_report.out,
+                            small_exact_report.err, small_exact_report.folder)
     assert code == 0, err
     expected = {"report.md", "rows.csv", "summary.csv",
                 "rigid-gap-boxplot.png", "rigid-gap-vs-qbar.png",

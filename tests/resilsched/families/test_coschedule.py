@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 
 import pytest
@@ -66,13 +64,12 @@ def test_from_dict_then_every_applicable_exact_model(tmp_path):
 
 
 @pytest.mark.parametrize("method", ["setpart-cg", "kinp-ilp-strong", "enumeration"])
-def test_cli_solve_prints_the_packs(tmp_path, method):
+def test_cli_solve_prints_the_packs(run, tmp_path, method):
     inst = FAM.smoke_suite()[2].instance
     path = tmp_path / "inst.json"
     inst.to_json(path)
-    out = subprocess.run([sys.executable, "-m", "resilsched", "solve", str(path), "--method",
-                          method, "--json"], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    res = json.loads(out.stdout)
+    code, out, err = run("solve", path, "--method", method, "--json")
+    assert code == 0, err
+    res = json.loads(out)
     assert res["status"] == "optimal" and res["objective"] == opt(inst)
     assert check_packs(inst, res["solution"]) == res["objective"]

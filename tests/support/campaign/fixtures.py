@@ -1,7 +1,12 @@
-"""Spec files shared by the campaign tests (docs/campaigns.md)."""
+"""Spec files shared by the campaign tests (docs/campaigns.md), and the store and the report of
+`SMALL_EXACT` that the report and picture tests read (built once a session: they only read
+them)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -86,3 +91,33 @@ def stored_campaign(folder: Path, text: str, name: str = "results.sqlite") -> Pa
     assert main(["campaign", "run", str(folder / "spec.toml"), "--store", str(path),
                  "--executor", "inline", "-q"]) == 0
     return path
+
+
+@dataclass(frozen=True)
+class Report:
+    """What ``resilsched report STORE --out OUT`` gave: exit status, stdout, stderr, folder."""
+
+    code: int
+    out: str
+    err: str
+    folder: Path
+
+
+@pytest.fixture(scope="session")
+def small_exact_store(tmp_path_factory) -> Path:
+    """The store of `SMALL_EXACT` (rigid with drawn scenarios, a random priority and a
+    parameter grid, and co-scheduling, each with its exact reference); read, never written."""
+    return stored_campaign(tmp_path_factory.mktemp("small-exact"), SMALL_EXACT)
+
+
+@pytest.fixture(scope="session")
+def small_exact_report(small_exact_store, tmp_path_factory) -> Report:
+    """``resilsched report`` of `small_exact_store` with its plots, run in-process once; the
+    tests of its tables and of its pictures read the same folder."""
+    from resilsched.cli import main
+
+    folder = tmp_path_factory.mktemp("small-exact-report") / "report"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["report", str(small_exact_store), "--out", str(folder)])
+    return Report(code, out.getvalue(), err.getvalue(), folder)
