@@ -122,6 +122,7 @@ typedef struct {
     int64_t skipped;
     struct Shared *sh;
     int result;
+    int finished; /* run_search returned (set atomically: the calling thread polls it) */
 } Search;
 
 /* what the workers of one rs_refute share (besides the memo) */
@@ -413,8 +414,27 @@ static int search_init(Search *s, int n, int64_t P, int64_t T, const int64_t *p,
 static void *run_search(void *arg) {
     Search *s = arg;
     s->result = at(s, 0, s->P);
+#ifdef RS_THREADS
+    __atomic_store_n(&s->finished, 1, __ATOMIC_RELEASE);
+#endif
     return NULL;
 }
+
+#ifdef RS_THREADS
+/* Wait for workers 1..started-1 after worker 0 (the calling thread) ended its part: Ctrl-C is
+ * still looked for every 5 ms meanwhile, or it would wait for the slowest worker's end (its
+ * time limit: minutes) */
+static void wait_for_workers(Search *w, pthread_t *th, int started) {
+    for (int k = 1; k < started; k++) {
+        while (!__atomic_load_n(&w[k].finished, __ATOMIC_ACQUIRE)) {
+            if (w[0].status != RF_ECALLBACK && interrupted(&w[0])) give_up(&w[0], RF_ECALLBACK);
+            struct timespec nap = {0, 5000000};
+            nanosleep(&nap, NULL);
+        }
+        pthread_join(th[k], NULL);
+    }
+}
+#endif
 
 /* Decide D(T): n jobs (p, t, m), capacity P; `nbase` pool cuts, pi row-major (nbase x n) and
  * z, and NULL or their profile tables zf (nbase x (P + 1)); at most `lp_cap`
@@ -469,7 +489,7 @@ API int rs_refute(int n, int64_t P, int64_t T, const int64_t *p, const int64_t *
         for (int k = started; k < K; k++) run_search(&w[k]); /* no thread for it */
         run_search(&w[0]);
 #ifdef RS_THREADS
-        for (int k = 1; k < started; k++) pthread_join(th[k], NULL);
+        wait_for_workers(w, th, started);
         if (K > 1) pthread_mutex_destroy(&sh.cb_lock);
 #endif
         PyEval_RestoreThread(w[0].ts);

@@ -17,8 +17,11 @@ opaque memo handle) and the constants it shares with the C file, checked at load
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -116,6 +119,30 @@ def fits(n: int, P: int, T: int, t: list[int], m: list[int],
     return top_pi * (work + n * T) < 2**62 and top_z * max(T, 1) < 2**62
 
 
+@contextlib.contextmanager
+def _ctrl_c_halts(stop: ctypes.c_int32) -> Iterator[list[bool]]:
+    """While the search runs, Ctrl-C sets `stop` (every worker ends at its next clock look)
+    instead of raising where the search cannot take it: at the start of the LP callback,
+    where ctypes would print the KeyboardInterrupt as ignored and go on. Yields a list that is
+    true after a Ctrl-C; the caller raises KeyboardInterrupt once the search has returned.
+    Only Python's default SIGINT handler in the main thread is replaced (and put back)."""
+    seen: list[bool] = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield seen
+        return
+
+    def defer(signum: int, frame: Any) -> None:
+        seen.append(True)
+        stop.value = 1
+
+    signal.signal(signal.SIGINT, defer)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
         rows: list[tuple[list[int], int]], tables: list[np.ndarray] | None, lp_cap: int,
         lp_every: int, lp_hook: Callable[[list[int], int], tuple[Any, int]] | None,
@@ -130,7 +157,8 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
     that prunes the node or None, the LP's work so far in node units), at most `lp_cap` such
     cuts kept (the oldest dropped); `memo()` gives the table of failed states (`CMemo`), kept
     from one target to the next. The search runs without the GIL (the LP callback takes it
-    back); setting `halt` (from another thread) stops it as a timeout.
+    back); setting `halt` (from another thread) stops it as a timeout. Ctrl-C stops it too
+    (`halt` is set, when given) and raises KeyboardInterrupt once it has returned.
 
     `workers` > 1 split the tree (decision R29): worker k searches the subtrees of the nodes
     at depth `split_depth` whose state hashes to k, each in its own thread, all sharing the
@@ -174,13 +202,15 @@ def run(n: int, P: int, T: int, p: list[int], t: list[int], m: list[int],
             return -1
 
     cb = LP_CALLBACK(callback) if lp_hook is not None else LP_CALLBACK()
-    code = dll.rs_refute(n, P, T, *arr, len(rows), pi, z, zf, lp_cap, max(1, lp_every), cb,
-                         -1 if max_nodes is None else max_nodes, max(0.0, seconds),
-                         table.handle, None if halt is None else ctypes.byref(halt),
-                         workers, split_depth, -1 if only is None else only, starts, stats)
+    stop = ctypes.c_int32(0) if halt is None else halt
+    with _ctrl_c_halts(stop) as interrupted:
+        code = dll.rs_refute(n, P, T, *arr, len(rows), pi, z, zf, lp_cap, max(1, lp_every),
+                             cb, -1 if max_nodes is None else max_nodes, max(0.0, seconds),
+                             table.handle, ctypes.byref(stop), workers, split_depth,
+                             -1 if only is None else only, starts, stats)
     if failure:
         raise failure[0]
-    if code == ECALLBACK:  # Ctrl-C, whose exception ctypes may have swallowed in the callback
+    if code == ECALLBACK or interrupted:  # Ctrl-C (ctypes may have swallowed its exception)
         raise KeyboardInterrupt
     if code == ENOMEM:
         raise MemoryError("refutation search: out of memory")

@@ -13,9 +13,11 @@ Ctrl-C raises KeyboardInterrupt at once with one thread or several.
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -24,7 +26,7 @@ import pytest
 from resilsched import engine
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
-from resilsched.models.rigid import scale_scenario, solve_scenario
+from resilsched.models.rigid import crefute, scale_scenario, solve_scenario
 from resilsched.models.rigid.greedy import greedy_upper_bound, makespan_of
 from resilsched.models.rigid.refute import CutPool, RefuteMemo, refute_makespan
 from resilsched.models.rigid.root_bounds import root_bound
@@ -117,6 +119,7 @@ def test_bad_worker_counts():
 
 _CTRL_C_CHILD = """
 import sys
+import threading
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
 from resilsched.models.rigid import scale_scenario
@@ -128,24 +131,27 @@ f = (0, 0, 1, 1, 0, 0, 0, 0, 3, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1)
 data = scale_scenario(RigidInstance.build(38, jobs), Scenario(f))
 print("start", flush=True)
 try:
-    refute_makespan(data, 695, 60, engine="c", workers=int(sys.argv[1]))
+    refute_makespan(data, 695, 60, engine="c", workers=int(sys.argv[1]),
+                    **({"split_depth": int(sys.argv[2])} if len(sys.argv) > 2 else {}))
 except KeyboardInterrupt:
     print("interrupted", flush=True)
 """
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [[1], [2], [16, 1]], ids=["1", "2", "16-depth1"])
 def test_ctrl_c_interrupts_the_search(workers):
     """Uniform case 11 of the benchmark (less its isolated job): D(695) runs for minutes;
-    SIGINT raises KeyboardInterrupt within a second, with one thread or two."""
-    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD, str(workers)],
+    SIGINT raises KeyboardInterrupt within a second, with one thread or two, and with 16 split
+    at depth 1, where the calling thread's worker refutes its part in ~25 ms and worker 14
+    searches for minutes (the calling thread must keep looking for Ctrl-C while it waits)."""
+    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD, *map(str, workers)],
                              stdout=subprocess.PIPE, text=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "start"
-        time.sleep(1.0)
+        time.sleep(0.3)
         child.send_signal(signal.SIGINT)
         t0 = time.monotonic()
         out, _ = child.communicate(timeout=30)
@@ -169,3 +175,16 @@ def test_solve_scenario_with_many_workers():
             assert sol.status is Status.OPTIMAL and sol.objective == opt == sol.bound
             searched += sol.solver == "cp-sat+refute"
     assert searched > 0
+
+
+@pytest.mark.skipif(sys.platform == "win32" or threading.current_thread()
+                    is not threading.main_thread(), reason="POSIX signals, main thread")
+def test_ctrl_c_during_the_search_sets_halt_instead_of_raising():
+    """While the C search runs, Ctrl-C sets the halt flag (so it cannot be swallowed at the
+    start of the LP callback) and is raised after; the default handler is put back."""
+    stop = ctypes.c_int32(0)
+    with crefute._ctrl_c_halts(stop) as seen:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler runs between bytecodes of this thread
+    assert stop.value == 1 and seen
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
