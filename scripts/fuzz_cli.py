@@ -227,8 +227,10 @@ def preload() -> None:
 
 def run_all(cases: list[Case], timeout: float, progress: bool = False,
             fork: bool = True) -> list[Outcome]:
-    """Run every case, each in a forked child (`run_case`) or in this process."""
-    preload()
+    """Run every case, each in a forked child (`run_case`) or in this process (which imports
+    what a case needs as it runs, like a fresh ``resilsched`` process: nothing to preload)."""
+    if fork:
+        preload()
     outcomes = []
     for i, case in enumerate(cases, 1):
         outcomes.append(run_case(case, timeout) if fork else run_case_here(case, timeout))
