@@ -56,10 +56,24 @@ resilsched reproduce rigid --help    # paper figures and tables
     return parser
 
 
+#: the parser `main` uses, built on its first call: a build takes milliseconds (every option's
+#: help text goes through gettext) and parsing never changes it, so each in-process call (the
+#: test suite, the fuzzer) need not build its own
+_PARSER: argparse.ArgumentParser | None = None
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The process's `build_parser` parser (built once)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = build_parser()
+    return _PARSER
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit status (2 for bad input, after one line on stderr)."""
     started = time.perf_counter()
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) or a bad option (2, one line printed)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +27,16 @@ SWF = """; Version: 2.2
 """
 
 
+#: a file's bytes, or a function that makes them when the case runs (a large file is then
+#: serialized only for the cases that are run, not for those a slice of the suite leaves out)
+Data = bytes | Callable[[], bytes]
+
+
+def data_of(data: Data) -> bytes:
+    """The bytes of a file of a `Case`."""
+    return data() if callable(data) else data
+
+
 @dataclass
 class Case:
     """One command line; `files` are written to a fresh directory, ``{d}`` in argv names it.
@@ -36,7 +47,7 @@ class Case:
 
     label: str
     argv: list[str]
-    files: dict[str, bytes] = field(default_factory=dict)
+    files: dict[str, Data] = field(default_factory=dict)
     expect: str = "any"
 
 
@@ -197,7 +208,7 @@ def _file_case(rng, family, example, names) -> Case:
         else:
             big[key] = big[key] * rng.choice([1000, 100_000])
             big.pop("failures", None)
-        data = json.dumps(big).encode()
+        data = lambda: json.dumps(big).encode()  # noqa: E731 - made when the case runs
     _, argv = _base(rng, family, names)
     return Case(f"file {family} {kind}", argv, {"inst.json": data}, expect)
 

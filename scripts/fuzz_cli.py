@@ -55,7 +55,7 @@ MEMORY_CAP = 4 * 2**30
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # the script's own folder; make_cases (the command-line area alone) is the suite's slice
-from fuzz_cases import AREAS, Case, make_cases, make_mixed_cases  # noqa: E402, F401
+from fuzz_cases import AREAS, Case, data_of, make_cases, make_mixed_cases  # noqa: E402, F401
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def run_case(case: Case, timeout: float) -> Outcome:
     """Run one case in a forked child; classify the result."""
     with tempfile.TemporaryDirectory(prefix="fuzz-") as d:
         for name, data in case.files.items():
-            (Path(d) / name).write_bytes(data)
+            (Path(d) / name).write_bytes(data_of(data))
         argv = [a.replace("{d}", d) for a in case.argv]
         out_f, err_f = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         start = time.perf_counter()
@@ -143,7 +143,7 @@ def run_case_here(case: Case, timeout: float) -> Outcome:
 
     with tempfile.TemporaryDirectory(prefix="fuzz-") as d:
         for name, data in case.files.items():
-            (Path(d) / name).write_bytes(data)
+            (Path(d) / name).write_bytes(data_of(data))
         argv = [a.replace("{d}", d) for a in case.argv]
         out, err = io.StringIO(), io.StringIO()
         previous = signal.signal(signal.SIGALRM, alarm)
@@ -227,8 +227,10 @@ def preload() -> None:
 
 def run_all(cases: list[Case], timeout: float, progress: bool = False,
             fork: bool = True) -> list[Outcome]:
-    """Run every case, each in a forked child (`run_case`) or in this process."""
-    preload()
+    """Run every case, each in a forked child (`run_case`) or in this process (which imports
+    what a case needs as it runs, like a fresh ``resilsched`` process: nothing to preload)."""
+    if fork:
+        preload()
     outcomes = []
     for i, case in enumerate(cases, 1):
         outcomes.append(run_case(case, timeout) if fork else run_case_here(case, timeout))

@@ -65,9 +65,9 @@ def _command(rng: random.Random, path: str) -> list[str]:
 
 def _json_case(label: str, doc: dict | str, rng: random.Random, expect: str,
                extra: list[str] = ()) -> Case:
-    text = doc if isinstance(doc, str) else json.dumps(doc)
+    data = doc.encode() if isinstance(doc, str) else lambda: json.dumps(doc).encode()
     argv = _command(rng, "{d}/inst.json") + list(extra)
-    return Case(f"desktop {label}", argv, {"inst.json": text.encode()}, expect)
+    return Case(f"desktop {label}", argv, {"inst.json": data}, expect)
 
 
 def _expect(bad: bool | None) -> str:
@@ -122,6 +122,7 @@ def _csv(rng: random.Random) -> Case:
     jobs = "p\n1800\n2400\n600\n"
     kind = rng.choice(["time", "overlap", "b", "jobs", "machines", "many-jobs", "valid"])
     expect = "refuse"
+    machines = 0  # rows of that many more machines, made when the case runs
     if kind == "time":
         value = rng.choice(["1e13", "inf", "nan", "-1e13", "1e999999999", "x", "",
                             "-900000000000"])
@@ -137,12 +138,14 @@ def _csv(rng: random.Random) -> Case:
     elif kind == "jobs":
         jobs = rng.choice(["p\n-5\n", "p\nnan\n", "q\n5\n", "p\n1e13\n", "", "p\n"])
     elif kind == "machines":
-        rows += [f"m{k},{k},{k + 10}" for k in range(100_001)]
+        machines = 100_001
     elif kind == "many-jobs":
         jobs = "p\n" + "60\n" * 10_001
     else:
         expect = "any"
-    files = {"t.csv": ("\n".join(rows) + "\n").encode(), "t.jobs.csv": jobs.encode()}
+    files = {"t.csv": lambda: "\n".join([*rows, *(f"m{k},{k},{k + 10}" for k in range(machines)),
+                                          ""]).encode(),
+             "t.jobs.csv": jobs.encode()}
     return Case(f"desktop csv {kind}", _command(rng, "{d}/t.csv"), files, expect)
 
 

@@ -91,6 +91,7 @@ def _command(rng: random.Random, argv_extra: list[str] | None = None,
 
 
 def _size_case(rng: random.Random) -> Case:
+    # the large files are made when the case runs (`fuzz_cases.Data`), from what is drawn here
     kind = rng.choice(["p", "tasks", "cells", "trace"])
     doc = _synthetic(rng, 2, 8)
     if kind == "p":
@@ -99,14 +100,18 @@ def _size_case(rng: random.Random) -> Case:
     elif kind == "tasks":
         n = rng.choice([10_001, 12_000])
         doc = _synthetic(rng, n, 2 * n)
-        data = _text(doc)
+        data = lambda: _text(doc)  # noqa: E731
     elif kind == "cells":  # two rows of ones (valid) of p > 500,000 entries each
-        p = rng.choice([500_001, 600_000])
-        task = '{"t": [' + ",".join(["1"] * p) + '], "m": 5}'
-        data = _text(_synthetic(rng, 2, p), tasks=f"[{task}, {task}]")
+        cells = rng.choice([500_001, 600_000])
+        doc = _synthetic(rng, 2, cells)
+
+        def data() -> bytes:
+            task = '{"t": [' + ",".join(["1"] * cells) + '], "m": 5}'
+            return _text(doc, tasks=f"[{task}, {task}]")
     else:
-        trace = [[float(i), i % 8] for i in range(100_001)]
-        data = _text(doc, failures=json.dumps(trace))
+        def data() -> bytes:
+            trace = [[float(i), i % 8] for i in range(100_001)]
+            return _text(doc, failures=json.dumps(trace))
     return Case(f"malleable-size-{kind}", _command(rng), {"m.json": data}, "refuse")
 
 

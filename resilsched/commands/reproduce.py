@@ -21,7 +21,9 @@ class ReproduceParser(OneLineParser):
 
         table = "\n".join(f"  {name:<12} {fam.reproduction.description}"
                           for name, fam in reproductions().items())
-        self.description = self.description.replace("{table}", table)
+        # from the template each time: the parser is built once per process (`resilsched.cli`)
+        template = self.__dict__.setdefault("_template", self.description)
+        self.description = template.replace("{table}", table)
         return super().format_help()
 
 

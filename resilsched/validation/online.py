@@ -57,17 +57,22 @@ def validate_policy(P: int, allowed: Sequence[Sequence[tuple[int, Any]]], q: Seq
     # the levels with more jobs done first: each sweep then settles them before the others
     for key in sorted(table, key=lambda k: -len(k[0])):
         steps[key] = _step(key, table[key], P, times, q, n, memory, table)
-    values = {key: 0.0 for key in table}
+    # the sweeps run on positions, not on the keys (hashing their Fractions at every lookup
+    # was most of the check's time); the end is the last position, whose value stays 0.0
+    index = {key: i for i, key in enumerate(steps)}
+    end = len(index)
+    plan = [(float(delta), [(prob, end if nxt is None else index[nxt]) for prob, nxt in outs])
+            for delta, outs in steps.values()]
+    values = [0.0] * (end + 1)
     for _ in range(100_000):
         change = 0.0
-        for key, (delta, outs) in steps.items():
-            v = float(delta) + sum(prob * (values[nxt] if nxt is not None else 0.0)
-                                   for prob, nxt in outs)
-            change = max(change, abs(v - values[key]) / max(v, 1e-300))
-            values[key] = v
+        for i, (delta, outs) in enumerate(plan):
+            v = delta + sum(prob * values[j] for prob, j in outs)
+            change = max(change, abs(v - values[i]) / max(v, 1e-300))
+            values[i] = v
         if change < 1e-15:
             break
-    value = values[root]
+    value = values[index[root]]
     if not math.isclose(value, float(claimed), rel_tol=REL_TOL):
         raise InvalidSchedule(f"expected makespan {float(claimed)} claimed, the table gives "
                               f"{value}")

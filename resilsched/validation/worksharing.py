@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -47,10 +48,11 @@ def _pieces(data: Mapping[str, Any], W: float) -> np.ndarray:
 
 def _worker(j: int, chunks: Any, n_pieces: int) -> tuple[np.ndarray, np.ndarray]:
     """Worker j's entries: (piece ids, chunk number of each), checked."""
-    if not isinstance(chunks, list) or not all(isinstance(ch, list) for ch in chunks):
+    # map and chain rather than generators: a worker may hold 10^5-10^6 chunks
+    if not isinstance(chunks, list) or not all(map(isinstance, chunks, repeat(list))):
         raise InvalidSchedule(f"worker {j}: chunks must be lists of piece ids")
-    flat = [c for ch in chunks for c in ch]
-    chunk_of = np.repeat(np.arange(len(chunks)), [len(ch) for ch in chunks])
+    flat = list(chain.from_iterable(chunks))
+    chunk_of = np.repeat(np.arange(len(chunks)), list(map(len, chunks)))
     if not flat:
         return np.zeros(0, dtype=np.int64), chunk_of
     if set(map(type, flat)) <= {int} and 0 <= min(flat) and max(flat) < n_pieces:
