@@ -17,7 +17,7 @@ import pytest
 
 from resilsched.registry import available_families, get_family
 
-LIMIT = 0.4
+LIMIT = 0.3
 
 
 def _rigid():

@@ -44,7 +44,7 @@ from resilsched.solution import Status
 from resilsched.validation import validate_rigid_schedule
 from tests.support.rigid.cases import schedule_from_payload
 
-LIMIT = 0.5
+LIMIT = 0.3
 
 
 def _large_cases():
