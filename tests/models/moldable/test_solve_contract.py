@@ -34,7 +34,10 @@ LIMIT = 2.0
 #: estimate) runs only when its estimate is at most half of the time left, as do the chains
 #: before it (~0.4 s by theirs); 1 s runs both, and the incumbent still fits when a loaded
 #: machine slows the phases before it several times (at 0.5 s the chains never run and the
-#: incumbent fits by less than 0.1 s)
+#: incumbent fits by less than 0.1 s). Known weakness: at a load above 6 on two cores (four
+#: test processes, each CP-SAT on two threads) the root bound and the chains' first target
+#: can take ~0.6 s, and LPA-LIST is then skipped (no schedule, or CP-SAT's worse one); 2 s
+#: survived that load in the runs measured
 PAPER_LIMIT = 1.0
 
 
