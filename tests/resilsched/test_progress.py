@@ -241,14 +241,16 @@ def test_gap_on_a_terminal_is_one_bar_redrawn_in_place():
     assert final.startswith("gap |########################| 6/6 100 %") and len(final) < 120
 
 
-def test_gap_through_a_pipe_prints_one_line_and_nothing_under_quiet():
-    run = subprocess.run(GAP, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    lines = run.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("[gap] 6/6 (100 %)"), run.stderr
-    assert "coschedule-s106" in lines[0] and "\r" not in run.stderr
-    quiet = subprocess.run(GAP + ["-q"], capture_output=True, text=True, timeout=120)
-    assert quiet.returncode == 0 and quiet.stderr == ""
+def test_gap_through_a_pipe_prints_one_line_and_nothing_under_quiet(run):
+    """In-process (the `run` fixture): standard error is captured, not a terminal, as a
+    pipe is."""
+    code, _, err = run(*GAP[3:])
+    assert code == 0, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("[gap] 6/6 (100 %)"), err
+    assert "coschedule-s106" in lines[0] and "\r" not in err
+    code, _, err = run(*GAP[3:], "-q")
+    assert code == 0 and err == ""
 
 
 def _campaign(store) -> list[str]:
@@ -258,14 +260,14 @@ def _campaign(store) -> list[str]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pty semantics of Linux")
-def test_campaign_run_on_a_terminal_and_through_a_pipe(tmp_path):
+def test_campaign_run_on_a_terminal_and_through_a_pipe(run, tmp_path):
     """The issue's `campaign run ... 2>&1 | cat`: through a pipe, what it runs and one final
-    count (not a line every 5 %); on a terminal, the same line and one bar redrawn."""
-    run = subprocess.run(_campaign(tmp_path / "pipe.sqlite"), capture_output=True, text=True,
-                         timeout=300)
-    assert run.returncode == 0, run.stderr
-    lines = run.stderr.splitlines()
-    assert len(lines) == 2 and "\r" not in run.stderr, run.stderr
+    count (not a line every 5 %); on a terminal, the same line and one bar redrawn. The pipe
+    is the captured standard error of an in-process run (the `run` fixture)."""
+    code, _, err = run(*_campaign(tmp_path / "pipe.sqlite")[3:])
+    assert code == 0, err
+    lines = err.splitlines()
+    assert len(lines) == 2 and "\r" not in err, err
     assert lines[0].startswith("[rigid-qbar] 120 tasks to run")
     assert lines[1].startswith("[rigid-qbar] 120/120 tasks (100 %)")
     status, err = _on_a_pty(_campaign(tmp_path / "tty.sqlite"))

@@ -107,7 +107,7 @@ HANG = textwrap.dedent('''
     count = 2
     [[algorithms]]
     name = "stuck:forever"
-    time_limit = 0.5
+    time_limit = 0.3
     [[algorithms]]
     name = "R-LIST-0"
     [scenarios]
@@ -122,20 +122,27 @@ STUCK = textwrap.dedent('''
 ''')
 
 
-def test_a_plugin_that_never_returns_is_stopped_by_its_time_limit(plugins):
+def test_a_plugin_that_never_returns_is_stopped_by_its_time_limit(run, plugins):
+    """On the spawned pool and inline (in the command's own process: here in-process, with
+    the `run` fixture, since no worker is involved)."""
     (plugins / "stuck.py").write_text(STUCK)
     (plugins / "hang.toml").write_text(HANG)
     for executor in ("inline", "pool"):
         store = f"{executor}.sqlite"
-        done = _spawned(plugins, "campaign", "run", "hang.toml", "--store", store,
-                        "--executor", executor, "--jobs", "2", "-q")
-        assert done.returncode == 0, done.stderr
+        argv = ("campaign", "run", "hang.toml", "--store", store, "--executor", executor,
+                "--jobs", "2", "-q")
+        if executor == "pool":
+            done = _spawned(plugins, *argv)
+            code, err = done.returncode, done.stderr
+        else:
+            code, _, err = run(*argv)
+        assert code == 0, err
         with ResultStore(plugins / store) as s:
             rows = [(f, r) for _, f, r, _, _ in s.rows("hang")]
         stuck = [r for f, r in rows if f["algorithm"] == "stuck:forever"]
         assert len(rows) == 4 and len(stuck) == 2
         assert all(r["objective"] is None and r["violations"] == [
-            "stuck:forever did not return within 0.5 s (--time-limit)"] for r in stuck)
-        assert all(f["time_limit"] == 0.5 for f, _ in rows if f["algorithm"] == "stuck:forever")
+            "stuck:forever did not return within 0.3 s (--time-limit)"] for r in stuck)
+        assert all(f["time_limit"] == 0.3 for f, _ in rows if f["algorithm"] == "stuck:forever")
         assert all("time_limit" not in f and r["objective"] > 0
                    for f, r in rows if f["algorithm"] == "R-LIST-0")

@@ -27,7 +27,26 @@ from resilsched.validation import validate_attempts
 from tests.support.moldable.cases import random_failures, random_instance
 from tests.support.moldable.oracle import brute_opt
 
+#: the command's limit (the command does not wait it out: at 2 s the chains meet L' and prove
+#: the optimum in ~0.1 s, the rest is reading the file)
 LIMIT = 2.0
+#: the paper-sized solve's limit: LPA-LIST's incumbent (n x P = 3.75e6 cells, ~0.2 s by its
+#: estimate) runs only when its estimate is at most half of the time left, as do the chains
+#: before it (~0.4 s by theirs); 1 s runs both, and the incumbent still fits when a loaded
+#: machine slows the phases before it several times (at 0.5 s the chains never run and the
+#: incumbent fits by less than 0.1 s). Known weakness: at a load above 6 on two cores (four
+#: test processes, each CP-SAT on two threads) the root bound and the chains' first target
+#: can take ~0.6 s, and LPA-LIST is then skipped (no schedule, or CP-SAT's worse one); 2 s
+#: survived that load in the runs measured
+PAPER_LIMIT = 1.0
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm_imports():
+    """OR-Tools is imported on the first model built (and skipped when less than a second is
+    left for it): import it before the clock of the tests, so that the paper-sized solve
+    builds and searches its model whatever ran before it."""
+    import ortools.sat.python.cp_model  # noqa: F401
 
 
 def _within_limit(seconds: float, limit: float = LIMIT) -> bool:
@@ -48,8 +67,8 @@ def test_paper_sized_instance_within_the_limit(model, failures):
     inst = paper_instance(model, 1)  # n = 500, P = 7500: ~10^6 front points
     sc = (sample_scenarios(inst.q(), 1, 3)[0] if failures else inst.scenario())
     t0 = time.perf_counter()
-    sol = solve_scenario(inst, sc, time_limit=LIMIT, workers=2)
-    assert _within_limit(time.perf_counter() - t0)
+    sol = solve_scenario(inst, sc, time_limit=PAPER_LIMIT, workers=2)
+    assert _within_limit(time.perf_counter() - t0, PAPER_LIMIT)
     assert sol.status is Status.FEASIBLE
     assert sol.objective <= lpa_list(inst, sc).objective * (1 + 1e-12)
     _check_answer(inst, sc, sol)

@@ -52,11 +52,21 @@ def test_certified_returns_within_the_limit_with_an_honest_answer(name, inst):
 def test_a_capped_optimum_is_feasible_with_the_optimum_as_bound():
     inst = WorksharingInstance(1.0, 1, LIN, 1e-12)
     opt = thm4_charged_linear(1.0, 1.0, 1e-12)
-    sol = solve(inst, time_limit=2.0)  # 10^4 chunks returned: 5,000 per second of limit
-    assert sol.status is Status.FEASIBLE  # the optimum has 1.4 million chunks: not returned
+    # the optimum has 1.4 million chunks: not returned; the QP certificate runs until the limit
+    sol = solve(inst, time_limit=LIMIT)  # 2,000 chunks returned: the floor of max_entries
+    assert sol.status is Status.FEASIBLE
     assert sol.payload.facts["capped_from"] == opt.info["m"]
     assert abs(sol.bound - opt.expected) < 1e-12
-    assert opt.expected - sol.objective < 1e-4
+    assert sol.payload.facts["m"] == 2_000
+    assert abs(sol.objective - thm4_charged_linear(1.0, 1.0, 1e-12, 2_000).expected) < 1e-12
+    assert opt.expected - sol.objective < 3e-4
+    # 5,000 chunks per second of limit above the floor: 10^4 at 2 s (without the certificate,
+    # which does not change the schedule, the call does not wait out the limit)
+    wide = solve(inst, time_limit=2.0, certify=False)
+    assert wide.status is Status.FEASIBLE and wide.payload.facts["m"] == 10_000
+    assert wide.payload.facts["capped_from"] == opt.info["m"]
+    assert abs(wide.bound - opt.expected) < 1e-12
+    assert opt.expected - wide.objective < 1e-4
     # the best schedule with at most max_entries chunks is Theorem 4 with n = max_entries
     small = solve(inst, time_limit=LIMIT, max_entries=50, certify=False)
     assert abs(small.objective - thm4_charged_linear(1.0, 1.0, 1e-12, 50).expected) < 1e-12
