@@ -181,10 +181,33 @@ def test_solve_scenario_with_many_workers():
                     is not threading.main_thread(), reason="POSIX signals, main thread")
 def test_ctrl_c_during_the_search_sets_halt_instead_of_raising():
     """While the C search runs, Ctrl-C sets the halt flag (so it cannot be swallowed at the
-    start of the LP callback) and is raised after; the default handler is put back."""
+    start of the LP callback) and is raised after; the default handler is put back. (Python's
+    handler is installed first: a test run started in the background by a non-interactive
+    shell inherits SIGINT ignored, and the search then leaves SIGINT alone.)"""
     stop = ctypes.c_int32(0)
-    with crefute._ctrl_c_halts(stop) as seen:
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)  # the handler runs between bytecodes of this thread
-    assert stop.value == 1 and seen
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with crefute._ctrl_c_halts(stop) as seen:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler runs between bytecodes of this thread
+        assert stop.value == 1 and seen
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.skipif(sys.platform == "win32" or threading.current_thread()
+                    is not threading.main_thread(), reason="POSIX signals, main thread")
+def test_an_ignored_ctrl_c_is_left_ignored():
+    """Where SIGINT is ignored (a background job), the search does not take it over."""
+    stop = ctypes.c_int32(0)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with crefute._ctrl_c_halts(stop) as seen:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        assert stop.value == 0 and not seen
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
