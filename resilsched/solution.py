@@ -66,8 +66,15 @@ def lines_of(payload: Any) -> list[str]:
     return list(render()) if callable(render) else []
 
 
+#: the exact types `to_jsonable` returns as they are (subclasses such as numpy.float64 and
+#: IntEnum members take the general path)
+_JSON_LEAVES = frozenset({int, float, str, bool, type(None)})
+
+
 def to_jsonable(x: Any) -> Any:
     """Recursively convert tuples, Fractions, numpy scalars and dataclass payloads to JSON types."""
+    if type(x) in _JSON_LEAVES:  # most calls: a schedule's numbers (numpy scalars are not here)
+        return x
     if isinstance(x, dict):
         return {str(k): to_jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):

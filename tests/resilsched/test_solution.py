@@ -97,3 +97,22 @@ def test_a_rational_time_is_a_number_with_its_exact_value_beside_it(run):
     assert all(isinstance(a["end"], (int, float)) for a in sim["attempts"])
     solved = _json(run, "solve", rigid.path, "--method", "cpsat-scenario")["solution"]
     assert solved["schedule"]["attempts"] == solved["attempts"]  # the former path stays
+
+
+def test_to_jsonable_gives_json_types_and_leaves_plain_numbers_as_they_are():
+    import enum
+
+    import numpy as np
+
+    from resilsched.solution import to_jsonable
+
+    class Kind(enum.IntEnum):
+        A = 3
+
+    big = 10**30
+    out = to_jsonable({1: (np.float64(0.5), np.int64(7), Fraction(9, 2), Fraction(4)),
+                       "x": [True, None, "s", big, 2.5, Kind.A]})
+    assert out == {"1": [0.5, 7, "9/2", 4], "x": [True, None, "s", big, 2.5, 3]}
+    assert [type(v) for v in out["1"]] == [float, int, str, int]
+    assert out["x"][3] is big and type(out["x"][0]) is bool
+    json.dumps(out)
