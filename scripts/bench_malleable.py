@@ -8,8 +8,12 @@ whole even range per application, no shortcut. Both must give the same makespans
 medians of `--repeat` runs in this one process (reference and fast code alternate, so a load
 change hits both); the load average is printed before and after.
 
+With ``--large``, one execution of each failure-aware heuristic on the largest platform an
+instance may have (p = 10^7, decision MA-23) at a few n: what a run costs there, where no goal
+is set (``--time-limit`` bounds a run).
+
     python scripts/bench_malleable.py [--n 1000 --p 5000] [--ref-n 100 --ref-p 1000]
-                                      [--repeat 3] [--grid] [--write]
+                                      [--repeat 3] [--grid] [--large] [--write]
 
 ``--write`` replaces its section of docs/performance.md (scripts/benchpage.py).
 """
@@ -34,7 +38,10 @@ p = 5000, MTBF 100 years, `paper_instance(7, 1000, 5000)`, about 50 failures per
 cold instance (j_max and every cache computed inside the run): median CPU seconds of the
 repeats and the mean wall time; the fast code against `Reference` (the pseudo-code of spec
 001 §3.2-3.7 line by line) at n = 100, p = 1000 on two seeds, with the same makespans
-(checked); with `--grid`, one repetition of the Figure 1.5 grid, scaled to the paper's 50.
+(checked); with `--grid`, one repetition of the Figure 1.5 grid, scaled to the paper's 50;
+with `--large`, one execution per heuristic on the largest platform an instance may have
+(p = 10^7, decision MA-23), where ITERATEDGREEDY's reallocation after each struck failure
+walks every application's counts up to its cap (MA-20) and the cost grows with n.
 Goals: issue 11's."""
 
 COMBOS = {"ENDLOCAL-SAF": ("local", "saf"), "ENDLOCAL-IG": ("local", "ig"),
@@ -320,6 +327,22 @@ def cpu(fn, repeat):
     return statistics.median(times), out
 
 
+def large_rows(ns: list[int], p: int) -> list[Row]:
+    """One execution (CPU seconds) of every failure-aware heuristic at each n of `ns` on p
+    processors, MTBF 100 years, a cold instance."""
+    print(f"fast, p={p}, MTBF 100 y, one execution each (CPU s)")
+    rows = []
+    for n in ns:
+        for name in COMBOS:
+            t, res = cpu(lambda name=name, n=n: fast(name)(paper_instance(7, n, p), seed=7), 1)
+            failures = res.schedule.counts["failures"]
+            print(f"  n={n:<6d} {name:14s} {t:8.2f} s cpu  {failures} failures struck")
+            rows.append(Row(f"{name}, n = {n}, p = {p:,}: CPU seconds of one "
+                            "execution", "none (`--time-limit` bounds a run)",
+                            f"{t:.2f} s ({failures} failures struck)"))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1000)
@@ -328,6 +351,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ref-p", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--grid", action="store_true", help="also time one Fig 1.5 repetition")
+    ap.add_argument("--large", action="store_true",
+                    help="also time one execution per heuristic at p = --large-p")
+    ap.add_argument("--large-n", type=int, nargs="+", default=[100, 300])
+    ap.add_argument("--large-p", type=int, default=10**7)
     add_write_option(ap)
     args = ap.parse_args(argv)
     bench = Run(__file__, argv)
@@ -382,6 +409,8 @@ def main(argv: list[str] | None = None) -> None:
                         "< 10 min on 2 processes (issue 11)",
                         f"{50 * total / 60:.1f} min CPU, so {25 * total / 60:.1f} min on 2 "
                         f"processes ({total:.1f} s per repetition)"))
+    if args.large:
+        page += large_rows(args.large_n, args.large_p)
     print(_load())
     if args.write:
         bench.write(args.write, TITLE, INTRO, page)
