@@ -353,7 +353,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grid", action="store_true", help="also time one Fig 1.5 repetition")
     ap.add_argument("--large", action="store_true",
                     help="also time one execution per heuristic at p = --large-p")
-    ap.add_argument("--large-n", type=int, nargs="+", default=[100, 300])
+    ap.add_argument("--large-n", type=int, nargs="+", default=[100, 1000])
     ap.add_argument("--large-p", type=int, default=10**7)
     add_write_option(ap)
     args = ap.parse_args(argv)

@@ -17,8 +17,9 @@ An application whose window ends before its reach has an *open* end: its next st
 unknown. The steps are sorted, the cut is found with the open ends taken as free, and every open
 end before that cut is widened (its window doubles) until no open end precedes the cut. While
 nothing binds (no terminal known, the pool not reached: idle processors on a large platform),
-only the first open end in that order is widened: the loop stops at the first terminal, so a
-chain whose open end lies below that terminal's value needs no more counts (MA-18).
+only the chain of the first open end in that order is evaluated, to its end: the loop stops at
+the first terminal, so a chain whose open end lies below that terminal's value needs no more
+counts (MA-18).
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ def cut(k: np.ndarray, val: np.ndarray, cap: np.ndarray, pool: int,
         rows = ends[is_open[ends]]
         if rows.size == 0:
             break
-        if not over.size:  # nothing binds yet (no terminal known, the pool not reached): the
-            rows = rows[:1]  # first open end's chain goes first; its terminal then cuts the rest
         # every step stays: dropping those after the cut would let the next cut pass them
         # (their costs gone) and take a later step of a chain without them (issue 27)
         steps = [(s_pos, s_col, s_val, s_from, s_cost)]
         width = np.zeros(n, dtype=np.int64)
-        width[rows] = np.minimum(span[rows] - done[rows], np.maximum(2 * done[rows], WIDEN))
+        if over.size:
+            width[rows] = np.minimum(span[rows] - done[rows], np.maximum(2 * done[rows], WIDEN))
+        else:  # nothing binds yet (no terminal known, the pool not reached): the first open
+            rows = rows[:1]  # end's chain is evaluated to its end; its terminal cuts the rest
+            width[rows] = span[rows] - done[rows]
     taken = order[:stop]
     taken = taken[taken < s_pos.size]
     left = pool - int(s_cost[taken].sum())
