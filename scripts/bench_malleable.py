@@ -40,9 +40,8 @@ repeats and the mean wall time; the fast code against `Reference` (the pseudo-co
 001 §3.2-3.7 line by line) at n = 100, p = 1000 on two seeds, with the same makespans
 (checked); with `--grid`, one repetition of the Figure 1.5 grid, scaled to the paper's 50;
 with `--large`, one execution per heuristic on the largest platform an instance may have
-(p = 10^7, decision MA-23), where ITERATEDGREEDY's reallocation after each struck failure
-walks every application's counts up to its cap (MA-20) and the cost grows with n.
-Goals: issue 11's."""
+(p = 10^7, decision MA-23), where the cost grows with n, most for ITERATEDGREEDY, which
+reallocates every application after each struck failure. Goals: issue 11's."""
 
 COMBOS = {"ENDLOCAL-SAF": ("local", "saf"), "ENDLOCAL-IG": ("local", "ig"),
           "ENDGREEDY-SAF": ("greedy", "saf"), "ENDGREEDY-IG": ("greedy", "ig"),
