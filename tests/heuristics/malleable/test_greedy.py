@@ -156,4 +156,4 @@ def test_a_pool_that_never_binds_needs_only_the_chains_above_the_stop():
         assert np.array_equal(got[1], want[1]), trial
         cells += seen[0]
         spans += int(((cap - start) // 2).sum())
-    assert cells < 0.3 * spans, (cells, spans)  # about 0.17 (all chains at once: about 0.6)
+    assert cells < 0.4 * spans, (cells, spans)  # 0.28 (every open chain widened: 0.61)
