@@ -24,7 +24,7 @@ import pytest
 from resilsched.campaign.plan import plan, shard_slice
 from resilsched.campaign.spec import load_spec
 from resilsched.cli import main
-from tests.support.campaign.midrun import stored, stored_rows
+from tests.support.campaign.midrun import SLOWER_SHARDS, stored, stored_rows
 from tests.support.docs.commands import run_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,24 +33,6 @@ SCRIPT = ROOT / "docs" / "slurm" / "campaign-array.sh"
 RECIPE = ROOT / "docs" / "slurm" / "dask_jobqueue_campaign.py"
 #: the environment of the commands: this interpreter's `resilsched` and `python3` first
 ENV = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-#: 160 tasks of a plug-in that takes 20 ms (importable by the shards as a user's module would
-#: be): a shard lasts about a second, so SIGTERM finds it mid-run (a registered heuristic's
-#: task takes a few ms on the compiled core: a shard could end before the test stops it)
-SLOWER_SHARDS = """
-[campaign]
-name = "slower"
-[[instances]]
-family = "rigid"
-preset = "smoke"
-count = 4
-seed = 1
-[[algorithms]]
-name = "tests.support.campaign.slow_rigid:run"
-[scenarios]
-qbar = [0.3]
-count = 40
-seed = 7
-"""
 
 
 def block(language: str, after: str) -> str:

@@ -3,9 +3,11 @@
 `wait_for_rows` waits for a campaign running in another process to store rows: its progress
 lines cannot be the signal, off a terminal they come at most every 10 s (decision K29).
 `SLOW` is a spec slow enough to be killed mid-run on a pool, `SLOW_SHARDS` one whose shards are
-(inline); `slow_square` is a task slow enough to be caught in flight, in a module that Dask
-workers can import by its name (a test module's own name under pytest, ``campaign.test_...``,
-is not). `stored` reads a store's rows without writing."""
+(inline), `SLOWER_SHARDS` one whose shards are stopped by SIGTERM in a separate process
+(tests/docs/test_slurm.py); `slow_square` is a task slow enough to be caught in flight, in a
+module that Dask workers can import by its name (a test module's own name under pytest,
+``campaign.test_...``, is not), `slow_rigid` a plug-in heuristic of the same kind. `stored`
+reads a store's rows without writing."""
 
 from __future__ import annotations
 
@@ -31,9 +33,27 @@ qbar = [0.3]
 count = 10
 seed = 7
 """
-#: 320 tasks of ~20 ms inline (q-bar 0.9: many failures), ~80 per shard of 4: a shard is
-#: caught with most of its slice to do
+#: 320 tasks of a few ms inline on the compiled core (q-bar 0.9: many failures), ~80 per shard
+#: of 4: a shard is caught with most of its slice to do
 SLOW_SHARDS = SLOW.replace("qbar = [0.3]", "qbar = [0.9]").replace("count = 10", "count = 40")
+#: 160 tasks of `slow_rigid` (20 ms each), ~40 per shard of 4: a shard lasts about a second,
+#: so a SIGTERM sent after its first row finds it mid-run (`SLOW_SHARDS`' shard of 70 tasks of
+#: about 4 ms could end first)
+SLOWER_SHARDS = """
+[campaign]
+name = "slower"
+[[instances]]
+family = "rigid"
+preset = "smoke"
+count = 4
+seed = 1
+[[algorithms]]
+name = "tests.support.campaign.midrun:slow_rigid"
+[scenarios]
+qbar = [0.3]
+count = 40
+seed = 7
+"""
 
 
 def stored_rows(store: str | Path) -> int:
@@ -75,3 +95,11 @@ def stored(path: str | Path) -> dict[str, tuple[str, str]]:
         return {k: (f, r) for k, f, r in con.execute("SELECT key, fields, result FROM results")}
     finally:
         con.close()
+
+
+def slow_rigid(instance, scenario=None, priority=None, *, seed: int = 0):
+    """R-LIST-0 (its default priority) after 20 ms, as a plug-in heuristic."""
+    from resilsched.heuristics.rigid.rlist import r_list_0
+
+    time.sleep(0.02)
+    return r_list_0(instance, scenario, priority, seed=seed)
