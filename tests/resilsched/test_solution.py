@@ -5,12 +5,15 @@ is a non-integral rational; ``simulate --json``, ``solve --json --method M`` and
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from resilsched.solution import to_jsonable
 from tests.support.plot.fixtures import CASES, DrawCase
 
 #: the paths of a family's schedule under "solution" (docs/architecture.md)
@@ -100,12 +103,6 @@ def test_a_rational_time_is_a_number_with_its_exact_value_beside_it(run):
 
 
 def test_to_jsonable_gives_json_types_and_leaves_plain_numbers_as_they_are():
-    import enum
-
-    import numpy as np
-
-    from resilsched.solution import to_jsonable
-
     class Kind(enum.IntEnum):
         A = 3
 
