@@ -356,6 +356,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--large-p", type=int, default=10**7)
     add_write_option(ap)
     args = ap.parse_args(argv)
+    if args.large and not (min(args.large_n) >= 1 and 2 * max(args.large_n) <= args.large_p
+                           <= 10**7):
+        ap.error("--large-n must be >= 1 and --large-p in [2 max(--large-n), 10^7] (MA-23)")
     bench = Run(__file__, argv)
     page: list[Row] = []
     speedups: dict[str, list[float]] = {}

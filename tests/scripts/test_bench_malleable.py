@@ -4,6 +4,8 @@ and n, written into the script's section of the page."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.fuzzing import load
 
 
@@ -21,3 +23,11 @@ def test_tiny_run_with_large_rows_writes_its_section(tmp_path, capsys):
     large = [line for line in text.splitlines() if "p = 4,000: CPU seconds of one" in line]
     assert len(large) == 2 * len(bench.COMBOS)
     assert all("failures struck" in line for line in large)
+
+
+def test_a_large_platform_beyond_the_limit_is_refused_before_any_run(capsys):
+    bench = load("bench_malleable")
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--large", "--large-p", str(10**8)])
+    assert exc.value.code == 2 and "--large-p in [2 max(--large-n), 10^7]" in \
+        capsys.readouterr().err
