@@ -5,12 +5,14 @@ is stored exactly once."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +20,9 @@ from resilsched.campaign import ResultStore, Task, run_campaign
 from resilsched.campaign.claims import Claims, live_runs, place, process_start
 from resilsched.campaign.engine import execute
 from resilsched.campaign.store import canonical_json
-from tests.support.campaign.midrun import SLOW, wait_for_rows
+from tests.support.campaign.midrun import SLOW, SLOWER_SHARDS, wait_for_rows
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def square(x: int) -> int:
@@ -103,8 +107,9 @@ def test_claims_in_memory_are_a_no_op():
     assert live_runs(store, "c") == {}
 
 
-#: 400 tasks of a few milliseconds (R-LIST-Q on the paper's 100-job sets)
-SHARED = SLOW.replace('name = "slow"', 'name = "shared"').replace("count = 10", "count = 50")
+#: 200 tasks of `gated_rigid`: the first task of each process waits for the other's first
+SHARED = SLOWER_SHARDS.replace('name = "slower"', 'name = "shared"').replace(
+    "slow_rigid", "gated_rigid").replace("count = 40", "count = 50")
 
 
 def test_two_concurrent_processes_share_the_work(spec, tmp_path):
@@ -112,20 +117,23 @@ def test_two_concurrent_processes_share_the_work(spec, tmp_path):
     exactly one of them, and both end with every row stored, once."""
     path = spec(SHARED)
     store = tmp_path / "results.sqlite"
+    gate = tmp_path / "gate"
+    gate.mkdir()
     cmd = [sys.executable, "-m", "resilsched", "campaign", "run", path, "--store", str(store),
            "--executor", "inline", "--chunk-seconds", "0.1", "--json", "-q"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RESILSCHED_TEST_GATE": str(gate)}
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env) for _ in range(2)]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     a, b = (json.loads(out) for out, _ in outs)
-    assert a["stored"] == b["stored"] == 400
-    assert a["ran"] + b["ran"] == 400 and a["ran"] > 0 and b["ran"] > 0  # shared, none twice
+    assert a["stored"] == b["stored"] == 200
+    assert a["ran"] + b["ran"] == 200 and a["ran"] > 0 and b["ran"] > 0  # shared, none twice
     for one, other in ((a, b), (b, a)):  # each saw every row of the other
         assert one["already_stored"] + one["by_others"] == other["ran"]
     con = sqlite3.connect(store)
-    assert con.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM results").fetchone() == (400,
-                                                                                            400)
+    assert con.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM results").fetchone() == (200,
+                                                                                            200)
     assert con.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)  # released at the end
     assert con.execute("SELECT COUNT(*) FROM claimants").fetchone() == (0,)
     con.close()

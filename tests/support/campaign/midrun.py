@@ -6,11 +6,13 @@ lines cannot be the signal, off a terminal they come at most every 10 s (decisio
 (inline), `SLOWER_SHARDS` one whose shards are stopped by SIGTERM in a separate process
 (tests/docs/test_slurm.py); `slow_square` is a task slow enough to be caught in flight, in a
 module that Dask workers can import by its name (a test module's own name under pytest,
-``campaign.test_...``, is not), `slow_rigid` a plug-in heuristic of the same kind. `stored`
-reads a store's rows without writing."""
+``campaign.test_...``, is not), `slow_rigid` a plug-in heuristic of the same kind, and
+`gated_rigid` one that holds two processes sharing a store until both have started a task.
+`stored` reads a store's rows without writing."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import time
@@ -95,6 +97,21 @@ def stored(path: str | Path) -> dict[str, tuple[str, str]]:
         return {k: (f, r) for k, f, r in con.execute("SELECT key, fields, result FROM results")}
     finally:
         con.close()
+
+
+def gated_rigid(instance, scenario=None, priority=None, *, seed: int = 0):
+    """R-LIST-0 (its default priority), as a plug-in heuristic, once this process and another
+    have both started a task: each call leaves a file named after its process in the folder
+    ``$RESILSCHED_TEST_GATE`` and waits (at most 60 s) until the folder holds two. Two
+    processes sharing a store then both run tasks, however late the second one starts."""
+    from resilsched.heuristics.rigid.rlist import r_list_0
+
+    gate = Path(os.environ["RESILSCHED_TEST_GATE"])
+    (gate / str(os.getpid())).touch()
+    deadline = time.monotonic() + 60.0
+    while sum(1 for _ in gate.iterdir()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return r_list_0(instance, scenario, priority, seed=seed)
 
 
 def slow_rigid(instance, scenario=None, priority=None, *, seed: int = 0):

@@ -117,8 +117,8 @@ def test_no_rep_rule_refused_by_name():
         no_rep(inst, chunk_rule="cubic")
 
 
-def test_cli_table3_and_bad_rule(run):
-    code, out, _ = run("reproduce", "worksharing", "table3")
+def test_cli_table3_and_bad_rule(run, tmp_path):
+    code, out, _ = run("reproduce", "worksharing", "table3", "--out", tmp_path)
     assert code == 0 and "7 of 7 K values" in out
     code, out, err = run("reproduce", "worksharing", "e5", "--no-rep-rule", "cubic")
     assert code == 2 and out == "" and err.count("\n") == 1
@@ -155,8 +155,8 @@ def test_norep_rules_reduced(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_props_full(run):
-    code, out, _ = run("reproduce", "worksharing", "props")
+def test_props_full(run, tmp_path):
+    code, out, _ = run("reproduce", "worksharing", "props", "--out", tmp_path)
     assert code == 0
     assert "(no violation)" in out and "4043 of 4043 instances (0 violations)" in out
     table = out.split("violations\n")[1].split("K_min and K_upper")[0]
