@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -70,9 +71,25 @@ def _parser() -> argparse.ArgumentParser:
     return _PARSER
 
 
+def blocking_output() -> None:
+    """Make standard output and error blocking where they are not. A parent may leave them
+    non-blocking (the flag belongs to the pipe it shares with this process): Python then drops,
+    silently and with exit status 0, what does not fit in the pipe when the reader lags, a
+    ``--json`` object cut in the middle. Streams without a descriptor (in-process callers'
+    captures) are left as they are."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fd = stream.fileno()
+            if not os.get_blocking(fd):
+                os.set_blocking(fd, True)
+        except (AttributeError, OSError, ValueError):  # None, a StringIO, a closed stream
+            continue
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit status (2 for bad input, after one line on stderr)."""
     started = time.perf_counter()
+    blocking_output()
     parser = _parser()
     try:
         args = parser.parse_args(argv)
