@@ -29,6 +29,8 @@ from pathlib import Path
 
 from benchpage import Row, Run, add_write_option
 
+from resilsched.commands.args import integer
+
 ROOT = Path(__file__).resolve().parents[1]
 TITLE = "The test suite (`scripts/bench_suite.py`)"
 INTRO = """The README's test command (`python -m pytest -q -n auto`, every default test) from the
@@ -71,19 +73,12 @@ def run_suite(workers: str, extra: list[str]) -> tuple[float, float, int, str, l
         line for line in lines if line.startswith(("FAILED ", "ERROR "))]
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--repeat", type=_positive, default=3,
-                    help="runs of the reference workload before and after (default 3)")
-    ap.add_argument("--loops", type=_positive, default=30_000_000,
-                    help="additions of the reference workload (default 30,000,000)")
+    ap.add_argument("--repeat", type=integer(1, 100), default=3,
+                    help="runs of the reference workload before and after (1-100, default 3)")
+    ap.add_argument("--loops", type=integer(1, 10**9), default=30_000_000,
+                    help="additions of the reference workload (1-10^9, default 30,000,000)")
     ap.add_argument("--workers", default="auto",
                     help="pytest-xdist's -n (default auto: one per core; 0: no xdist)")
     add_write_option(ap)

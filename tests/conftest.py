@@ -66,7 +66,7 @@ def run(capsys):
 
 
 ROOT = Path(__file__).resolve().parents[1]
-#: what the tools may leave in the checkout: caches, build trees, the compiled modules
+#: the top-level folders the tools may leave in the checkout: caches, environments, build trees
 TOOL_TREES = (".pytest_cache", ".hypothesis", ".ruff_cache", ".venv", "build", "dist")
 
 
