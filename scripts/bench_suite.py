@@ -73,14 +73,20 @@ def run_suite(workers: str, extra: list[str]) -> tuple[float, float, int, str, l
         line for line in lines if line.startswith(("FAILED ", "ERROR "))]
 
 
+def workers(text: str) -> str:
+    """argparse type of ``--workers``: pytest-xdist's ``auto``, or a number of workers 0-64."""
+    return "auto" if text == "auto" else str(integer(0, 64, "auto or a number of workers")(text))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=integer(1, 100), default=3,
                     help="runs of the reference workload before and after (1-100, default 3)")
     ap.add_argument("--loops", type=integer(1, 10**9), default=30_000_000,
                     help="additions of the reference workload (1-10^9, default 30,000,000)")
-    ap.add_argument("--workers", default="auto",
-                    help="pytest-xdist's -n (default auto: one per core; 0: no xdist)")
+    ap.add_argument("--workers", type=workers, default="auto",
+                    help="pytest-xdist's -n: auto (the default: one per core), or 0-64 (0: no "
+                         "xdist)")
     add_write_option(ap)
     ap.add_argument("pytest_args", nargs="*", metavar="PYTEST ARGS",
                     help="after --: more arguments of pytest (a folder, -m slow)")

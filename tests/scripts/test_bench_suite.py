@@ -42,3 +42,11 @@ def test_a_count_below_one_is_refused(option, rule, capsys):
         load("bench_suite").main([option, "0"])
     assert exc.value.code == 2 and f"argument {option}: 0 must be in {rule}" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("value", "rule"), [("many", "'many' is not auto or a number of workers"),
+                                             ("65", "65 must be in [0, 64]")])
+def test_a_bad_number_of_workers_is_refused_before_the_suite_runs(value, rule, capsys):
+    with pytest.raises(SystemExit) as exc:
+        load("bench_suite").main(["--workers", value])
+    assert exc.value.code == 2 and f"argument --workers: {rule}" in capsys.readouterr().err
