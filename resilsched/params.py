@@ -30,12 +30,16 @@ import dataclasses
 import functools
 import inspect
 import math
+import numbers
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from resilsched.errors import InvalidOption
+
+#: largest accepted seed (``--seed``, a campaign's ``seed``, the ``seed`` of the Python API)
+MAX_SEED = 2**63 - 1
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -106,6 +110,28 @@ class Param:
             raise InvalidOption(field_name, f"{value!r} is not allowed for {owner} "
                                             f"(choose from {', '.join(map(str, self.choices))})")
         return value
+
+
+def check_seed(value: Any, field_name: str = "seed") -> int:
+    """`value` as a seed: an integer in [0, `MAX_SEED`] (not a bool, a float or None, which
+    numpy would refuse deep inside a draw or take as "fresh entropy"); `InvalidOption` else.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    resilsched.errors.InvalidOption: seed=1.5 must be an integer in [0, 9223372036854775807]
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= value <= MAX_SEED:
+        try:
+            shown = repr(value)
+        except ValueError:  # an int beyond the 4300-digit conversion limit
+            shown = "<an integer of more than 4300 digits>"
+        shown = shown if len(shown) <= 40 else f"{shown[:37]}..."
+        raise InvalidOption(field_name, f"{shown} must be an integer in [0, {MAX_SEED}]")
+    return int(value)
 
 
 def _param(name: str, annotation: Any, default: Any) -> Param | None:

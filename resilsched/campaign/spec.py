@@ -47,6 +47,7 @@ from resilsched.campaign.experiment import ExperimentSpec, experiment_spec
 from resilsched.campaign.store import CampaignError
 from resilsched.errors import InvalidInstance
 from resilsched.instances.fields import MAX_COUNT
+from resilsched.params import MAX_SEED
 from resilsched.plugin import Family
 from resilsched.references import is_reference
 from resilsched.registry import UnknownName, available_families, get_family
@@ -56,8 +57,6 @@ DEFAULT_EXACT_TIME_LIMIT = 10.0
 #: most tasks a spec may declare (a larger cross product is almost surely a typo; each task
 #: takes about 1 KB of memory while the campaign is planned)
 MAX_TASKS = 10_000_000
-#: largest seed (the command line's --seed range)
-MAX_SEED = 2**63 - 1
 #: most scenarios per q-bar value and instance
 MAX_SCENARIOS = 10**6
 #: largest spec file read

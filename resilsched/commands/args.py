@@ -37,8 +37,8 @@ from typing import Any, NoReturn
 
 from resilsched.deadline import check_time_limit
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
+from resilsched.params import MAX_SEED
 
-MAX_SEED = 2**63 - 1
 MAX_INDEX = 10**9
 #: the help layout of every subcommand (descriptions and examples printed as written)
 FORMATTER = argparse.RawDescriptionHelpFormatter
