@@ -57,11 +57,12 @@ class PluginClash(InvalidInstance):
 
 
 def _lookup(table: dict[str, Any], name: str, what: str):
-    if name in table:
-        return table[name]
-    folded = {k.lower(): v for k, v in table.items()}
-    if isinstance(name, str) and name.lower() in folded:
-        return folded[name.lower()]
+    if isinstance(name, str):  # anything else (None, a number, a list) is unknown
+        if name in table:
+            return table[name]
+        folded = {k.lower(): v for k, v in table.items()}
+        if name.lower() in folded:
+            return folded[name.lower()]
     raise UnknownName(f"{what}={name!r} is unknown (choose from {', '.join(table) or 'none'})")
 
 
