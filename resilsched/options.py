@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from resilsched.deadline import Deadline, check_time_limit
+from resilsched.errors import InvalidOption
 from resilsched.params import Param, check_params, params_of
 
 
@@ -60,6 +61,9 @@ class SolveOptions:
         """Validated options from a model's ``time_limit`` and ``**options``."""
         values = dict(options or {})
         progress = values.pop("progress", None)
+        if progress is not None and not callable(progress):
+            raise InvalidOption("progress", f"{progress!r} must be a function of one message "
+                                            "(or None)")
         values = check_params(cls.params(), values, owner)
         return cls(time_limit=check_time_limit(time_limit), progress=progress, **values)
 

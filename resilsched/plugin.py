@@ -117,14 +117,20 @@ class ExactModel:
         """Its ``--param`` names: the fields of `options` (`resilsched.params.params_of`)."""
         return self.options.params()
 
+    def check_options(self, time_limit: float | None, options: Mapping[str, Any]) -> None:
+        """Refuse, before any work, a bad `time_limit` or option of a call (`InvalidOption`
+        naming it and the rule, this model's name in the message); keyword-only arguments of
+        ``solve`` itself (e.g. ``hint``) are left to it."""
+        own = _keywords(self.solve)
+        self.options.of(time_limit, {k: v for k, v in options.items() if k not in own},
+                        self.name)
+
     def __call__(self, instance: Any, scenario: Any = None, *, time_limit: float | None = None,
                  **options: Any) -> Solution:
         """Solve through the registry: the options are checked with this model's name in the
         errors, and the result carries the registered name as its ``method``. Keyword-only
         arguments of ``solve`` itself (e.g. the rigid models' ``hint``) are passed unchecked."""
-        own = _keywords(self.solve)
-        self.options.of(time_limit, {k: v for k, v in options.items() if k not in own},
-                        self.name)
+        self.check_options(time_limit, options)
         solution = self.solve(instance, scenario, time_limit=time_limit, **options)
         return dataclasses.replace(solution, method=self.name)
 
