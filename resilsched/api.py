@@ -22,6 +22,8 @@ Everything is imported on first use: ``import resilsched`` loads no solver.
 
 from __future__ import annotations
 
+import inspect
+import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,12 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.deadline import Deadline, check_time_limit
-from resilsched.errors import InvalidInstance, InvalidSchedule
-from resilsched.params import check_params
+from resilsched.errors import InvalidInstance, InvalidOption, InvalidSchedule
+from resilsched.instances.fields import show
+from resilsched.params import check_params, check_seed
 from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of
-from resilsched.registry import UnknownName, family_of, get_family
+from resilsched.registry import UnknownName, family_of, get_family, reader_for
 from resilsched.registry import heuristic as heuristic_of
+from resilsched.registry import priority as priority_of
 from resilsched.solution import HeuristicResult, Solution, computed_on, number_fields
 
 #: seconds per exact solve (and per heuristic run) of `gap` when no time limit is given
@@ -44,39 +48,78 @@ GAP_TIME_LIMIT = 10.0
 def load(path: str | Path, index: int = 0, **reader_options: Any) -> Any:
     """The instance number `index` of a file (JSON of any family, or a trace such as .swf).
 
+    `reader_options` go to the reader of a trace file (``.swf``: ``P``, ``cores_per_node``,
+    ``statuses``, ...); a JSON file takes none (but ``family``, its family when it names
+    none). A bad path, index or option is refused before the file is read.
+
     >>> import resilsched
     >>> resilsched.load("examples/rigid-small.json").P
     4
     """
     from resilsched.io import read_instances
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidOption("path", f"{show(path)} must be a file path (str or os.PathLike)")
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise InvalidOption("index", f"{show(index)} must be an integer >= 0")
+    _check_reader_options(Path(path), reader_options)
     _, instances = read_instances(path, **reader_options)
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(instances):
+    if index >= len(instances):
         raise InvalidInstance("index", f"{index!r} is out of range: {path} holds "
                                        f"{len(instances)} instance(s)")
     return instances[index]
+
+
+def _check_reader_options(path: Path, options: Mapping[str, Any]) -> None:
+    """Refuse what the reader of `path` would ignore or choke on: an option given for a JSON
+    file (the command line's rule for ``--P`` and the like), or one its reader does not
+    take. ``family`` is `resilsched.io.read_instances`' own."""
+    from resilsched.registry import all_families
+
+    names = [name for name in options if name != "family"]
+    if not names:
+        return
+    if path.suffix.lower() == ".json":
+        raise InvalidOption(names[0], f"applies to trace files (.swf), not to the JSON "
+                                      f"instance {path}")
+    for fam in all_families():
+        reader = reader_for(fam, path)
+        if reader is None:
+            continue
+        params = list(inspect.signature(reader).parameters.values())[1:]
+        if any(p.kind is p.VAR_KEYWORD for p in params):
+            return
+        known = [p.name for p in params if p.kind is not p.VAR_POSITIONAL]
+        for name in names:
+            if name not in known:
+                raise InvalidOption(name, f"is not an option of the {path.suffix} reader "
+                                          f"(choose from {', '.join(known)})")
+        return
 
 
 def scenario(instance: Any, failures: Any = None, qbar: float | None = None,
              seed: int = 0) -> Any:
     """The scenario of `instance`: `failures` checked by its family (a list of failure counts
     for rigid and moldable jobs, a failure trace for malleable applications, a disturbance for
-    desktop grids; None: the instance's stored one), or one drawn at `qbar` from `seed`. None
-    for the families without scenarios."""
-    return scenario_of(family_of(instance), instance, failures, qbar, seed)
+    desktop grids; None: the instance's stored one), or one drawn at `qbar` from `seed` (an
+    integer in [0, 2^63 - 1]). None for the families without scenarios."""
+    fam = family_of(instance)
+    return scenario_of(fam, instance, failures, qbar, check_seed(seed),
+                       fields=("failures", "qbar"))
 
 
 def scenario_of(fam: Family, instance: Any, failures: Any = None, qbar: float | None = None,
-                seed: int = 0) -> Any:
-    """`scenario` for a known family (the command line's ``--failures`` / ``--qbar``)."""
+                seed: int = 0, *, fields: Sequence[str] = ("--failures", "--qbar")) -> Any:
+    """`scenario` for a known family (the command line's ``--failures`` / ``--qbar``, the
+    names its errors give; `fields` the caller's names for them)."""
     if fam.scenario is None:
         if failures is not None or qbar is not None:
-            raise InvalidInstance("--failures/--qbar", f"family {fam.name!r} has no failure "
-                                                       "scenarios")
+            raise InvalidInstance("/".join(fields), f"family {fam.name!r} has no failure "
+                                                    "scenarios")
         return None
     if failures is not None and qbar is not None:
-        raise InvalidInstance("--failures and --qbar", "are exclusive: give the scenario or "
-                                                       "how to draw it")
+        raise InvalidInstance(" and ".join(fields), "are exclusive: give the scenario or "
+                                                    "how to draw it")
     if qbar is not None:
         return fam.sample_scenario(instance, qbar, seed)
     return fam.scenario(instance, failures)
@@ -95,10 +138,12 @@ def simulate(instance: Any, heuristic: str | Callable[..., Any], scenario: Any =
     """
     fam = family_of(instance)
     h = heuristic_of(fam, heuristic, "heuristic")
+    priority_of(h, priority, "priority")  # a bad rule or key is refused before anything runs
+    seed = check_seed(seed)
     params = check_params(h.params, params, h.name)
-    sc = scenario_of(fam, instance, scenario)
-    run = simulate_with(fam, h, instance, sc, priority, seed, params,
-                        check_time_limit(time_limit))
+    limit = check_time_limit(time_limit)
+    sc = scenario_of(fam, instance, scenario, fields=("scenario",))
+    run = simulate_with(fam, h, instance, sc, priority, seed, params, limit)
     if run.error is not None:
         raise run.error
     if not run.valid:
@@ -130,13 +175,24 @@ def solve(instance: Any, method: str | None = None, scenario: Any = None,
     proof, `bound` is always valid, ``objective_source``/``bound_source`` name where each came
     from.
 
-    The same call as ``resilsched solve`` (`solve_with`)."""
+    The same call as ``resilsched solve`` (`solve_with`): `method`, `time_limit`, `options`
+    and `scenario` are checked before any phase runs; a model that averages over the failure
+    model (``online-optimal``, option ``qbar``) takes no scenario."""
     from resilsched.portfolio import pick_model
 
     fam = family_of(instance)
-    sc = scenario_of(fam, instance, scenario)
     model = pick_model(fam, instance, method)
-    deadline = Deadline(check_time_limit(time_limit, "time_limit"))
+    limit = check_time_limit(time_limit, "time_limit")
+    model.check_options(limit, options)
+    if any(p.name == "qbar" for p in model.params):  # as ``resilsched solve``
+        if scenario is not None:
+            raise InvalidInstance("scenario", f"{model.name} averages over the failure model "
+                                              "(its option qbar or the instance's own), it "
+                                              "takes no scenario")
+        sc = None
+    else:
+        sc = scenario_of(fam, instance, scenario, fields=("scenario",))
+    deadline = Deadline(limit)
     return computed_on(solve_with(fam, instance, sc, model, deadline, options,
                                   portfolio=method is None), instance, sc)
 
@@ -192,7 +248,7 @@ class Bounds:
 def bounds(instance: Any, scenario: Any = None) -> Bounds:
     """Every bound the instance's family registers, on `scenario` (default: the stored one)."""
     fam = family_of(instance)
-    sc = scenario_of(fam, instance, scenario)
+    sc = scenario_of(fam, instance, scenario, fields=("scenario",))
     return Bounds(fam.name, fam.sense, {name: b.compute(instance, sc)
                                         for name, b in fam.bounds.items()})
 
@@ -246,18 +302,35 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
     `heuristics` names what to score (default: every registered heuristic), `family`
     restricts the families. `time_limit` (default 10 s) bounds each exact solve and each
     heuristic run. `progress` draws a progress bar on standard error.
+
+    `heuristics`, `library` (but a single name) and `instances` are lists, never empty; each
+    argument is checked before any case runs.
     """
     from resilsched.gap import run_gap
     from resilsched.progress import ProgressBar
 
     limit = check_time_limit(GAP_TIME_LIMIT if time_limit is None else time_limit,
                              "time_limit")
+    heuristics = _listed(heuristics, "heuristics", "heuristic names (or functions)",
+                         "every registered heuristic")
+    instances = _listed(instances, "instances", "instances (or their files)",
+                        "the smoke suites")
+    if not isinstance(progress, bool):
+        raise InvalidOption("progress", f"{show(progress)} must be True or False")
     if library is not None:
         if instances is not None:
             raise InvalidInstance("library and instances", "are exclusive")
-        return library_gap([library] if isinstance(library, str) else list(library),
-                           heuristics, family, time_limit, jobs=jobs, dask=dask, store=store,
-                           resolve=resolve, progress=progress)
+        libs = [library] if isinstance(library, str) else _listed(
+            library, "library", "library names or folders")
+        for lib in libs:
+            if not isinstance(lib, str):
+                raise InvalidOption("library", f"{show(lib)} must be a library name or folder")
+        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)
+                                 or jobs < 1):
+            raise InvalidOption("jobs", f"{show(jobs)} must be an integer >= 1 (None: one "
+                                        "per CPU)")
+        return library_gap(libs, heuristics, family, time_limit, jobs=jobs, dask=dask,
+                           store=store, resolve=resolve, progress=progress)
     cases: dict[str, list[Case]] = {}
     for k, item in enumerate(instances or ()):
         inst = load(item) if isinstance(item, (str, Path)) else item
@@ -266,11 +339,29 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
             Case(getattr(inst, "name", "") or f"instance-{k}", inst, scenario_of(fam, inst)))
     names = [family] if family is not None else (list(cases) or None)
     fams = _families(names)
+    if cases and family not in (None, *cases):
+        raise InvalidOption("family", f"{family!r} is none of the families of the instances "
+                                      f"({', '.join(cases)})")
     chosen = selection(heuristics, fams)
     if chosen is not None:
         fams = [f for f in fams if f.name in chosen]
     return run_gap(fams, limit, cases=cases or None, heuristics=chosen,
                    progress=ProgressBar("gap") if progress else None)
+
+
+def _listed(value: Any, field: str, what: str, default: str = "") -> list[Any] | None:
+    """`value` as a list (None stays None): an iterable holding at least one item, not a
+    string, a path or a mapping (which would be taken apart); `InvalidOption` naming `field`
+    otherwise (`default` says what None gives)."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, os.PathLike, Mapping)) or not isinstance(value, Iterable):
+        raise InvalidOption(field, f"{show(value)} must be a list of {what}")
+    items = list(value)
+    if not items:
+        raise InvalidOption(field, f"[] is empty (give None for {default})" if default
+                            else "[] is empty")
+    return items
 
 
 def _families(names: Sequence[str] | None) -> list[Family]:
