@@ -184,7 +184,7 @@ def solve(instance: Any, method: str | None = None, scenario: Any = None,
     model = pick_model(fam, instance, method)
     limit = check_time_limit(time_limit, "time_limit")
     model.check_options(limit, options)
-    if any(p.name == "qbar" for p in model.params):  # as ``resilsched solve``
+    if model.averages_over_failures:  # as ``resilsched solve``
         if scenario is not None:
             raise InvalidInstance("scenario", f"{model.name} averages over the failure model "
                                               "(its option qbar or the instance's own), it "

@@ -117,6 +117,13 @@ class ExactModel:
         """Its ``--param`` names: the fields of `options` (`resilsched.params.params_of`)."""
         return self.options.params()
 
+    @property
+    def averages_over_failures(self) -> bool:
+        """Whether it averages over the failure model (an option ``qbar``: the online
+        optimum's expected makespan) instead of solving one scenario; such a model takes no
+        scenario and gives no schedule to draw."""
+        return any(p.name == "qbar" for p in self.params)
+
     def check_options(self, time_limit: float | None, options: Mapping[str, Any]) -> None:
         """Refuse, before any work, a bad `time_limit` or option of a call (`InvalidOption`
         naming it and the rule, this model's name in the message); keyword-only arguments of

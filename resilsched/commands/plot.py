@@ -134,7 +134,7 @@ def _results(fam: Any, instance: Any, scenario: Any, args: argparse.Namespace,
     params = dict(zip([id(o) for o in owners], _split_params(args.param, owners), strict=True))
     if h is not None:
         priority(h, args.priority)  # a bad rule is refused before anything runs
-    if model is not None and any(p.name == "qbar" for p in model.params):
+    if model is not None and model.averages_over_failures:
         raise InvalidInstance("--method", f"{model.name} averages over the failure model: "
                                           "it gives an expected makespan, not a schedule, so "
                                           "there is nothing to draw (draw a heuristic or a "

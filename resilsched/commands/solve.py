@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     fam, instance = load(args)
     model = pick_model(fam, instance, args.method)
     options = parse_params(model.params, args.param, model.name)
-    if any(p.name == "qbar" for p in model.params):  # it takes the failure model, not a draw
+    if model.averages_over_failures:  # it takes the failure model, not a draw
         if args.failures is not None:
             raise UsageError(f"--failures: {model.name} averages over the failure model "
                              "(--qbar Q or the instance's own), it takes no scenario")
