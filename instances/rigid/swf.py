@@ -38,6 +38,8 @@ from resilsched.instances.fields import MAX_PROCESSORS, MAX_TIME, processors
 from resilsched.instances.rigid.model import RigidInstance, RigidJob
 
 N_FIELDS = 18
+#: the SWF status codes (field 11) a filter may list
+STATUS_CODES = range(-1, 100)
 FIELD_NAMES = (
     "job number", "submit time", "wait time", "run time", "allocated processors",
     "average CPU time", "used memory", "requested processors", "requested time",
@@ -197,6 +199,21 @@ def header_cores_per_node(header: dict[str, Any]) -> int | None:
     return None
 
 
+def _status_filter(statuses: Any) -> set[int]:
+    """The status codes `statuses` lists (a list of integers in `STATUS_CODES`, at least one);
+    `InvalidInstance` naming ``statuses`` otherwise (a string such as ``'12'`` would be taken
+    apart into 1 and 2)."""
+    values = None if isinstance(statuses, (str, bytes)) or not isinstance(statuses, Iterable) \
+        else list(statuses)
+    if not values or any(isinstance(v, bool) or not isinstance(v, int) or v not in STATUS_CODES
+                         for v in values):
+        shown = repr(statuses)
+        raise InvalidInstance("statuses", f"{shown if len(shown) <= 40 else shown[:37] + '...'} "
+                                          f"must list SWF status codes in [{STATUS_CODES[0]}, "
+                                          f"{STATUS_CODES[-1]}], e.g. [1]")
+    return set(values)
+
+
 def read_swf(
     path: str | os.PathLike,
     *,
@@ -245,7 +262,7 @@ def read_swf(
                                                 f"[1, {MAX_PROCESSORS}]")
     if isinstance(min_jobs, bool) or not isinstance(min_jobs, int) or min_jobs < 1:
         raise InvalidInstance("min_jobs", f"{min_jobs!r} must be a positive integer")
-    keep_status = None if statuses is None else {int(s) for s in statuses}
+    keep_status = None if statuses is None else _status_filter(statuses)
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8", errors="replace")

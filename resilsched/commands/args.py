@@ -125,14 +125,18 @@ def seconds(text: str) -> float:
 
 
 def statuses(text: str) -> list[int]:
-    """argparse type: a comma-separated list of SWF status codes in [-1, 99]."""
+    """argparse type: a comma-separated list of SWF status codes in [-1, 99]
+    (`resilsched.instances.rigid.swf.STATUS_CODES`)."""
+    from resilsched.instances.rigid.swf import STATUS_CODES
+
     try:
         values = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} must list SWF status codes, e.g. 1 or 0,1") from None
-    if not values or any(not -1 <= v <= 99 for v in values):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} must list status codes in [-1, 99]")
+    if not values or any(v not in STATUS_CODES for v in values):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} must list status codes in "
+                                         f"[{STATUS_CODES[0]}, {STATUS_CODES[-1]}]")
     return values
 
 

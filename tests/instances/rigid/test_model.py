@@ -213,6 +213,17 @@ def test_swf_statuses_nodes_override_and_min_jobs():
     assert [d.name for d in read_swf(FIXTURE, min_jobs=3)] == ["2019-06-01", "2019-06-02"]
 
 
+
+@pytest.mark.parametrize("statuses", ["1", "12", [], [200], [-2], [True], [1.0], 3, None])
+def test_swf_status_filter_lists_codes_in_range_or_is_refused(statuses):
+    if statuses is None:  # None keeps every status
+        assert read_swf(FIXTURE)[0].metadata["dropped"]["status"] == 0
+        return
+    with pytest.raises(InvalidInstance, match=r"^statuses=.* must list SWF status codes in "
+                                              r"\[-1, 99\], e\.g\. \[1\]$"):
+        read_swf(FIXTURE, statuses=statuses)  # '12' was taken as statuses 1 and 2
+
+
 def test_swf_time_zone_decides_the_day(tmp_path):
     text = FIXTURE.read_text().replace("; TimeZoneString: America/Chicago\n", "")
     utc = tmp_path / "utc.swf"
