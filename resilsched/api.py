@@ -317,7 +317,12 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
                         "the smoke suites")
     if not isinstance(progress, bool):
         raise InvalidOption("progress", f"{show(progress)} must be True or False")
-    if library is not None:
+    if library is None:
+        for name, value in (("store", store), ("dask", dask), ("resolve", resolve or None)):
+            if value is not None:  # it would be ignored: only a library's run is a campaign
+                raise InvalidOption(name, f"{show(value)} applies to a library's run only "
+                                          "(give library=)")
+    else:
         if instances is not None:
             raise InvalidInstance("library and instances", "are exclusive")
         libs = [library] if isinstance(library, str) else _listed(

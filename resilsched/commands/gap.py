@@ -85,6 +85,11 @@ def report(args: argparse.Namespace) -> Any:
 
     if args.library:  # against stored certificates, on the campaign engine
         positive(args.jobs, "--jobs")
+    else:  # they would be ignored: the smoke suite is solved now, in this process
+        for flag in ("--store", "--dask", "--jobs", "--resolve"):
+            if getattr(args, flag[2:]) not in (None, False):
+                raise UsageError(f"{flag}: applies with --library only (the smoke suite is "
+                                 "solved now, in this process)")
     time_limit(args, 10.0)  # checked here, to name the option
     try:
         return gap(args.heuristic, args.library or None, family=args.family,

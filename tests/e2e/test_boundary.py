@@ -119,6 +119,16 @@ def test_options_out_of_range(run, tmp_path, argv, message):
         refused(run, "simulate", path, "--heuristic", "R-LIST-0", *argv, message=message)
 
 
+@pytest.mark.parametrize("argv", [("--store", "x.sqlite"), ("--dask", "local"),
+                                  ("--jobs", "2"), ("--resolve",)])
+def test_gap_options_of_a_library_run_are_refused_without_library(run, tmp_path, argv):
+    # they were ignored: the smoke suite is solved in this process, and nothing was stored
+    argv = [str(tmp_path / a) if a.endswith(".sqlite") else a for a in argv]
+    refused(run, "gap", "--family", "rigid", *argv,
+            message=f"{argv[0]}: applies with --library only")
+    assert not (tmp_path / "x.sqlite").exists()
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (("--count", "100000"), "argument --count: 100000 must be in [1, 10000]"),
     (("--count", "0"), "argument --count: 0 must be in [1, 10000]"),
