@@ -21,7 +21,8 @@ COMMANDS = [
     ("plot-rigid.png", "resilsched plot examples/rigid-small.json --heuristic R-SHELF-B "
                        "--method cpsat-scenario --compare --out docs/img/plot-rigid.png"),
     ("plot-moldable.png", "resilsched plot examples/moldable-small.json --heuristic LPA-LIST "
-                          "--method cpsat-scenario --compare --out docs/img/plot-moldable.png"),
+                          "--method cpsat-scenario --compare --param deterministic=true "
+                          "--out docs/img/plot-moldable.png"),
     ("plot-coschedule.png", "resilsched plot examples/coschedule-small.json --heuristic "
                             "PACK-APPROX --method setpart-cg --compare "
                             "--out docs/img/plot-coschedule.png"),

@@ -173,6 +173,7 @@ def picture(instance: Any, run: Any, scenario: Any, table: SegmentTable,
     struck = sum(ph[6] == "failure" for ph in run.phases)
     notes = [f"bar height: processors held (lane full = {top}"
              + (")" if top == instance.p else f" of p = {instance.p})"),
-             "fault-free run" if run.fault_free else f"{struck} failures struck"]
+             "fault-free run" if run.fault_free
+             else f"{struck} of the trace's failures struck an application"]
     return Picture(table, instance.n, "applications", "s", "", lane_ticks=ticks, lines=lines,
                    item_name="application", item_prefix="T", label_counts=True, notes=notes)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import doctest
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -88,8 +87,6 @@ LONG = {
         "slow: tests/scripts/test_online_study.py"
         "::test_the_study_command_of_the_page_runs_as_written",
 }
-#: files a page tells its reader to have in the folder, besides the ones it shows
-PREPARE = {"own-heuristic.md": ["examples/plugins/rigid_widest.py"]}
 
 
 def commands(page: Path) -> list[str]:
@@ -139,8 +136,6 @@ def folder(tmp_path, monkeypatch):
 def test_every_command_of_the_page_runs(page, run, folder):
     for name, body in shown_files(page).items():
         (folder / name).write_text(body)
-    for path in PREPARE.get(page.name, []):
-        shutil.copy(ROOT / path, folder)
     for line in [c for p, c in RUN if p == page]:
         code, _, err = run_line(line, run, folder)
         assert code == 0, (line, err[-2000:])
