@@ -213,7 +213,7 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     if rest_hint is not None and makespan_of(rest, rest_hint) < upper[0]:
         upper = (makespan_of(rest, rest_hint), rest_hint)
     lap("greedy")
-    opts.say(f"greedy schedule {upper[0] + offset} (scaled x{data.scale}); root bounds")
+    opts.say(f"greedy schedule {(upper[0] + offset) / data.scale:.6g} s; root bounds")
     roots = phase(opts, ROOT_SHARE)
     max_k, rounds = roots.max_k(len(set(rest.p))), roots.rounds(rest.n, rest.P)
     root = root_bound(rest, strengthen, roots.deadline, max_k=max_k, max_rounds=rounds)

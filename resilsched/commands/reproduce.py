@@ -42,7 +42,7 @@ def add_parser(sub: Any) -> None:
         "field of one JSON object {family, exit_status, output}.",
         epilog=examples(
             "resilsched reproduce rigid --help\n"
-            "resilsched reproduce rigid                    # scaled-down Figs. 4-6, Table 1\n"
+            "resilsched reproduce rigid       # scaled-down Figs. 4-6, Table 1, Prop. 3\n"
             "resilsched reproduce moldable --sets 30 --scenarios 20 --csv table1.csv\n"
             "resilsched reproduce worksharing e5 --trials 1000"),
     )

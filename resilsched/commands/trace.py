@@ -49,9 +49,10 @@ def run(args: argparse.Namespace) -> int:
     fam, days = read_instances(path, **trace_options(args))
     rows = day_table(days)
     notes(args)
-    lines = [f"{'index':>5}  {'day':<12} {'jobs':>6} {'max width':>9} {'area':>12} {'dropped':>7}"]
-    lines += [f"{r['index']:>5}  {r['day']:<12} {r['jobs']:>6} {r['max_width']:>9} "
-              f"{r['area']:>12.4g} {r['dropped']:>7}" for r in rows]
+    lines = [f"{'index':>5}  {'day':<12} {'jobs':>6} {'widest (procs)':>14} "
+             f"{'area (proc-s)':>16} {'dropped':>7}"]
+    lines += [f"{r['index']:>5}  {r['day']:<12} {r['jobs']:>6} {r['max_width']:>14} "
+              f"{r['area']:>16,.6g} {r['dropped']:>7}" for r in rows]
     lines.append(f"{len(rows)} day(s), P={days[0].P if days else '-'}: "
                  f"resilsched solve {args.file} --index K")
     emit({"file": str(path), "family": fam.name, "P": days[0].P if days else None,

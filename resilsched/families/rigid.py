@@ -106,7 +106,7 @@ def _build() -> Family:
         objective=lambda case, schedule: makespan_of(schedule),
         reproduction=Reproduction(
             "resilsched.reproduce.rigid",
-            "spec 002: Figs. 4-6 and Table 1 (CSV, PNG, summary.md in results/rigid/)",
+            "spec 002: Figs. 4-8, Table 1, Proposition 3 (CSV, PNG, summary.md in results/rigid/)",
         ),
     )
     for heuristic in (

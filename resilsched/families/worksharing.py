@@ -113,7 +113,7 @@ def _build() -> Family:
         objective=_expected_work,
         reproduction=Reproduction(
             "resilsched.reproduce.worksharing",
-            "spec 003: Table 4, E1-E6, traces (CSV in worksharing_results/)",
+            "spec 003: Tables 1, 3 and 4, E1-E6, traces (CSV in worksharing_results/)",
         ),
     )
     for name, fn, options, description in HEURISTICS:

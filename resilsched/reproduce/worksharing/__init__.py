@@ -1,4 +1,5 @@
-"""Reproduce the worksharing paper's numbers (spec 003 §4): Table 4, E1-E6, synthetic traces.
+"""Reproduce the worksharing paper's numbers (spec 003 §4): Tables 1, 3 and 4, E1-E6, synthetic
+traces.
 
 Usage::
 
