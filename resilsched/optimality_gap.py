@@ -10,7 +10,8 @@ gap*. Two heuristics can be ranked by their mean gap to the optimum when the sig
 difference is the same wherever the unknown optima lie: the difference on one case, (a - b) /
 OPT (a minimisation; (b - a) / OPT maximising), is monotone in OPT, so the sum's extremes are
 at the ends of each case's interval. Where they are not ranked, the report says so: the
-interval is wider than what separates them. """
+interval is wider than what separates them.
+"""
 
 from __future__ import annotations
 
