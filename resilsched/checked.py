@@ -16,7 +16,9 @@ built-in or plug-in, through `run_checked`:
    schedule is a problem naming the broken rule, and its objective is not scored.
 
 `Checked.problems` lists what was found, one line each; `Checked.scored` is the objective to
-score (None when the run gave no valid schedule).
+score (None when the run gave no valid schedule). `Checked.another_problem` says why a valid run
+solves another problem than the case's (`Family.another_problem`, e.g. a malleable fault-free
+baseline on an instance with failures): the gap report validates it but does not score it.
 """
 
 from __future__ import annotations
@@ -87,12 +89,15 @@ def time_bound(seconds: float | None) -> Iterator[None]:
 class Checked:
     """A checked run: `result` as stamped and corrected (None when the heuristic gave
     nothing), `problems` found (one line each), `valid` when the schedule passed the checks,
-    `error` the exception the heuristic raised, if any."""
+    `error` the exception the heuristic raised, if any, and `another_problem` why a valid run
+    solves another problem than the case's (the family's `Family.another_problem`; None: it
+    solves the case's own problem and is compared with its reference)."""
 
     result: HeuristicResult | None
     problems: tuple[str, ...] = ()
     valid: bool = False
     error: BaseException | None = None
+    another_problem: str | None = None
 
     @property
     def scored(self) -> Any:
@@ -169,7 +174,7 @@ def _stamp(res: HeuristicResult, h: Heuristic, label: str | None) -> HeuristicRe
 def _check(family: Family, case: Case, res: HeuristicResult, name: str) -> Checked:
     """Steps 3-5 of the module doc on a stamped result."""
     if family.validate is None and family.objective is None:
-        return Checked(res, valid=True)
+        return _valid(family, case, res, ())
     if res.schedule is None:
         return Checked(res, (f"invalid solution: {name} returned no schedule",))
     problems = []
@@ -189,4 +194,12 @@ def _check(family: Family, case: Case, res: HeuristicResult, name: str) -> Check
     except Exception as exc:  # a schedule the checks cannot even read
         return Checked(res, (*problems, f"invalid solution: its schedule cannot be read "
                                         f"({last_line(exc)})"))
-    return Checked(res, tuple(problems), valid=True)
+    return _valid(family, case, res, tuple(problems))
+
+
+def _valid(family: Family, case: Case, res: HeuristicResult, problems: tuple[str, ...]
+           ) -> Checked:
+    """A run that passed the checks, with the family's word on whether it solves the case's
+    problem (`Family.another_problem`)."""
+    other = family.another_problem(case, res) if family.another_problem is not None else None
+    return Checked(res, problems, valid=True, another_problem=other)

@@ -16,7 +16,10 @@ heuristic (and each priority rule it accepts):
 
 Every heuristic run goes through `resilsched.checked.run_checked` (built-in heuristics and
 plug-ins alike): the objective scored is the one recomputed from the schedule, and only a valid
-schedule is scored.
+schedule is scored. A valid run that solves another problem than the case's (the family's
+`Family.another_problem`, e.g. a malleable fault-free baseline on a case with failures, decision
+MA-28) is not scored either: no gap, no objective for the certified gaps, not in the row's mean,
+max or worst case; its row counts it in ``not_scored`` and the text report says why.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from resilsched.numeric import readable
 from resilsched.optimality_gap import certify_family, is_exact, reference, relative_gap
@@ -44,6 +47,22 @@ def _gt(a: Any, b: Any) -> bool:
     a, b = float(a), float(b)
     return a > b + REL_TOL * max(1.0, abs(a), abs(b))
 
+
+
+class Score(NamedTuple):
+    """One heuristic run judged against a case's reference (`score_heuristic`)."""
+
+    #: the objective scored: the recomputed one of a valid schedule that solves the case's
+    #: problem, else None
+    value: Any
+    #: its gap to the reference (None: not scored, or no reference)
+    gap: float | None
+    #: the violations found, one line each starting with the case name
+    violations: list[str]
+    #: the family's `Family.metrics` found in the result's ``extra``
+    metrics: dict[str, float]
+    #: why a valid run was not scored: it solves another problem (`Family.another_problem`)
+    not_scored: str | None = None
 
 
 @dataclass
@@ -65,6 +84,8 @@ class HeuristicStats:
     #: labels of the rows this one cannot be ranked against (`resilsched.optimality_gap`)
     certified: tuple[float, float] | None = None
     not_ranked: list[str] | None = None
+    #: (case, reason) of the valid runs not scored: another problem than the case's
+    not_scored: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -76,7 +97,23 @@ class HeuristicStats:
         """The label with its group, as the report prints it."""
         return self.label + (f" [{self.group}]" if self.group else "")
 
+    def record(self, library: str | None, case: str, score: Score) -> None:
+        """Count one run of the row, on `case` (of `library`, None for the smoke suite): its
+        objective (for the certified gaps), its gap, its violations, or why it is not scored.
+
+        The one bookkeeping of a run, for the smoke suites (`run_family`) and the libraries
+        (`resilsched.library.gap.run_library_gap`).
+        """
+        if score.value is not None:
+            self.objectives[library, case] = score.value
+        if score.gap is not None:
+            self.add(case, score.gap, score.metrics)
+        if score.not_scored is not None:
+            self.not_scored.append((case, score.not_scored))
+        self.violations.extend(score.violations)
+
     def add(self, case: str, gap: float, metrics: dict[str, float] | None = None) -> None:
+        """Count one gap (and the family's metrics) of the row on `case`."""
         if not self.gaps or gap > max(self.gaps):
             self.worst_case = case
         self.gaps.append(gap)
@@ -94,6 +131,7 @@ class HeuristicStats:
             "worst_case": self.worst_case,
             "violations": len(self.violations),
             "violation_details": self.violations,
+            "not_scored": len(self.not_scored),
         }
         if self.group is not None:
             d["group"] = self.group
@@ -142,18 +180,20 @@ def _num(x: Any) -> Any:
 
 def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | None, seed: int,
                     ref: Any, kind: str, incumbent: Any, time_limit: float | None = None
-                    ) -> tuple[Any, float | None, list[str], dict[str, float]]:
+                    ) -> Score:
     """Run one heuristic (with one priority rule) on a case and judge it against a reference.
 
     The run goes through `resilsched.checked.run_checked`, built-in heuristics and plug-ins
     alike: bounded by `time_limit` seconds, its exceptions reported, its objective recomputed
     from its schedule and the schedule validated. `ref` is the value gaps are measured against
     (the optimum, or a proven bound when `kind` is ``"bound"``; None: no gap), `incumbent` a
-    feasible value >= OPT (<= OPT when maximising) for the guarantee check. Returns the
-    objective scored (None without a valid schedule), the gap, the violations found (crash,
+    feasible value >= OPT (<= OPT when maximising) for the guarantee check. Returns a `Score`:
+    the objective scored (None without a valid schedule), the gap, the violations found (crash,
     time-out, invalid schedule, an objective its schedule disagrees with, a value beating the
     reference, a broken guarantee), each as one line starting with the case name, and the
-    family's `metrics` found in the result's ``extra``.
+    family's `metrics` found in the result's ``extra``. A valid run that solves another problem
+    than the case's (`Checked.another_problem`) is not scored: no objective, no gap, no
+    comparison with the reference or the guarantee, and the reason in ``not_scored``.
     """
     from resilsched.checked import run_checked
 
@@ -162,7 +202,9 @@ def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | No
     violations = [f"{case.name}: {problem}" for problem in run.problems]
     value = run.scored
     if value is None:
-        return None, None, violations, {}
+        return Score(None, None, violations, {})
+    if run.another_problem is not None:
+        return Score(None, None, violations, {}, run.another_problem)
     res = run.result
     metrics = {m: float(res.extra[m]) for m in family.metrics
                if isinstance(res.extra.get(m), (int, float, Fraction))}
@@ -180,7 +222,7 @@ def score_heuristic(family: Family, h: Heuristic, case: Case, priority: str | No
                     f"{case.name}: objective {value} breaks the guarantee "
                     f"{c} x OPT ({incumbent})"
                 )
-    return value, gap, violations, metrics
+    return Score(value, gap, violations, metrics)
 
 
 def score_bound(family: Family, bound: Bound, case: Case, incumbent: Any) -> tuple[Any, str | None]:
@@ -292,15 +334,9 @@ def run_family(
         group = group_of(family, case.instance)
         for h in chosen:
             for prio in h.priorities or (None,):
-                value, gap, violations, metrics = score_heuristic(
-                    family, h, case, prio, index, ref, kind, incumbent, time_limit
-                )
-                st = stats_for(stats, family, h.name, prio, group)
-                if value is not None:
-                    st.objectives[None, case.name] = value
-                if gap is not None:
-                    st.add(case.name, gap, metrics)
-                st.violations.extend(violations)
+                score = score_heuristic(family, h, case, prio, index, ref, kind, incumbent,
+                                        time_limit)
+                stats_for(stats, family, h.name, prio, group).record(None, case.name, score)
         if progress is not None:
             progress(
                 f"[{family.name} {index}/{len(cases)}] {case.name}: {kind} {readable(ref)} "
@@ -341,7 +377,13 @@ def run_gap(
 
 
 def format_report(report: GapReport) -> str:
-    """The aligned text table printed by ``resilsched gap``."""
+    """The aligned text table printed by ``resilsched gap``.
+
+    Where a row of a family has runs it does not score (another problem than the case's,
+    `HeuristicStats.not_scored`), the family's table gets a column ``cases``, the cases each row
+    was scored on (``-``: none), and one line per reason names the rows not scored. A row's
+    worst case is ``-`` when it has no gap above 0 (no case is worse than another).
+    """
     lines = []
     for lib in report.meta.get("libraries", []):
         lines.append(
@@ -362,8 +404,10 @@ def format_report(report: GapReport) -> str:
         certified = any(h.certified is not None for h in rows)
         if certified:
             extra += f"  {'gap to OPT':>15}"
+        counted = any(h.not_scored for h in rows)
+        head = f"  {'cases':>5}" if counted else ""
         lines.append(
-            f"  {'heuristic':<{width}}  {'mean gap':>9}  {'max gap':>9}{extra}  "
+            f"  {'heuristic':<{width}}{head}  {'mean gap':>9}  {'max gap':>9}{extra}  "
             f"{'violations':>10}  worst case"
         )
         for h in rows:
@@ -376,9 +420,12 @@ def format_report(report: GapReport) -> str:
             if certified:
                 cols += f"  {_range(h.certified):>15}"
             flag = f"{d['violations']:>10}" + ("  <-- VIOLATION" if d["violations"] else "")
+            worst = d["worst_case"] if d["max_gap"] else "-"
+            scored = f"  {d['cases'] or '-':>5}" if counted else ""
             lines.append(
-                f"  {h.row:<{width}}  {mean:>9}  {mx:>9}{cols}  {flag}  {d['worst_case'] or ''}"
+                f"  {h.row:<{width}}{scored}  {mean:>9}  {mx:>9}{cols}  {flag}  {worst}"
             )
+        lines += _not_scored(rows)
         for b in (b for b in report.bounds if b["family"] == fam):
             lines.append(
                 f"  bound {b['bound']}: mean bound/reference {b['mean_ratio']:.4f}, "
@@ -408,6 +455,16 @@ def format_report(report: GapReport) -> str:
                 lines.append(f"  VIOLATION bound {b['bound']}: {v}")
     lines.append(f"total violations: {report.violations}; wall time {report.wall_time:.1f} s")
     return "\n".join(lines)
+
+
+def _not_scored(rows: Sequence[HeuristicStats]) -> list[str]:
+    """One line per reason and count of the runs the `rows` do not score, naming the rows."""
+    groups: dict[tuple[int, str], list[str]] = {}
+    for h in rows:
+        if h.not_scored:
+            groups.setdefault((len(h.not_scored), h.not_scored[0][1]), []).append(h.row)
+    return [f"  {', '.join(names)}: not scored on {n} case{'s' if n != 1 else ''} ({reason})"
+            for (n, reason), names in groups.items()]
 
 
 def _range(certified: tuple[float, float] | None) -> str:

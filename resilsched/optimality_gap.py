@@ -2,14 +2,15 @@
 when it is not proven everywhere.
 
 On a case whose optimum is not proven, the optimum lies between the best bound and the best
-schedule known (the exact model's incumbent or any validated heuristic schedule of the report), so
-a heuristic's gap to the optimum lies between its gap to the best schedule and its gap to the
-bound. Averaged over the cases, each heuristic's mean gap to the optimum lies in the mean of those
-intervals, its *certified gap*. Two heuristics can be ranked by their mean gap to the optimum when
-the sign of the difference is the same wherever the unknown optima lie: the difference on one
-case, (a - b) / OPT (a minimisation; (b - a) / OPT maximising), is monotone in OPT, so the sum's
-extremes are at the ends of each case's interval. Where they are not ranked, the report says so:
-the interval is wider than what separates them.
+schedule known (the exact model's incumbent or any heuristic schedule the report scored: valid,
+and of the case's own problem, `resilsched.gap.Score`), so a heuristic's gap to the optimum
+lies between its gap to the best schedule and its gap to the bound. Averaged over the cases,
+each heuristic's mean gap to the optimum lies in the mean of those intervals, its *certified
+gap*. Two heuristics can be ranked by their mean gap to the optimum when the sign of the
+difference is the same wherever the unknown optima lie: the difference on one case, (a - b) /
+OPT (a minimisation; (b - a) / OPT maximising), is monotone in OPT, so the sum's extremes are
+at the ends of each case's interval. Where they are not ranked, the report says so: the
+interval is wider than what separates them.
 """
 
 from __future__ import annotations

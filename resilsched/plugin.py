@@ -215,7 +215,11 @@ class Family:
     `validate` must compare the claimed objective with the schedule itself).
     `choose_exact(instance)` names the exact model `resilsched.portfolio` runs on an instance
     (default: `default_exact`), e.g. the one that handles its size; `constructions` are
-    schedules it builds beside the heuristics.
+    schedules it builds beside the heuristics. `another_problem(case, result)` says why a
+    valid run solves another problem than the case's (the malleable fault-free baselines on an
+    instance with failures, decision MA-27), or returns None (None: every run solves the
+    case's problem): such a run is still validated, but the gap report does not score it
+    against the case's reference (`resilsched.checked.Checked.another_problem`).
     """
 
     name: str
@@ -241,6 +245,7 @@ class Family:
     objective: Callable[[Case, Any], Any] | None = None
     choose_exact: Callable[[Any], str] | None = None
     constructions: dict[str, Construction] = field(default_factory=dict)
+    another_problem: Callable[[Case, HeuristicResult], str | None] | None = None
 
     def add(self, item: Heuristic | ExactModel | Bound | Generator | Construction) -> None:
         table = {

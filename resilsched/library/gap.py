@@ -25,6 +25,7 @@ from resilsched import __version__
 from resilsched.campaign import ResultStore, Task, canonical_json, run_campaign
 from resilsched.gap import (
     GapReport,
+    Score,
     StatsTable,
     add_bound,
     finish_bound_rows,
@@ -68,7 +69,9 @@ def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int, 
     ``MODULE:FUNCTION`` reference, imported here, in the worker), or every bound, on one
     instance against its certificate, each heuristic run bounded by the payload's time limit.
     Returns JSON: per priority rule (``""`` when it has none) ``{"objective", "gap",
-    "violations"}``, or per bound ``{"value", "violation"}``."""
+    "violations", "metrics", "group", "not_scored"}`` (`resilsched.gap.Score`; ``not_scored``
+    why a valid run solves another problem than the instance's, else null), or per bound
+    ``{"value", "violation"}``."""
     from resilsched.registry import get_family, heuristic
 
     family_name, data, name, what, cert_meta, seed, limit = payload
@@ -90,10 +93,10 @@ def gap_task(payload: tuple[str, dict[str, Any], str, str, dict[str, Any], int, 
     out = {}
     group = group_of(fam, case.instance)
     for prio in h.priorities or (None,):
-        value, gap, violations, metrics = score_heuristic(fam, h, case, prio, seed, ref, kind,
-                                                          incumbent, limit)
-        out[prio or ""] = {"objective": json_number(value), "gap": gap,
-                           "violations": violations, "metrics": metrics, "group": group}
+        score = score_heuristic(fam, h, case, prio, seed, ref, kind, incumbent, limit)
+        out[prio or ""] = {"objective": json_number(score.value), "gap": score.gap,
+                           "violations": score.violations, "metrics": score.metrics,
+                           "group": group, "not_scored": score.not_scored}
     return out
 
 
@@ -205,11 +208,9 @@ def run_library_gap(libraries: Sequence[Library], *, store: ResultStore,
                 for prio, row in next(by_task).items():
                     st = stats_for(stats_of[fam.name], fam, hname, prio or None,
                                    row.get("group"))
-                    if row["objective"] is not None:
-                        st.objectives[lib.name, entry.name] = _ratio_value(row["objective"])
-                    if row["gap"] is not None:
-                        st.add(entry.name, row["gap"], row.get("metrics"))
-                    st.violations.extend(row["violations"])
+                    st.record(lib.name, entry.name, Score(
+                        _ratio_value(row["objective"]), row["gap"], row["violations"],
+                        row.get("metrics") or {}, row.get("not_scored")))
             for bname, row in next(by_task).items():
                 value = _ratio_value(row["value"])
                 add_bound(bounds_of[fam.name][bname], value, ref, row["violation"])
