@@ -208,6 +208,24 @@ class Solution:
         """
         return _plot(self, ax, instance, scenario)
 
+    def _sources(self) -> list[str]:
+        """What found the objective, whose schedule is shown and what proved the bound, where
+        that is not the model itself: a tie goes to the source that reached the objective
+        first, while the schedule shown may be the model's (``info["portfolio"]["solution"]``,
+        `resilsched.portfolio`)."""
+        portfolio = self.info.get("portfolio") if isinstance(self.info, dict) else None
+        shown = portfolio.get("solution") if isinstance(portfolio, dict) else None
+        found, out = self.objective_source, []
+        if found is not None and found != self.method:
+            if shown is None or shown == found:
+                what = "objective" if shown is None else "objective and schedule"
+                out.append(f"{what} from {found}")
+            else:
+                out += [f"objective first reached by {found}", f"schedule shown: {shown}"]
+        if self.bound_source is not None and self.bound_source != self.method:
+            out.append(f"bound from {self.bound_source}")
+        return out
+
     def describe(self, objective_name: str = "objective", unit: str = "") -> str:
         """Headline (objective, status, bound, its sources, time) and the schedule's own
         lines."""
@@ -215,9 +233,7 @@ class Solution:
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
             notes.append(f"bound {readable(self.bound)}{u}")
-        notes += [f"{what} from {name}" for what, name in
-                  (("objective", self.objective_source), ("bound", self.bound_source))
-                  if name is not None and name != self.method]
+        notes += self._sources()
         notes.append(f"{self.wall_time:.2f} s")
         if not self.exact_scaling:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
