@@ -12,27 +12,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from resilsched.commands.args import FORMATTER, examples, output_file
+from resilsched.commands.args import (
+    FORMATTER,
+    INDEX,
+    examples,
+    load,
+    notes,
+    output_file,
+    trace_arguments,
+)
 from resilsched.errors import InvalidInstance
 
 
 def run(args: argparse.Namespace) -> int:
     """Export instance ``--index`` of ``args.file``; print a summary (``--json``: an object)."""
     from resilsched.export import export
-    from resilsched.io import read_instances
 
     out = output_file(args.out, "--out", args.file, "is the input file: the export would "
                       "overwrite the instance it reads")
-    notes: list[str] = []
-    options = {} if Path(args.file).suffix.lower() == ".json" else {"warn": notes.append}
-    family, instances = read_instances(args.file, **options)
-    if not 0 <= args.index < len(instances):
-        raise InvalidInstance("--index", f"{args.index} is out of range: {args.file} holds "
-                                         f"{len(instances)} instance(s)")
-    result = export(family, instances[args.index], args.to, attempts=args.attempts,
+    family, instance = load(args)  # as solve and simulate read it (trace options included)
+    result = export(family, instance, args.to, attempts=args.attempts,
                     version=args.batsim_version, release_at_zero=args.release_at_zero)
     text = json.dumps(result.document, indent=1, allow_nan=False) + "\n"
     try:
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
             from None
-    for line in [*notes, *result.notes]:
+    notes(args)
+    for line in result.notes:
         print(line, file=sys.stderr)
     summary = {"format": args.to, "out": str(out), **result.summary}
     if args.json:
@@ -75,7 +77,7 @@ def add_parser(sub: Any) -> None:
                    help="target format: batsim (required)")
     p.add_argument("--out", required=True,
                    help="output file, overwritten; its folder must exist (required)")
-    p.add_argument("--index", type=int, default=0,
+    p.add_argument("--index", type=INDEX, default=0,
                    help="which instance of a multi-instance file, from 0; an SWF trace holds "
                         "one per day (default 0)")
     p.add_argument("--attempts", action="store_true",
@@ -87,6 +89,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--release-at-zero", action="store_true",
                    help="submit every job at 0 (the papers' batch model) even for a day of an "
                         "SWF trace (default: the trace's submit times, shifted to start at 0)")
+    trace_arguments(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object on standard output (default: text)")
     p.set_defaults(func=run)

@@ -280,3 +280,22 @@ def test_every_exporter_version_is_an_option_of_the_command(run, tmp_path):
     code, _, err = run("export", ROOT / "examples" / "rigid-small.json", "--to", "batsim",
                        "--batsim-version", max(PROFILE_TYPE) + 1, "--out", tmp_path / "w.json")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_the_trace_options_read_the_trace_as_solve_does(run, tmp_path):
+    """``--P``, ``--cores-per-node`` and ``--status`` are taken, and read the trace as
+    ``simulate`` reads it (audit finding 2: ``unrecognized arguments: --status 1``)."""
+    trace = ROOT / "examples" / "rigid-trace.swf"
+    out = tmp_path / "w.json"
+    for options in (["--status", "1"], ["--P", "16", "--cores-per-node", "2"]):
+        code, stdout, err = run("export", trace, *options, "--to", "batsim", "--out", out,
+                                "--json")
+        assert code == 0, err
+        code, sim, err = run("simulate", trace, *options, "--heuristic", "R-LIST-0", "-q",
+                             "--json")
+        assert code == 0, err
+        jobs = {a["job"] for a in json.loads(sim)["solution"]["attempts"]}
+        assert json.loads(stdout)["jobs"] == len(jobs) == len(json.loads(out.read_text())["jobs"])
+    code, _, err = run("export", ROOT / "examples" / "rigid-small.json", "--status", "1",
+                       "--to", "batsim", "--out", out)
+    assert code == 2 and "--status: applies to trace files" in err
