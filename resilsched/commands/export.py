@@ -25,6 +25,24 @@ from resilsched.commands.args import (
 )
 from resilsched.errors import InvalidInstance
 
+#: the name of each format's output in the summary line
+WHAT = {"batsim": "Batsim {batsim_version} workload"}
+
+
+def summary_line(summary: dict[str, Any]) -> str:
+    """The text summary of an export: ``wrote 4 jobs on 4 resources (Batsim 4 workload, all
+    submitted at 0) to OUT``, the failed attempts counted where there are some."""
+    what = [WHAT.get(summary["format"], summary["format"]).format(**summary)]
+    if summary.get("submit_times") is not None:
+        shift = summary.get("submit_shift")
+        what.append("all submitted at 0" if not summary["submit_times"] else
+                    "submitted at their submit times" + (f" - {shift} s" if shift else ""))
+    failed = summary.get("failed_attempts") or 0
+    jobs = f"{summary['jobs']} job{'s' * (summary['jobs'] != 1)}"
+    if failed:
+        jobs += f" ({failed} of them failed attempt{'s' * (failed != 1)})"
+    return f"wrote {jobs} on {summary['nb_res']} resources ({', '.join(what)}) to {summary['out']}"
+
 
 def run(args: argparse.Namespace) -> int:
     """Export instance ``--index`` of ``args.file``; print a summary (``--json``: an object)."""
@@ -48,11 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=1, allow_nan=False))
     else:
-        shift = summary["submit_shift"]
-        release = ("all submitted at 0" if not summary["submit_times"] else
-                   "submitted at their submit times" + (f" - {shift} s" if shift else ""))
-        print(f"wrote {summary['jobs']} Batsim {summary['batsim_version']} jobs on "
-              f"{summary['nb_res']} resources ({release}) to {out}")
+        print(summary_line(summary))
     return 0
 
 
