@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from resilsched.numeric import readable
+from resilsched.numeric import LONG_EXACT, readable
 
 
 class Status(enum.StrEnum):
@@ -117,6 +117,18 @@ def _plot(result: Any, ax: Any, instance: Any, scenario: Any) -> Any:
                             "and resilsched.solve remember the instance they were computed on")
         instance, scenario = remembered if scenario is None else (remembered[0], scenario)
     return _PLOTTER[0](result, ax, instance=instance, scenario=scenario)
+
+
+def _headline(x: Any, notes: list[str], at: int | None = None) -> str:
+    """`x` as a headline shows it: ``p/q = decimal`` (`readable`), or, for an exact fraction
+    too long to read (the online optimum's: hundreds of digits), its decimal alone, with a
+    note inserted in `notes` at `at` (appended when None) that ``--json`` has it exactly."""
+    size = len(str(x)) if isinstance(x, Fraction) else 0
+    if size <= LONG_EXACT:
+        return readable(x)
+    note = f"exact value, a fraction of {size} characters, in --json"
+    notes.insert(len(notes) if at is None else at, note)
+    return readable(float(x))
 
 
 @dataclass(frozen=True, init=False)
@@ -232,14 +244,15 @@ class Solution:
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
-            notes.append(f"bound {readable(self.bound)}{u}")
+            notes.append(f"bound {_headline(self.bound, notes)}{u}")
         notes += self._sources()
         notes.append(f"{self.wall_time:.2f} s")
         if not self.exact_scaling:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
         elif self.scale != 1:
             notes.append(f"times scaled x{self.scale}")
-        value = "none found" if self.objective is None else f"{readable(self.objective)}{u}"
+        value = ("none found" if self.objective is None
+                 else f"{_headline(self.objective, notes, 1)}{u}")
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.schedule))])
 

@@ -76,5 +76,16 @@ def run(args: argparse.Namespace) -> int:
          "unit": fam.objective_unit}
     if drawn is not None and hasattr(drawn, "to_list"):
         d["failures"] = drawn.to_list()
-    emit(d, args.json, f"{fam.name} / " + sol.describe(fam.objective_name, fam.objective_unit))
+    emit(d, args.json, f"{fam.name} / " + sol.describe(objective_name(fam, model),
+                                                        fam.objective_unit))
     return 0
+
+
+def objective_name(fam: Any, model: Any) -> str:
+    """What `model`'s objective is called in the text: the family's name for it, as an
+    expectation (``expected makespan``) when the model averages over the failure model (the
+    rigid family's ``online-optimal``) and the family's name does not say so already."""
+    name = fam.objective_name
+    if model.averages_over_failures and not name.startswith("expected"):
+        return f"expected {name}"
+    return name
