@@ -118,6 +118,13 @@ class ExactModel:
         return self.options.params()
 
     @property
+    def ignores_scenario(self) -> bool:
+        """Whether it solves the instance without the scenario it is given (a failure-free
+        optimum): its ``solve`` function has the attribute ``ignores_scenario = True``. ``resilsched
+        solve`` then says, on standard error, that a scenario with failures was not used."""
+        return bool(getattr(self.solve, "ignores_scenario", False))
+
+    @property
     def averages_over_failures(self) -> bool:
         """Whether it averages over the failure model (an option ``qbar``: the online
         optimum's expected makespan) instead of solving one scenario; such a model takes no

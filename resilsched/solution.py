@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from resilsched.numeric import readable
+from resilsched.numeric import LONG_EXACT, readable
 
 
 class Status(enum.StrEnum):
@@ -119,6 +119,18 @@ def _plot(result: Any, ax: Any, instance: Any, scenario: Any) -> Any:
     return _PLOTTER[0](result, ax, instance=instance, scenario=scenario)
 
 
+def _headline(x: Any, notes: list[str], at: int | None = None) -> str:
+    """`x` as a headline shows it: ``p/q = decimal`` (`readable`), or, for an exact fraction
+    too long to read (the online optimum's: hundreds of digits), its decimal alone, with a
+    note inserted in `notes` at `at` (appended when None) that ``--json`` has it exactly."""
+    size = len(str(x)) if isinstance(x, Fraction) else 0
+    if size <= LONG_EXACT:
+        return readable(x)
+    note = f"exact value, a fraction of {size} characters, in --json"
+    notes.insert(len(notes) if at is None else at, note)
+    return readable(float(x))
+
+
 @dataclass(frozen=True, init=False)
 class Solution:
     """Result of an exact model.
@@ -208,22 +220,39 @@ class Solution:
         """
         return _plot(self, ax, instance, scenario)
 
+    def _sources(self) -> list[str]:
+        """What found the objective, whose schedule is shown and what proved the bound, where
+        that is not the model itself: a tie goes to the source that reached the objective
+        first, while the schedule shown may be the model's (``info["portfolio"]["solution"]``,
+        `resilsched.portfolio`)."""
+        portfolio = self.info.get("portfolio") if isinstance(self.info, dict) else None
+        shown = portfolio.get("solution") if isinstance(portfolio, dict) else None
+        found, out = self.objective_source, []
+        if found is not None and found != self.method:
+            if shown is None or shown == found:
+                what = "objective" if shown is None else "objective and schedule"
+                out.append(f"{what} from {found}")
+            else:
+                out += [f"objective first reached by {found}", f"schedule shown: {shown}"]
+        if self.bound_source is not None and self.bound_source != self.method:
+            out.append(f"bound from {self.bound_source}")
+        return out
+
     def describe(self, objective_name: str = "objective", unit: str = "") -> str:
         """Headline (objective, status, bound, its sources, time) and the schedule's own
         lines."""
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
-            notes.append(f"bound {readable(self.bound)}{u}")
-        notes += [f"{what} from {name}" for what, name in
-                  (("objective", self.objective_source), ("bound", self.bound_source))
-                  if name is not None and name != self.method]
+            notes.append(f"bound {_headline(self.bound, notes)}{u}")
+        notes += self._sources()
         notes.append(f"{self.wall_time:.2f} s")
         if not self.exact_scaling:
             notes.append(f"times rounded to 1/{self.scale} for the solver, so not proven optimal")
         elif self.scale != 1:
             notes.append(f"times scaled x{self.scale}")
-        value = "none found" if self.objective is None else f"{readable(self.objective)}{u}"
+        value = ("none found" if self.objective is None
+                 else f"{_headline(self.objective, notes, 1)}{u}")
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
         return "\n".join([head, *(f"  {line}" for line in lines_of(self.schedule))])
 

@@ -141,8 +141,9 @@ def _blame(exc: BaseException, task: Task, note: str | None = None) -> BaseExcep
 @dataclass
 class Outcome:
     """What a run did: the `results` of all tasks in order (empty unless collected), how many
-    tasks were stored when it started (`already`), how many it `computed` itself and how many
-    other runs on the store stored meanwhile (`by_others`)."""
+    tasks were stored when it started (`already`; not those its parameter check stored, see
+    `execute`), how many it `computed` itself and how many other runs on the store stored
+    meanwhile (`by_others`)."""
 
     results: list[Any]
     already: int = 0
@@ -200,8 +201,10 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
             config: Mapping[str, Any] | None = None, jobs: int | None = None, dask: Any = None,
             progress: bool = True, label: str | None = None,
             chunk_seconds: float = DEFAULT_CHUNK_SECONDS, collect: bool = True,
-            note: str = "") -> Outcome:
-    """`run_campaign`, returning the `Outcome` (results and counts) instead of the results."""
+            note: str = "", checked: int = 0) -> Outcome:
+    """`run_campaign`, returning the `Outcome` (results and counts) instead of the results;
+    `checked` of the stored tasks this run stored itself just before (the parameter check of
+    ``campaign run``): said apart from those already stored, and not in ``Outcome.already``."""
     if dask is not None:
         require_dask()
     label = label or name
@@ -215,7 +218,7 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
             if k not in stored_keys and k not in todo:
                 todo[k] = (text, t)
     done = set(stored_keys)
-    outcome = Outcome([], already=len(stored_keys))
+    outcome = Outcome([], already=len(stored_keys) - checked)
     bar = progress_bar(label, len(todo) + len(stored_keys), len(stored_keys), progress,
                        unit="tasks")
 
@@ -248,8 +251,9 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
             store.add_run(name, backend, len(todo))
             others = claims.others()
             if progress:
-                bar.say(f"{len(todo)} tasks to run ({backend}), {len(stored_keys)} already "
-                        "stored" + (f"; sharing them with {len(others)} other run(s) "
+                ahead = f"{checked} run by the parameter check, " if checked else ""
+                bar.say(f"{len(todo)} tasks to run ({backend}), {ahead}{outcome.already} "
+                        "already stored" + (f"; sharing them with {len(others)} other run(s) "
                                     f"({', '.join(others)})" if others else ""))
         pending = list(todo)
         while pending:
@@ -284,8 +288,9 @@ def execute(name: str, tasks: Sequence[Task], fn: Callable[[Any], Any], store: R
         with contextlib.suppress(StoreError):  # a run that cannot release dies as if killed
             claims.release()
     bar.close()
-    if collect:
-        outcome.results = _collect(store, name, keys)
+    if collect:  # the stored results, in order, normalised through JSON
+        found = store.load(name, set(keys))
+        outcome.results = [found[k] for k in keys]
     return outcome
 
 
@@ -320,12 +325,6 @@ def _keys(tasks: Sequence[Task], label: str, progress: bool) -> tuple[list[str],
                 bar.tick(_KEY_TICK)
     bar.close()
     return texts, keys
-
-
-def _collect(store: ResultStore, name: str, keys: Sequence[str]) -> list[Any]:
-    """The stored results of `keys`, in order, normalised through JSON."""
-    found = store.load(name, set(keys))
-    return [found[k] for k in keys]
 
 
 def _claimed_chunks(pending: Sequence[str], todo: _Todo, sizer: ChunkSizer, claims: Claims,

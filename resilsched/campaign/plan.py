@@ -24,6 +24,7 @@ the campaign.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -154,26 +155,30 @@ def parameterised(tasks: list[Task]) -> list[Task]:
     return out
 
 
-def check_parameters(spec: CampaignSpec, tasks: list[Task]) -> list[tuple[Task, dict[str, Any]]]:
+def check_parameters(spec: CampaignSpec, tasks: list[Task]
+                     ) -> list[tuple[Task, dict[str, Any], float]]:
     """Try the parameters of the spec on its instances before the campaign runs.
 
     Some rules of a heuristic's parameters depend on the instance (worksharing's ``n``: at
     most 2 x 10^7 chunk entries for W and the workers), so they can be checked only with one.
     `tasks` (the `parameterised` ones not stored yet) are run now; a refusal naming one of
     their parameters (``--param NAME``, the rules of the command line) is a `SpecError` naming
-    the spec entry and the instance. Returns the (task, row) of the tasks run, to be stored.
+    the spec entry and the instance. Returns the (task, row, seconds) of the tasks run, to be
+    stored: their wall time, measured as a worker measures a task's.
     """
     algorithms = {(a.family, a.name): a for a in spec.algorithms if a.kind == "heuristic"}
     out = []
     for task in tasks:
         f = task.fields
+        t0 = time.perf_counter()
         row, refusal = attempt(task.payload)
+        seconds = time.perf_counter() - t0
         if refusal is not None and getattr(refusal, "field", "").startswith("--param "):
             where = algorithms[f["family"], f["algorithm"]].where
             name = refusal.field.removeprefix("--param ").strip()
             raise SpecError(f"{spec.source}: " + str(InvalidInstance(
                 f"{where}.params.{name}", f"{refusal.rule} (on instance {f['instance']})")))
-        out.append((task, row))
+        out.append((task, row, seconds))
     return out
 
 

@@ -56,6 +56,24 @@ class OneLineParser(argparse.ArgumentParser):
         print(f"error: {first} (see `{self.prog} --help`)", file=sys.stderr)
         raise SystemExit(2)
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:
+        """`argparse.ArgumentParser.parse_args`, but arguments no parser knows are refused by
+        the deepest subcommand chosen, so the line points at its help (``resilsched plot
+        --help``), not the top level's."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._chosen(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _chosen(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The deepest subcommand parser `parsed` went through (this parser without one)."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                sub = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if sub is not None:
+                    return sub._chosen(parsed) if isinstance(sub, OneLineParser) else sub
+        return self
+
 
 class ReproductionParser(argparse.ArgumentParser):
     """The parser of a reproduction's own options: a bad option is one line

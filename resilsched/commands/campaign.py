@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         probes = [t for t in probes if t.key not in stored]
     probed = check_parameters(spec, probes) if probes else []  # a SpecError: no file
     if shard is not None:  # rows of the other shards are theirs to store
-        probed = [(task, row) for task, row in probed if task.key in mine]
+        probed = [(task, row, sec) for task, row, sec in probed if task.key in mine]
     with ResultStore(args.store) as store:
         if args.fresh:
             others = live_runs(store, spec.name)
@@ -173,18 +173,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         checked = 0  # rows of the parameter check stored now
         if probed:
             store.add_run(spec.name, "inline (parameter check)", len(probed))
-            checked = sum(store.add(spec.name, task.key, row, fields=task.fields)
-                          for task, row in probed)
+            checked = sum(store.add(spec.name, task.key, row, fields=task.fields, seconds=sec)
+                          for task, row, sec in probed)
         note = "" if shard is None else f"shard {shard[0]}/{shard[1]}"
         fn = run_task if experiment is None else experiment.function
         outcome = execute(spec.name, tasks, fn, store, config=spec.config(), jobs=jobs,
                           dask=dask, progress=not args.quiet, chunk_seconds=args.chunk_seconds,
-                          collect=False, note=note)
+                          collect=False, note=note, checked=checked)
         stored_now = store.count(spec.name)
         refused = store.count_with(spec.name, "status", "refused")
     return {"campaign": spec.name, "store": str(args.store), "tasks": len(tasks),
             "ran": outcome.computed + checked, "by_others": outcome.by_others,
-            "already_stored": outcome.already - checked, "stored": stored_now,
+            "already_stored": outcome.already, "stored": stored_now,
             "refused": refused,
             "shard": None if shard is None else {"index": shard[0], "count": shard[1],
                                                  "campaign_tasks": everything},

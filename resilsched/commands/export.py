@@ -12,27 +12,46 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from resilsched.commands.args import FORMATTER, examples, output_file
+from resilsched.commands.args import (
+    FORMATTER,
+    INDEX,
+    examples,
+    load,
+    notes,
+    output_file,
+    trace_arguments,
+)
 from resilsched.errors import InvalidInstance
+
+#: the name of each format's output in the summary line
+WHAT = {"batsim": "Batsim {batsim_version} workload"}
+
+
+def summary_line(summary: dict[str, Any]) -> str:
+    """The text summary of an export: ``wrote 4 jobs on 4 resources (Batsim 4 workload, all
+    submitted at 0) to OUT``, the failed attempts counted where there are some."""
+    what = [WHAT.get(summary["format"], summary["format"]).format(**summary)]
+    if summary.get("submit_times") is not None:
+        shift = summary.get("submit_shift")
+        what.append("all submitted at 0" if not summary["submit_times"] else
+                    "submitted at their submit times" + (f" - {shift} s" if shift else ""))
+    failed = summary.get("failed_attempts") or 0
+    jobs = f"{summary['jobs']} job{'s' * (summary['jobs'] != 1)}"
+    if failed:
+        jobs += f" ({failed} of them failed attempt{'s' * (failed != 1)})"
+    return f"wrote {jobs} on {summary['nb_res']} resources ({', '.join(what)}) to {summary['out']}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Export instance ``--index`` of ``args.file``; print a summary (``--json``: an object)."""
     from resilsched.export import export
-    from resilsched.io import read_instances
 
     out = output_file(args.out, "--out", args.file, "is the input file: the export would "
                       "overwrite the instance it reads")
-    notes: list[str] = []
-    options = {} if Path(args.file).suffix.lower() == ".json" else {"warn": notes.append}
-    family, instances = read_instances(args.file, **options)
-    if not 0 <= args.index < len(instances):
-        raise InvalidInstance("--index", f"{args.index} is out of range: {args.file} holds "
-                                         f"{len(instances)} instance(s)")
-    result = export(family, instances[args.index], args.to, attempts=args.attempts,
+    family, instance = load(args)  # as solve and simulate read it (trace options included)
+    result = export(family, instance, args.to, attempts=args.attempts,
                     version=args.batsim_version, release_at_zero=args.release_at_zero)
     text = json.dumps(result.document, indent=1, allow_nan=False) + "\n"
     try:
@@ -40,17 +59,14 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InvalidInstance(f"--out={args.out}", f"cannot be written ({exc.strerror})") \
             from None
-    for line in [*notes, *result.notes]:
+    notes(args)
+    for line in result.notes:
         print(line, file=sys.stderr)
     summary = {"format": args.to, "out": str(out), **result.summary}
     if args.json:
         print(json.dumps(summary, indent=1, allow_nan=False))
     else:
-        shift = summary["submit_shift"]
-        release = ("all submitted at 0" if not summary["submit_times"] else
-                   "submitted at their submit times" + (f" - {shift} s" if shift else ""))
-        print(f"wrote {summary['jobs']} Batsim {summary['batsim_version']} jobs on "
-              f"{summary['nb_res']} resources ({release}) to {out}")
+        print(summary_line(summary))
     return 0
 
 
@@ -75,7 +91,7 @@ def add_parser(sub: Any) -> None:
                    help="target format: batsim (required)")
     p.add_argument("--out", required=True,
                    help="output file, overwritten; its folder must exist (required)")
-    p.add_argument("--index", type=int, default=0,
+    p.add_argument("--index", type=INDEX, default=0,
                    help="which instance of a multi-instance file, from 0; an SWF trace holds "
                         "one per day (default 0)")
     p.add_argument("--attempts", action="store_true",
@@ -87,6 +103,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--release-at-zero", action="store_true",
                    help="submit every job at 0 (the papers' batch model) even for a day of an "
                         "SWF trace (default: the trace's submit times, shifted to start at 0)")
+    trace_arguments(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object on standard output (default: text)")
     p.set_defaults(func=run)

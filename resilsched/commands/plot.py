@@ -19,7 +19,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from resilsched.commands.args import FORMATTER, MAX_SEED, examples, output_file
+from resilsched.commands.args import (
+    FORMATTER,
+    MAX_SEED,
+    examples,
+    load,
+    notes,
+    output_file,
+    trace_arguments,
+)
 from resilsched.errors import InvalidInstance, InvalidSchedule
 
 EXIT_USAGE = 2
@@ -97,21 +105,6 @@ def _split_params(pairs: list[str] | None, owners: list[Any]) -> list[dict[str, 
         for r in hits or [0]:  # unknown: refused by the first owner's parser, naming it
             mine[r].append(pair)
     return [parse_params(o.params, mine[r], o.name) for r, o in enumerate(owners)]
-
-
-def _load(args: argparse.Namespace) -> tuple[Any, Any]:
-    from resilsched.io import read_instances
-
-    options = {k: v for k, v in (("P", args.P), ("cores_per_node", args.cores_per_node))
-               if v is not None}
-    if options and Path(args.file).suffix.lower() == ".json":
-        raise InvalidInstance(f"--{next(iter(options)).replace('_', '-')}",
-                              f"applies to trace files (.swf), not to {args.file}")
-    fam, instances = read_instances(args.file, **options)
-    if args.index >= len(instances):
-        raise InvalidInstance("--index", f"={args.index} is out of range: {args.file} holds "
-                                         f"{len(instances)} instance(s)")
-    return fam, instances[args.index]
 
 
 class RunFailed(Exception):
@@ -195,9 +188,10 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
     )
     from resilsched.plot.segments import SegmentTable
 
-    fam, instance = _load(args)
+    fam, instance = load(args)  # as solve and simulate read it, --P/--cores-per-node/--status
     require_picture(fam.name)
     scenario = scenario_of(fam, instance, args.failures, args.qbar, args.seed)
+    notes(args)
     results = _results(fam, instance, scenario, args, started)
     pictures = pictures_of(fam, instance, scenario, results)
     drawn = scenario_text(fam, scenario)
@@ -273,10 +267,7 @@ resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg""")
                    help="a parameter of the heuristic or the model, repeatable (default: none)")
     p.add_argument("--time-limit", type=float, default=None,
                    help="seconds for the whole command, in [0.01, 604800] (default 60)")
-    p.add_argument("--P", type=int, metavar="N", help="trace files: processor count "
-                                                      "(default: the header's)")
-    p.add_argument("--cores-per-node", type=int, metavar="C",
-                   help="trace files: cores per node (default 1)")
+    trace_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress lines on standard error (default: progress after 3 s)")
     p.add_argument("--json", action="store_true",

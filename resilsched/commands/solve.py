@@ -6,6 +6,7 @@ model alone (decision T19)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from resilsched.commands.args import (
@@ -67,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         drawn = scenario(fam, instance, args)
     notes(args)
+    unused = unused_scenario(model, drawn, args)
+    if unused:
+        print(unused, file=sys.stderr)
     label = model.name if args.method else f"portfolio ({model.name})"
     with Heartbeat(f"solve {label}", deadline, enabled=not args.quiet) as beat:
         sol = solve_with(fam, instance, drawn, model, deadline, options, beat.phase,
@@ -76,5 +80,32 @@ def run(args: argparse.Namespace) -> int:
          "unit": fam.objective_unit}
     if drawn is not None and hasattr(drawn, "to_list"):
         d["failures"] = drawn.to_list()
-    emit(d, args.json, f"{fam.name} / " + sol.describe(fam.objective_name, fam.objective_unit))
+    emit(d, args.json, f"{fam.name} / " + sol.describe(objective_name(fam, model),
+                                                        fam.objective_unit))
     return 0
+
+
+def unused_scenario(model: Any, drawn: Any, args: argparse.Namespace) -> str | None:
+    """The note that `model` does not use the scenario `drawn` (``--failures``, a ``--qbar``
+    draw or the instance's own), when the model ignores scenarios and this one has failures;
+    else None. The JSON's ``failures`` stay the scenario given."""
+    counts = drawn.to_list() if model.ignores_scenario and hasattr(drawn, "to_list") else []
+    if not any(counts):
+        return None
+    source = ("--failures" if args.failures is not None else
+              f"the --qbar {args.qbar:g} draw" if args.qbar is not None else
+              "the instance's stored failures")
+    failed, jobs = sum(counts), sum(1 for c in counts if c)
+    return (f"note: {model.name} does not use the failure scenario ({source}: {failed} failed "
+            f"attempt{'s' * (failed != 1)} of {jobs} job{'s' * (jobs != 1)}); it gives the "
+            "failure-free optimum")
+
+
+def objective_name(fam: Any, model: Any) -> str:
+    """What `model`'s objective is called in the text: the family's name for it, as an
+    expectation (``expected makespan``) when the model averages over the failure model (the
+    rigid family's ``online-optimal``) and the family's name does not say so already."""
+    name = fam.objective_name
+    if model.averages_over_failures and not name.startswith("expected"):
+        return f"expected {name}"
+    return name

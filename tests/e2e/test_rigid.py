@@ -210,3 +210,20 @@ def test_console_script_help_has_examples():
             check=True,
         )
         assert "examples:" in res.stdout
+
+
+def test_the_failure_free_model_says_that_it_ignores_the_scenario(run, rigid_file):
+    """The stored failures are not used by cpsat-failure-free: a note says so on standard
+    error, the JSON keeps its keys (audit finding 6); no note without failures."""
+    code, out, err = run("solve", rigid_file, "--method", "cpsat-failure-free", "-q")
+    assert code == 0, err
+    assert err == ("note: cpsat-failure-free does not use the failure scenario (the instance's "
+                   "stored failures: 3 failed attempts of 2 jobs); it gives the failure-free "
+                   "optimum\n")
+    code, out, err = run("solve", rigid_file, "--method", "cpsat-failure-free", "--failures",
+                         "1,0,0,0", "--json", "-q")
+    assert code == 0 and "(--failures: 1 failed attempt of 1 job)" in err
+    assert json.loads(out)["failures"] == [1, 0, 0, 0]
+    code, out, err = run("solve", rigid_file, "--method", "cpsat-failure-free", "--failures",
+                         "0,0,0,0", "-q")
+    assert code == 0 and err == ""

@@ -334,8 +334,23 @@ def test_solve_reports_its_sources(toy, run, tmp_path):
     assert d["objective_source"] == "enum" == d["bound_source"]
     assert "portfolio" not in d.get("info", {})
     code, out, _ = run("solve", path, "--time-limit", "4", "-q")
-    assert out.startswith("toyport / enum: items 3 (status optimal, objective from "
-                          "GREEDY/heavy, ")
+    assert out.startswith("toyport / enum: items 3 (status optimal, objective first reached "
+                          "by GREEDY/heavy, schedule shown: enum, ")
+
+
+@pytest.mark.parametrize(("source", "shown", "says"), [
+    ("H/LPT", "model", "objective first reached by H/LPT, schedule shown: model, "),
+    ("H/LPT", "H/LPT", "objective and schedule from H/LPT, "),
+    ("model", "model", "status optimal, 0.10 s"),
+])
+def test_the_text_names_whose_schedule_is_shown(source, shown, says):
+    """A tie goes to the heuristic that reached the objective first, while the schedule shown
+    is the model's: the headline says both, not "objective from H" above the model's schedule
+    (audit finding 1)."""
+    sol = Solution(3, 3, Status.OPTIMAL, "model", "x", 0.1, objective_source=source,
+                   bound_source="model", info={"portfolio": {"solution": shown}})
+    head = sol.describe().splitlines()[0]
+    assert says in head and "objective from" not in head
 
 
 def test_the_time_limit_bounds_the_whole_command(toy, run, tmp_path):

@@ -9,6 +9,7 @@ import enum
 import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -113,3 +114,21 @@ def test_to_jsonable_gives_json_types_and_leaves_plain_numbers_as_they_are():
     assert [type(v) for v in out["1"]] == [float, int, str, int]
     assert out["x"][3] is big and type(out["x"][0]) is bool
     json.dumps(out)
+
+
+def test_both_online_optima_read_alike_in_text(run):
+    """The rigid instance's online optimum is an expected makespan too, its value in the format
+    of every headline: no "makespan 7.914..." (audit finding 5)."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    code, out, err = run("solve", examples / "rigid-small.json", "--method", "online-optimal",
+                         "--qbar", "0.2", "-q")
+    assert code == 0, err
+    head = out.splitlines()[0]
+    assert head.startswith("rigid / online-optimal: expected makespan 7.914 s (status optimal, "
+                           "exact value, a fraction of "), head
+    assert "..." not in head
+    code, out, err = run("solve", examples / "online-small.json", "--method", "online-optimal",
+                         "-q")
+    assert code == 0, err
+    assert out.startswith("online / online-optimal: expected makespan 1990323005/347086116 = "
+                          "5.7344 s (status optimal, ")

@@ -310,3 +310,24 @@ def test_merge_reads_a_store_whose_writer_was_killed(run, shards, tmp_path):
     con.close()
     assert (digest(live), digest(wal)) == before
     assert os.path.exists(live)
+
+
+def test_the_progress_line_and_the_summary_count_the_parameter_check_alike(run, spec, tmp_path):
+    """The rows the parameter check stores are run now, said so on the first progress line, not
+    'already stored', and carry their time like every other row (audit finding 4)."""
+    path = spec(ISSUE_EXAMPLE.replace('name = "R-SHELF-B"\npriority = ["LPT"]',
+                                      'name = "R-SHELF-B"\npriority = ["LPT"]\n'
+                                      'params = { redraw_on_failure = [false, true] }'))
+    store = tmp_path / "all.sqlite"
+    code, out, err = run("campaign", "run", path, "--store", store, "--executor", "inline",
+                         "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["ran"] == r["tasks"] == r["stored"] and r["already_stored"] == 0
+    con = sqlite3.connect(store)
+    (checked,), = con.execute("SELECT tasks FROM runs WHERE executor LIKE '%parameter check%'")
+    assert con.execute("SELECT count(*) FROM results WHERE seconds IS NULL").fetchone() == (0,)
+    con.close()
+    assert checked >= 1
+    assert (f"{r['tasks'] - checked} tasks to run (inline), {checked} run by the parameter "
+            "check, 0 already stored") in err

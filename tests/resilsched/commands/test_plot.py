@@ -130,3 +130,17 @@ def test_importing_resilsched_loads_no_matplotlib():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_trace_is_read_with_the_trace_options(run, tmp_path):
+    """``--status`` (with ``--P``, ``--cores-per-node``) is taken, as by ``solve`` (audit
+    finding 2); an unknown option points at ``resilsched plot --help``."""
+    pytest.importorskip("matplotlib")
+    trace = EXAMPLES / "rigid-trace.swf"
+    code, out, err = run("plot", trace, "--status", "1", "--P", "16", "--heuristic", "R-LIST-0",
+                         "--out", tmp_path / "t.png", "--json")
+    assert code == 0, err
+    assert "with a status (field 11) not in 1" in err and (tmp_path / "t.png").exists()
+    err = refused(run, tmp_path, RIGID, "--heuristic", "R-LIST-0", "--out", tmp_path / "x.png",
+                  "--bogus", "1", says="unrecognized arguments: --bogus 1")
+    assert "(see `resilsched plot --help`)" in err

@@ -280,3 +280,37 @@ def test_every_exporter_version_is_an_option_of_the_command(run, tmp_path):
     code, _, err = run("export", ROOT / "examples" / "rigid-small.json", "--to", "batsim",
                        "--batsim-version", max(PROFILE_TYPE) + 1, "--out", tmp_path / "w.json")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_the_trace_options_read_the_trace_as_solve_does(run, tmp_path):
+    """``--P``, ``--cores-per-node`` and ``--status`` are taken, and read the trace as
+    ``simulate`` reads it (audit finding 2: ``unrecognized arguments: --status 1``)."""
+    trace = ROOT / "examples" / "rigid-trace.swf"
+    out = tmp_path / "w.json"
+    for options in (["--status", "1"], ["--P", "16", "--cores-per-node", "2"]):
+        code, stdout, err = run("export", trace, *options, "--to", "batsim", "--out", out,
+                                "--json")
+        assert code == 0, err
+        code, sim, err = run("simulate", trace, *options, "--heuristic", "R-LIST-0", "-q",
+                             "--json")
+        assert code == 0, err
+        jobs = {a["job"] for a in json.loads(sim)["solution"]["attempts"]}
+        assert json.loads(stdout)["jobs"] == len(jobs) == len(json.loads(out.read_text())["jobs"])
+    code, _, err = run("export", ROOT / "examples" / "rigid-small.json", "--status", "1",
+                       "--to", "batsim", "--out", out)
+    assert code == 2 and "--status: applies to trace files" in err
+
+
+def test_the_summary_line_reads_as_a_sentence(run, tmp_path):
+    """``wrote 4 jobs on 4 resources (Batsim 4 workload, ...)``, not ``wrote 4 Batsim 4 jobs``
+    (audit finding 3); failed attempts exported as jobs of their own are counted."""
+    src, out = ROOT / "examples" / "rigid-small.json", tmp_path / "w.json"
+    code, stdout, err = run("export", src, "--to", "batsim", "--out", out)
+    assert code == 0, err
+    assert stdout == ("wrote 4 jobs on 4 resources (Batsim 4 workload, all submitted at 0) "
+                      f"to {out}\n")
+    code, stdout, err = run("export", src, "--to", "batsim", "--attempts", "--batsim-version",
+                            "5", "--out", out)
+    assert code == 0, err
+    assert stdout.startswith("wrote 7 jobs (3 of them failed attempts) on 4 resources (Batsim 5 "
+                             "workload, all submitted at 0) to ")
