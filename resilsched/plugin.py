@@ -111,18 +111,14 @@ class ExactModel:
     #: cheap checks ``check(instance, scenario, **options)`` of the options against the
     #: instance (InvalidInstance naming the option), run before any phase of the portfolio
     check: Callable[..., None] | None = None
+    #: it solves the instance without the scenario it is given (a failure-free optimum):
+    #: ``resilsched solve`` then says on standard error that a scenario with failures was unused
+    ignores_scenario: bool = False
 
     @property
     def params(self) -> tuple[Param, ...]:
         """Its ``--param`` names: the fields of `options` (`resilsched.params.params_of`)."""
         return self.options.params()
-
-    @property
-    def ignores_scenario(self) -> bool:
-        """Whether it solves the instance without the scenario it is given (a failure-free
-        optimum): its ``solve`` function has the attribute ``ignores_scenario = True``. ``resilsched
-        solve`` then says, on standard error, that a scenario with failures was not used."""
-        return bool(getattr(self.solve, "ignores_scenario", False))
 
     @property
     def averages_over_failures(self) -> bool:

@@ -175,11 +175,6 @@ def solve_failure_free(instance, scenario: Scenario | None = None, *,
                   _checked_hint(instance, scenario, hint))
 
 
-#: the model does not use the scenario it is given (`resilsched.plugin.ExactModel.ignores_scenario`:
-#: ``resilsched solve`` says so when the scenario has failures)
-solve_failure_free.ignores_scenario = True  # type: ignore[attr-defined]
-
-
 def _checked_hint(instance, scenario: Scenario, hint: Any) -> Schedule | None:
     """The hint as a `Schedule` of the instance and scenario, checked (module docstring)."""
     if hint is None:

@@ -408,11 +408,6 @@ def solve_failure_free(instance: RigidInstance, scenario: Scenario | Sequence[in
                   hint)
 
 
-#: the model does not use the scenario it is given (`resilsched.plugin.ExactModel.ignores_scenario`:
-#: ``resilsched solve`` says so when the scenario has failures)
-solve_failure_free.ignores_scenario = True  # type: ignore[attr-defined]
-
-
 def solve_scenario_merged(instance: RigidInstance,
                           scenario: Scenario | Sequence[int] | None = None, *,
                           time_limit: float | None = None, **options: Any) -> Solution:

@@ -137,7 +137,7 @@ def _build() -> Family:
     fam.add(ExactModel(
         "cpsat-failure-free", models.solve_failure_free,
         "CP-SAT failure-free moldable optimum (ignores the scenario)",
-        options=models.MoldableOptions))
+        options=models.MoldableOptions, ignores_scenario=True))
     from resilsched.models.online.solve import OnlineOptions, check_moldable, solve_moldable
 
     fam.add(ExactModel(

@@ -131,7 +131,8 @@ def _build() -> Family:
     fam.add(ExactModel("cpsat-scenario", solve_scenario, "CP-SAT clairvoyant optimum T_OPT(f): "
                        "one interval per attempt (spec 002 §11.2)", options=RigidSolveOptions))
     fam.add(ExactModel("cpsat-failure-free", solve_failure_free, "CP-SAT failure-free optimum "
-                       "P|size_j|C_max (ignores the scenario)", options=RigidSolveOptions))
+                       "P|size_j|C_max (ignores the scenario)", options=RigidSolveOptions,
+                       ignores_scenario=True))
     fam.add(ExactModel("cpsat-merged", solve_scenario_merged, "merged-job shortcut: an UPPER "
                        "bound on T_OPT(f), not exact (spec 002 §11.2)",
                        options=RigidSolveOptions))
