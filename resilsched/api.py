@@ -177,7 +177,8 @@ def solve(instance: Any, method: str | None = None, scenario: Any = None,
 
     The same call as ``resilsched solve`` (`solve_with`): `method`, `time_limit`, `options`
     and `scenario` are checked before any phase runs; a model that averages over the failure
-    model (``online-optimal``, option ``qbar``) takes no scenario."""
+    model (``online-optimal``, option ``qbar``) takes no scenario. ``progress=`` a function of
+    one message is told each phase, as ``resilsched solve`` prints them."""
     from resilsched.portfolio import pick_model
 
     fam = family_of(instance)
@@ -193,7 +194,9 @@ def solve(instance: Any, method: str | None = None, scenario: Any = None,
     else:
         sc = scenario_of(fam, instance, scenario, fields=("scenario",))
     deadline = Deadline(limit)
-    return computed_on(solve_with(fam, instance, sc, model, deadline, options,
+    options = dict(options)
+    progress = options.pop("progress", None)  # the phases' messages, not a model option
+    return computed_on(solve_with(fam, instance, sc, model, deadline, options, progress,
                                   portfolio=method is None), instance, sc)
 
 

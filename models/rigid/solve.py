@@ -213,7 +213,10 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
     if rest_hint is not None and makespan_of(rest, rest_hint) < upper[0]:
         upper = (makespan_of(rest, rest_hint), rest_hint)
     lap("greedy")
-    opts.say(f"greedy schedule {(upper[0] + offset) / data.scale:.6g} s; root bounds")
+    def sec(value: int) -> str:  # a scaled time of the progress lines, in seconds
+        return f"{value / data.scale:.6g} s"
+
+    opts.say(f"greedy schedule {sec(upper[0] + offset)}; root bounds")
     roots = phase(opts, ROOT_SHARE)
     max_k, rounds = roots.max_k(len(set(rest.p))), roots.rounds(rest.n, rest.P)
     root = root_bound(rest, strengthen, roots.deadline, max_k=max_k, max_rounds=rounds)
@@ -231,17 +234,17 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
             restart=improve.RESTART_STALL if large else None)
         upper = (mk, starts) if mk < upper[0] else upper
         lap("improve")
-        opts.say(f"improved schedule {upper[0] + offset}")
+        opts.say(f"improved schedule {sec(upper[0] + offset)}")
     if root.value >= upper[0] or wall.expired() or not model_fits(opts, sum(rest.m)):
         # the greedy schedule is optimal, or no time is left for CP-SAT: it is the answer
         lower, (horizon, starts) = min(root.value, upper[0]), upper
         status = "OPTIMAL" if lower >= horizon else "FEASIBLE"
-        opts.say(f"root bound {lower + offset}: the greedy schedule "
+        opts.say(f"root bound {sec(lower + offset)}: the greedy schedule "
                  + ("is optimal" if status == "OPTIMAL" else "is the answer (no time for CP-SAT)"))
         return ScaledResult(status, place_isolated(data, isolated, kept, starts),
                             horizon + offset, lower + offset, lower + offset, horizon + offset,
                             isolated, 0, "NOT_RUN", root=root, seconds=seconds)
-    opts.say(f"root bound {root.value + offset}; building the model")
+    opts.say(f"root bound {sec(root.value + offset)}; building the model")
     build = phase(opts, BUILD_SHARE)
     built = build_model(rest, strengthen=strengthen, forbidden_set_size=opts.forbidden_set_size,
                         lower=root.value, deadline=build.deadline, upper=upper,
@@ -266,7 +269,8 @@ def solve_scaled(data: ScaledScenario, opts: RigidSolveOptions,
                             isolated, 0, run.solver_status, root=root, seconds=seconds)
     refuted, searched = 0, False
     if share > 0 and status != "OPTIMAL" and bound < objective:
-        opts.say(f"refutation search from {bound + offset} (incumbent {objective + offset})")
+        opts.say(f"refutation search from {sec(bound + offset)} (incumbent "
+                 f"{sec(objective + offset)})")
         nodes = (None if not opts.deterministic or not limited
                  else int(opts.time_limit * share * search_rate(rest)))
         pooling = phase(opts, POOL_SHARE * share)

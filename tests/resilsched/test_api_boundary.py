@@ -157,3 +157,11 @@ def test_good_arguments_still_pass(inst):
     assert run.objective is not None
     sol = resilsched.solve(inst["rigid"], method="online-optimal", time_limit=10, qbar=0.1)
     assert sol.objective is not None
+
+
+@pytest.mark.parametrize("method", [None, "cpsat-scenario"])
+def test_solve_tells_its_phases_to_a_progress_function(inst, method):
+    # progress= was passed to the model twice (in the options and by the portfolio): TypeError
+    phases: list[str] = []
+    sol = resilsched.solve(inst["rigid"], method=method, time_limit=10, progress=phases.append)
+    assert sol.status.value == "optimal" and phases and all(isinstance(m, str) for m in phases)
