@@ -188,7 +188,7 @@ LINE_CHUNKS = 8
 
 def worker_line(j: int, chunks: Sequence[Any],
                 intervals: Callable[[Any], Sequence[Interval]] | None = None) -> str:
-    """``worker 1: 3 chunks [0, 0.25] [0.25, 0.5] [0.5, 0.6]+[0.8, 0.9]``: adjacent intervals
+    """``worker 0: 3 chunks [0, 0.25] [0.25, 0.5] [0.5, 0.6]+[0.8, 0.9]``: adjacent intervals
     of a chunk are merged, a chunk made of several intervals joins them with ``+``;
     ``intervals(chunk)`` gives the intervals of a chunk (default: the chunk is its intervals)."""
     def show(chunk: Any) -> str:
@@ -206,7 +206,7 @@ def worker_line(j: int, chunks: Sequence[Any],
     else:
         head = " ".join(show(ch) for ch in chunks[:LINE_CHUNKS - 2])
         shown = f"{head} ... {show(chunks[-2])} {show(chunks[-1])}"
-    return f"worker {j + 1}: {k} chunk{'s' if k != 1 else ''}" + (f" {shown}" if k else "")
+    return f"worker {j}: {k} chunk{'s' if k != 1 else ''}" + (f" {shown}" if k else "")
 
 
 def _as_pieces(schedule: PieceSchedule | IntervalSchedule) -> PieceSchedule:

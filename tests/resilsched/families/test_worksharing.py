@@ -103,21 +103,21 @@ def test_heuristic_results_are_typed_and_print_one_line_per_worker(name):
     lines = res.schedule.lines()
     assert len(lines) == inst.workers
     for j, (line, chunks) in enumerate(zip(lines, d["workers"], strict=True)):
-        assert line.startswith(f"worker {j + 1}: {len(chunks)} chunk")
+        assert line.startswith(f"worker {j}: {len(chunks)} chunk")
     text = res.describe(verbose=True)
     assert text.count("\n") == inst.workers
 
 
 def test_lines_show_chunks_as_intervals_of_the_workload():
     res = heuristics.no_rep(WorksharingInstance(2.0, 2, LinearRisk(1.0), 0.0), n=2)
-    assert res.schedule.lines() == ["worker 1: 2 chunks [0, 0.5] [1, 1.5]",
-                                    "worker 2: 2 chunks [0.5, 1] [1.5, 2]"]
+    assert res.schedule.lines() == ["worker 0: 2 chunks [0, 0.5] [1, 1.5]",
+                                    "worker 1: 2 chunks [0.5, 1] [1.5, 2]"]
     iv = IntervalSchedule(1.0, [[[(0.0, 0.2), (0.5, 0.6)], [(0.2, 0.5)]], [[]]])
-    assert iv.lines() == ["worker 1: 2 chunks [0, 0.2]+[0.5, 0.6] [0.2, 0.5]",
-                          "worker 2: 1 chunk []"]
+    assert iv.lines() == ["worker 0: 2 chunks [0, 0.2]+[0.5, 0.6] [0.2, 0.5]",
+                          "worker 1: 1 chunk []"]
     long = heuristics.brute(WorksharingInstance(1.0, 1, LinearRisk(1.0), 0.0), n=100)
     (line,) = long.schedule.lines()
-    assert line.startswith("worker 1: 100 chunks [0, 0.01] ") and " ... " in line
+    assert line.startswith("worker 0: 100 chunks [0, 0.01] ") and " ... " in line
     assert line.endswith("[0.98, 0.99] [0.99, 1]")
 
 
@@ -130,10 +130,10 @@ def test_model_payloads_are_typed_and_keep_their_json_shape():
     assert set(d["schedule"]) == {"W", "pieces", "workers"}
     text = sol.describe()
     assert "model theorem2 (n 3, W_dpl 0.75, certified_up_to_m 3)" in text
-    assert "worker 1: 3 chunks [0, 0.25] [0.25, 0.5] [0.5, 0.75]" in text
+    assert "worker 0: 3 chunks [0, 0.25] [0.25, 0.5] [0.5, 0.75]" in text
     two = solve(WorksharingInstance(0.7, 2, LinearRisk(1.0), 0.0, max_chunks=1))
-    assert two.payload.lines()[1:] == ["worker 1: 1 chunk [0, 0.35]",
-                                       "worker 2: 1 chunk [0.35, 0.7]"]
+    assert two.payload.lines()[1:] == ["worker 0: 1 chunk [0, 0.35]",
+                                       "worker 1: 1 chunk [0.35, 0.7]"]
 
 
 @pytest.mark.parametrize("params, field", [
