@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -21,11 +20,15 @@ from typing import Any
 
 from resilsched.commands.args import (
     FORMATTER,
+    INDEX,
     MAX_SEED,
+    SEED,
     examples,
     load,
     notes,
     output_file,
+    qbar,
+    seconds,
     trace_arguments,
 )
 from resilsched.errors import InvalidInstance, InvalidSchedule
@@ -76,15 +79,6 @@ def _check_options(args: argparse.Namespace) -> tuple[Path, Path | None]:
                                                           "--compare to draw both")
     if args.priority is not None and args.heuristic is None:
         raise InvalidInstance("--priority", "applies to --heuristic")
-    if args.qbar is not None and not (math.isfinite(args.qbar) and 0 <= args.qbar <= 1):
-        raise InvalidInstance("--qbar", f"={args.qbar} must be in [0, 1]")
-    if not 0 <= args.seed <= MAX_SEED:
-        raise InvalidInstance("--seed", f"={args.seed} must be in [0, {MAX_SEED}]")
-    if args.index < 0:
-        raise InvalidInstance("--index", f"={args.index} must be >= 0")
-    for option, value in (("--P", args.P), ("--cores-per-node", args.cores_per_node)):
-        if value is not None and value < 1:
-            raise InvalidInstance(option, f"={value} must be >= 1")
     out = _output(args.out, "--out", tuple(FORMATS), args.file)
     csv = None if args.csv is None else _output(args.csv, "--csv", (".csv",), args.file)
     if csv is not None and csv.resolve() == out.resolve():
@@ -255,17 +249,19 @@ resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg""")
                    help="picture file, .png, .svg or .pdf; its folder must exist (required)")
     p.add_argument("--csv", help="also write the segments drawn, one row each, to this .csv "
                                  "file (default: none)")
-    p.add_argument("--index", type=int, default=0,
+    p.add_argument("--index", type=INDEX, default=0,
                    help="which instance of a multi-instance file, from 0 (default 0)")
     p.add_argument("--failures", metavar="F1,F2,...",
                    help="failure scenario, as for simulate (default: the instance's stored one)")
-    p.add_argument("--qbar", type=float, help="draw the scenario at q-bar in [0, 1] (desktop: "
-                                              "the disturbance level; default: no draw)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of --qbar draws and random priorities (default 0)")
+    p.add_argument("--qbar", type=qbar,
+                   help="draw the scenario at average failure probability q-bar in [0, 1) "
+                   "(desktop: the disturbance level alpha in [0, 1]; default: no draw)")
+    p.add_argument("--seed", type=SEED, default=0,
+                   help=f"seed of --qbar draws and random priorities, in [0, {MAX_SEED}] "
+                   "(default 0)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="a parameter of the heuristic or the model, repeatable (default: none)")
-    p.add_argument("--time-limit", type=float, default=None,
+    p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds for the whole command, in [0.01, 604800] (default 60)")
     trace_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true",
