@@ -22,7 +22,6 @@ Everything is imported on first use: ``import resilsched`` loads no solver.
 
 from __future__ import annotations
 
-import inspect
 import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,7 +35,7 @@ from resilsched.instances.fields import show
 from resilsched.params import check_params, check_seed
 from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of
-from resilsched.registry import UnknownName, family_of, get_family, reader_for
+from resilsched.registry import UnknownName, family_of, get_family
 from resilsched.registry import heuristic as heuristic_of
 from resilsched.registry import priority as priority_of
 from resilsched.solution import HeuristicResult, Solution, computed_on, number_fields
@@ -62,39 +61,11 @@ def load(path: str | Path, index: int = 0, **reader_options: Any) -> Any:
         raise InvalidOption("path", f"{show(path)} must be a file path (str or os.PathLike)")
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise InvalidOption("index", f"{show(index)} must be an integer >= 0")
-    _check_reader_options(Path(path), reader_options)
     _, instances = read_instances(path, **reader_options)
     if index >= len(instances):
         raise InvalidInstance("index", f"{index!r} is out of range: {path} holds "
                                        f"{len(instances)} instance(s)")
     return instances[index]
-
-
-def _check_reader_options(path: Path, options: Mapping[str, Any]) -> None:
-    """Refuse what the reader of `path` would ignore or choke on: an option given for a JSON
-    file (the command line's rule for ``--P`` and the like), or one its reader does not
-    take. ``family`` is `resilsched.io.read_instances`' own."""
-    from resilsched.registry import all_families
-
-    names = [name for name in options if name != "family"]
-    if not names:
-        return
-    if path.suffix.lower() == ".json":
-        raise InvalidOption(names[0], f"applies to trace files (.swf), not to the JSON "
-                                      f"instance {path}")
-    for fam in all_families():
-        reader = reader_for(fam, path)
-        if reader is None:
-            continue
-        params = list(inspect.signature(reader).parameters.values())[1:]
-        if any(p.kind is p.VAR_KEYWORD for p in params):
-            return
-        known = [p.name for p in params if p.kind is not p.VAR_POSITIONAL]
-        for name in names:
-            if name not in known:
-                raise InvalidOption(name, f"is not an option of the {path.suffix} reader "
-                                          f"(choose from {', '.join(known)})")
-        return
 
 
 def scenario(instance: Any, failures: Any = None, qbar: float | None = None,

@@ -6,6 +6,7 @@ through the family readers of the registry (e.g. ``.swf`` traces for the rigid f
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, InvalidOption
 from resilsched.registry import Family, available_families, get_family, reader_for
 
 #: Deepest nesting of arrays and objects accepted in a JSON file (instances are 3-4 deep).
@@ -102,7 +103,9 @@ def read_instances(
     """Load the instances of a file: one for a JSON instance, several for a trace or a library.
 
     A JSON file may hold one instance object or ``{"instances": [...]}``; its family comes from the
-    ``"family"`` field (or `family`). Other suffixes go to the registered family readers.
+    ``"family"`` field (or `family`). Other suffixes go to the registered family readers, with
+    `reader_options`; an option the reader does not take, or any option for a JSON file (where
+    it would be ignored), is an `InvalidOption` naming it, before the file is read.
     """
     path = Path(path)
     if path.suffix.lower() != ".json":
@@ -111,6 +114,7 @@ def read_instances(
             fam = get_family(name)
             reader = reader_for(fam, path)
             if reader is not None:
+                _check_reader_options(reader, path, reader_options)
                 if not path.exists():
                     raise InvalidInstance(str(path), "no such file")
                 return fam, list(reader(path, **reader_options))
@@ -120,6 +124,9 @@ def read_instances(
                 f"suffix {path.suffix!r} is not a known instance format "
                 "(.json, or a family reader's)",
             )
+    if reader_options and path.suffix.lower() == ".json":
+        raise InvalidOption(next(iter(reader_options)), f"applies to trace files (.swf), not to "
+                                                        f"the JSON instance {path}")
     data = read_json(path)
     items = data.get("instances") if isinstance(data, dict) and "instances" in data else [data]
     if not isinstance(items, list) or not items:
@@ -144,6 +151,19 @@ def read_instances(
         fam = get_family(name)
         out.append(fam.from_dict(item))
     return fam, out
+
+
+def _check_reader_options(reader: Any, path: Path, options: dict[str, Any]) -> None:
+    """Refuse an option the trace `reader` does not take (it would be a `TypeError` inside
+    it), naming the options it does take."""
+    params = list(inspect.signature(reader).parameters.values())[1:]
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return
+    known = [p.name for p in params if p.kind is not p.VAR_POSITIONAL]
+    for name in options:
+        if name not in known:
+            raise InvalidOption(name, f"is not an option of the {path.suffix} reader (choose "
+                                      f"from {', '.join(known)})")
 
 
 def write_instance(instance: Any, path: str | Path) -> str:
