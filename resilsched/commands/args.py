@@ -190,7 +190,7 @@ def trace_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def instance_arguments(p: argparse.ArgumentParser) -> None:
-    """The instance file and its scenario, of ``solve`` and ``simulate``."""
+    """The instance file and its scenario, of ``solve``, ``simulate`` and ``plot``."""
     p.add_argument("file", help='instance file: JSON (with "family"), or a trace such as .swf')
     p.add_argument("--index", type=INDEX, default=0,
                    help="which instance of a multi-instance file, from 0 (an SWF trace holds "

@@ -20,16 +20,13 @@ from typing import Any
 
 from resilsched.commands.args import (
     FORMATTER,
-    INDEX,
-    MAX_SEED,
-    SEED,
     examples,
+    instance_arguments,
+    json_flag,
     load,
     notes,
     output_file,
-    qbar,
     seconds,
-    trace_arguments,
 )
 from resilsched.errors import InvalidInstance, InvalidSchedule
 
@@ -237,7 +234,7 @@ resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --out rigid.png
 resilsched plot examples/rigid-small.json --heuristic R-LIST-0 --method cpsat-scenario \\
     --compare --out compare.png --csv compare.csv
 resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg"""))
-    p.add_argument("file", help="instance file: JSON (with \"family\"), or a trace such as .swf")
+    instance_arguments(p)  # the file, --index, the scenario, --param, the trace options, -q
     p.add_argument("--heuristic", help="heuristic to draw (see `resilsched list`; default: "
                                        "none, then --method is needed)")
     p.add_argument("--priority", help="its priority rule (default: the heuristic's)")
@@ -249,23 +246,7 @@ resilsched plot examples/desktop-small.json --method cpsat --out desktop.svg""")
                    help="picture file, .png, .svg or .pdf; its folder must exist (required)")
     p.add_argument("--csv", help="also write the segments drawn, one row each, to this .csv "
                                  "file (default: none)")
-    p.add_argument("--index", type=INDEX, default=0,
-                   help="which instance of a multi-instance file, from 0 (default 0)")
-    p.add_argument("--failures", metavar="F1,F2,...",
-                   help="failure scenario, as for simulate (default: the instance's stored one)")
-    p.add_argument("--qbar", type=qbar,
-                   help="draw the scenario at average failure probability q-bar in [0, 1) "
-                   "(desktop: the disturbance level alpha in [0, 1]; default: no draw)")
-    p.add_argument("--seed", type=SEED, default=0,
-                   help=f"seed of --qbar draws and random priorities, in [0, {MAX_SEED}] "
-                   "(default 0)")
-    p.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="a parameter of the heuristic or the model, repeatable (default: none)")
     p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds for the whole command, in [0.01, 604800] (default 60)")
-    trace_arguments(p)
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress lines on standard error (default: progress after 3 s)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object on standard output (default: text)")
+    json_flag(p)
     p.set_defaults(func=run)
