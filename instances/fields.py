@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from numbers import Integral, Real
 from typing import Any
 
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, show
 from resilsched.numeric import parse_number
 
 FORMAT_VERSION = 1
@@ -65,9 +65,9 @@ def bounded_int(x: object, field: str, low: int = 0, high: int | None = None) ->
     )  # an Integral first: math.isfinite overflows on an integer beyond a double
     if not whole or x < low:
         what = "a positive integer" if low == 1 else f"an integer >= {low}"
-        raise InvalidInstance(field, f"{_show(x)} must be {what}")
+        raise InvalidInstance(field, f"{show(x)} must be {what}")
     if high is not None and x > high:
-        raise InvalidInstance(field, f"{_show(x)} exceeds the maximum {high}")
+        raise InvalidInstance(field, f"{show(x)} exceeds the maximum {high}")
     return int(x)
 
 
@@ -87,9 +87,9 @@ def bounded_number(x: object, field: str, high: float, *, allow_zero: bool = Fal
     returned as parsed: an integer of any size is compared exactly, never converted first."""
     v = parse_number(x, field)
     if not (v >= 0 if allow_zero else v > 0):
-        raise InvalidInstance(field, f"{_show(v)} must be {'>= 0' if allow_zero else '> 0'}")
+        raise InvalidInstance(field, f"{show(v)} must be {'>= 0' if allow_zero else '> 0'}")
     if v > high:
-        raise InvalidInstance(field, f"{_show(v)} exceeds the maximum {high:g}")
+        raise InvalidInstance(field, f"{show(v)} exceeds the maximum {high:g}")
     return v
 
 
@@ -100,7 +100,7 @@ def derived(value: object, field: str, what: str) -> None:
     except (TypeError, OverflowError):
         ok = False
     if not ok:
-        raise InvalidInstance(field, f"gives {what} = {_show(value)}, beyond {MAX_DERIVED:g} "
+        raise InvalidInstance(field, f"gives {what} = {show(value)}, beyond {MAX_DERIVED:g} "
                                      "(inputs too large)")
 
 
@@ -118,30 +118,15 @@ def check_metadata(d: dict[str, Any]) -> dict[str, Any]:
     if meta is None:
         return {}
     if not isinstance(meta, dict):
-        raise InvalidInstance("metadata", f"{_show(meta)} must be a JSON object")
+        raise InvalidInstance("metadata", f"{show(meta)} must be a JSON object")
     return meta
-
-
-def _show(x: object) -> str:
-    """A value for an error message, cut to 40 characters (huge integers, long lists)."""
-    try:
-        text = repr(x)
-    except ValueError:  # an int beyond the 4300-digit conversion limit
-        return "<an integer of more than 4300 digits>"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def show(x: object) -> str:
-    """A value as an error message prints it: cut to 40 characters, and safe for integers
-    beyond the 4300-digit conversion limit (for the families' own checks)."""
-    return _show(x)
 
 
 def positive_number(x: object, field: str):
     """A finite number > 0: JSON number or exact fraction string (`numeric.parse_number`)."""
     v = parse_number(x, field)
     if not v > 0:
-        raise InvalidInstance(field, f"{_show(v)} must be > 0")
+        raise InvalidInstance(field, f"{show(v)} must be > 0")
     return v
 
 
@@ -155,7 +140,7 @@ def count_or_default(count: object, default: int) -> int:
     if count is None:
         return default
     if isinstance(count, bool) or not isinstance(count, Integral) or count < 1:
-        raise InvalidInstance("count", f"{_show(count)} must be a positive integer")
+        raise InvalidInstance("count", f"{show(count)} must be a positive integer")
     if count > MAX_COUNT:
         raise InvalidInstance("count", f"{count} exceeds the maximum {MAX_COUNT}")
     return int(count)

@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from resilsched.deadline import Deadline, check_time_limit
-from resilsched.errors import InvalidInstance, InvalidOption, InvalidSchedule
-from resilsched.instances.fields import show
+from resilsched.errors import InvalidInstance, InvalidOption, InvalidSchedule, show
 from resilsched.params import check_params, check_seed
 from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of

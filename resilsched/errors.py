@@ -24,6 +24,16 @@ class InvalidInstance(ValueError):
 _VALUE_WORDS = {"True", "False", "None", "inf", "-inf", "nan", "null", "true", "false"}
 
 
+def show(x: object) -> str:
+    """A value as an error message prints it: cut to 40 characters (long lists and strings),
+    and safe for integers beyond the 4300-digit conversion limit."""
+    try:
+        text = repr(x)
+    except ValueError:  # an int beyond the 4300-digit conversion limit
+        return "<an integer of more than 4300 digits>"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _separator(rule: str) -> str:
     """'=' when the rule starts with the offending value ("P=0 must be ..."), else ': '."""
     if rule[:1] in ("=", ":"):

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from resilsched.errors import InvalidOption
+from resilsched.errors import InvalidOption, show
 
 #: largest accepted seed (``--seed``, a campaign's ``seed``, the ``seed`` of the Python API)
 MAX_SEED = 2**63 - 1
@@ -125,12 +125,7 @@ def check_seed(value: Any, field_name: str = "seed") -> int:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
             or not 0 <= value <= MAX_SEED:
-        try:
-            shown = repr(value)
-        except ValueError:  # an int beyond the 4300-digit conversion limit
-            shown = "<an integer of more than 4300 digits>"
-        shown = shown if len(shown) <= 40 else f"{shown[:37]}..."
-        raise InvalidOption(field_name, f"{shown} must be an integer in [0, {MAX_SEED}]")
+        raise InvalidOption(field_name, f"{show(value)} must be an integer in [0, {MAX_SEED}]")
     return int(value)
 
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, show
 from resilsched.instances.fields import MAX_PROCESSORS, MAX_TIME, processors
 from resilsched.instances.rigid.model import RigidInstance, RigidJob
 
@@ -207,10 +207,8 @@ def _status_filter(statuses: Any) -> set[int]:
         else list(statuses)
     if not values or any(isinstance(v, bool) or not isinstance(v, int) or v not in STATUS_CODES
                          for v in values):
-        shown = repr(statuses)
-        raise InvalidInstance("statuses", f"{shown if len(shown) <= 40 else shown[:37] + '...'} "
-                                          f"must list SWF status codes in [{STATUS_CODES[0]}, "
-                                          f"{STATUS_CODES[-1]}], e.g. [1]")
+        raise InvalidInstance("statuses", f"{show(statuses)} must list SWF status codes in "
+                                          f"[{STATUS_CODES[0]}, {STATUS_CODES[-1]}], e.g. [1]")
     return set(values)
 
 
