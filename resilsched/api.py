@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from resilsched.deadline import Deadline, check_time_limit
 from resilsched.errors import InvalidInstance, InvalidOption, InvalidSchedule, show
@@ -152,7 +152,7 @@ def solve(instance: Any, method: str | None = None, scenario: Any = None,
     from resilsched.portfolio import pick_model
 
     fam = family_of(instance)
-    model = pick_model(fam, instance, method)
+    model = pick_model(fam, instance, method, "method")
     limit = check_time_limit(time_limit, "time_limit")
     model.check_options(limit, options)
     if model.averages_over_failures:  # as ``resilsched solve``
@@ -226,17 +226,32 @@ def bounds(instance: Any, scenario: Any = None) -> Bounds:
                                         for name, b in fam.bounds.items()})
 
 
-def selection(names: Iterable[Any] | None, families: Sequence[Family],
-              field: str = "--heuristic") -> dict[str, list[str]] | None:
+class GapNames(NamedTuple):
+    """What the errors of `gap` call its arguments: the function's parameters by default,
+    the command line's flags for ``resilsched gap`` (`GAP_FLAGS`)."""
+
+    heuristics: str = "heuristics"
+    library: str = "library"
+    family: str = "family"
+
+
+#: the names ``resilsched gap`` gives `gap_named`
+GAP_FLAGS = GapNames("--heuristic", "--library", "--family")
+
+
+def selection(heuristics: Iterable[Any] | None, families: Sequence[Family],
+              names: GapNames) -> dict[str, list[str]] | None:
     """family name -> the heuristics to score (registered names, ``MODULE:FUNCTION``
-    references), each checked now; None (every heuristic) when `names` is None.
+    references), each checked now; None (every heuristic) when `heuristics` is None. Errors
+    call the arguments by `names`.
 
     A registered name is looked up in every family of `families`; a reference says no family,
-    so `families` must then be one (``--family``, or the family of the ``--library``)."""
-    if names is None:
+    so `families` must then be one (`family`, or the family of the `library`)."""
+    if heuristics is None:
         return None
+    field = names.heuristics
     out: dict[str, list[str]] = {}
-    for name in names:
+    for name in heuristics:
         if callable(name):
             ref = reference_of(name)
             if ref is None:
@@ -247,7 +262,7 @@ def selection(names: Iterable[Any] | None, families: Sequence[Family],
         if is_reference(name):
             if len(families) != 1:
                 raise InvalidInstance(f"{field} {name}", "a MODULE:FUNCTION reference does "
-                                      "not say its family: give --family (one of "
+                                      f"not say its family: give {names.family} (one of "
                                       f"{', '.join(f.name for f in families)})")
             found = [(families[0], heuristic_of(families[0], name, field))]
         else:
@@ -279,6 +294,15 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
     `heuristics`, `library` (but a single name) and `instances` are lists, never empty; each
     argument is checked before any case runs.
     """
+    return gap_named(GapNames(), heuristics, library, instances, family, time_limit, jobs,
+                     store, dask=dask, resolve=resolve, progress=progress)
+
+
+def gap_named(names: GapNames, heuristics: Iterable[Any] | None,
+              library: str | Sequence[str] | None, instances: Iterable[Any] | None,
+              family: str | None, time_limit: float | None, jobs: int | None,
+              store: str | None, *, dask: Any, resolve: bool, progress: bool):
+    """`gap`, its errors calling the arguments by `names` (``resilsched gap``: its flags)."""
     from resilsched.gap import run_gap
     from resilsched.progress import ProgressBar
 
@@ -308,19 +332,19 @@ def gap(heuristics: Iterable[Any] | None = None, library: str | Sequence[str] | 
             raise InvalidOption("jobs", f"{show(jobs)} must be an integer >= 1 (None: one "
                                         "per CPU)")
         return library_gap(libs, heuristics, family, time_limit, jobs=jobs, dask=dask,
-                           store=store, resolve=resolve, progress=progress)
+                           store=store, resolve=resolve, progress=progress, names=names)
     cases: dict[str, list[Case]] = {}
     for k, item in enumerate(instances or ()):
         inst = load(item) if isinstance(item, (str, Path)) else item
         fam = family_of(inst)
         cases.setdefault(fam.name, []).append(
             Case(getattr(inst, "name", "") or f"instance-{k}", inst, scenario_of(fam, inst)))
-    names = [family] if family is not None else (list(cases) or None)
-    fams = _families(names)
+    wanted = [family] if family is not None else (list(cases) or None)
+    fams = _families(wanted)
     if cases and family not in (None, *cases):
-        raise InvalidOption("family", f"{family!r} is none of the families of the instances "
+        raise InvalidOption(names.family, f"{family!r} is none of the families of the instances "
                                       f"({', '.join(cases)})")
-    chosen = selection(heuristics, fams)
+    chosen = selection(heuristics, fams, names)
     if chosen is not None:
         fams = [f for f in fams if f.name in chosen]
     return run_gap(fams, limit, cases=cases or None, heuristics=chosen,
@@ -350,25 +374,29 @@ def _families(names: Sequence[str] | None) -> list[Family]:
 
 def library_gap(what: Sequence[str], heuristics: Iterable[Any] | None, family: str | None,
                 time_limit: float | None, *, jobs: int | None = None, dask: Any = None,
-                store: str | None = None, resolve: bool = False, progress: bool = False):
+                store: str | None = None, resolve: bool = False, progress: bool = False,
+                names: GapNames):
     """`gap` on libraries (``resilsched gap --library``): the libraries named (filtered by
     `family`), the heuristics selected among their families', scored on the campaign
     engine. `time_limit` bounds each heuristic run (default `GAP_TIME_LIMIT`) and, with
-    `resolve`, each re-solve (default: the stored limits)."""
+    `resolve`, each re-solve (default: the stored limits); errors name the arguments by
+    `names`."""
     from resilsched.campaign import ResultStore
     from resilsched.library.catalog import find
     from resilsched.library.gap import run_library_gap
 
-    libs = list({str(lib.path): lib for name in what for lib in find(name, "--library")}.values())
+    libs = list({str(lib.path): lib for name in what
+                 for lib in find(name, names.library)}.values())
     if family is not None:
         libs = [lib for lib in libs if lib.family == family]
         if not libs:
-            raise InvalidInstance("--family", f"{family!r}: no library of that family in "
+            raise InvalidInstance(names.family, f"{family!r}: no library of that family in "
                                               f"{', '.join(what)}")
-    chosen = selection(heuristics, _families(list(dict.fromkeys(lib.family for lib in libs))))
+    chosen = selection(heuristics, _families(list(dict.fromkeys(lib.family for lib in libs))),
+                       names)
     if chosen is not None:
         libs = [lib for lib in libs if lib.family in chosen]
-    limit = check_time_limit(time_limit, "--time-limit")
+    limit = check_time_limit(time_limit)  # checked by the caller, naming it
     results = ResultStore(store or ":memory:")
     try:
         return run_library_gap(libs, store=results, jobs=jobs, dask=dask, resolve=resolve,

@@ -72,14 +72,16 @@ class Found:
         return out
 
 
-def pick_model(family: Family, instance: Any, method: str | None = None) -> ExactModel:
+def pick_model(family: Family, instance: Any, method: str | None = None,
+               field: str = "--method") -> ExactModel:
     """The exact model the portfolio runs: `method`, else ``family.choose_exact(instance)``,
-    else the family's ``default_exact`` (`resilsched.registry.exact_model` for names)."""
+    else the family's ``default_exact`` (`resilsched.registry.exact_model` for names, an
+    unknown one named `field` in the error)."""
     from resilsched.registry import exact_model
 
     if method is None and family.choose_exact is not None:
         method = family.choose_exact(instance)
-    return exact_model(family, method or family.default_exact)
+    return exact_model(family, method or family.default_exact, field)
 
 
 def certified_solve(family: Family, instance: Any, scenario: Any = None, *,

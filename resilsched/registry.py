@@ -222,8 +222,9 @@ def priority(h: Heuristic, rule: Any, field: str = "--priority") -> tuple[Any, s
     return folded[rule.lower()], folded[rule.lower()]
 
 
-def exact_model(family: Family, name: str) -> ExactModel:
-    return _lookup(family.exact, name, "--method")
+def exact_model(family: Family, name: str, field: str = "--method") -> ExactModel:
+    """The exact model `name` of `family`; `UnknownName` naming `field` otherwise."""
+    return _lookup(family.exact, name, field)
 
 
 def generator(family: Family, name: str) -> Generator:

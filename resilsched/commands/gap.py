@@ -80,7 +80,7 @@ def add_parser(sub: Any) -> None:
 def report(args: argparse.Namespace) -> Any:
     """The `GapReport` of the options (`resilsched.api.gap`): on the libraries of
     ``--library`` (filtered by ``--family``), else on the built-in smoke suites."""
-    from resilsched.api import gap
+    from resilsched.api import GAP_FLAGS, gap_named
     from resilsched.campaign import CampaignError
 
     if args.library:  # against stored certificates, on the campaign engine
@@ -92,9 +92,9 @@ def report(args: argparse.Namespace) -> Any:
                                  "solved now, in this process)")
     time_limit(args, 10.0)  # checked here, to name the option
     try:
-        return gap(args.heuristic, args.library or None, family=args.family,
-                   time_limit=args.time_limit, jobs=args.jobs, store=args.store,
-                   dask=args.dask, resolve=args.resolve, progress=not args.quiet)
+        return gap_named(GAP_FLAGS, args.heuristic, args.library or None, None, args.family,
+                         args.time_limit, args.jobs, args.store, dask=args.dask,
+                         resolve=args.resolve, progress=not args.quiet)
     except CampaignError as exc:  # a store of another configuration, Dask missing
         raise UsageError(str(exc)) from None
 

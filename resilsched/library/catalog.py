@@ -282,8 +282,9 @@ def find(what: str, option: str | None = None) -> list[Library]:
     if what in by_name:
         return [by_name[what]]
     names = ", ".join(by_name) or "none shipped"
-    raise InvalidInstance("library", f"{what!r} is neither a shipped library ({names}, all) "
-                                     "nor a folder holding manifest.json")
+    raise InvalidInstance(option or "library", f"{what!r} is neither a shipped library "
+                                               f"({names}, all) nor a folder holding "
+                                               "manifest.json")
 
 
 def write_manifest(path: Path, manifest: dict[str, Any]) -> None:

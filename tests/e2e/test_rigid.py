@@ -107,6 +107,10 @@ def test_text_output_is_readable(run, rigid_file):
         (("solve", "{f}", "--index", "3"), "--index=3 is out of range"),
         (("solve", "missing.json"), "missing.json: no such file"),
         (("gap", "--family", "nope"), "family='nope' is unknown"),
+        (("gap", "--heuristic", "NOPE"), "--heuristic='NOPE' is unknown"),
+        (("gap", "--library", "nope"), "--library='nope' is neither a shipped library"),
+        (("gap", "--library", "rigid-small", "--family", "desktop"),
+         "--family='desktop': no library of that family"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(run, rigid_file, argv, message):

@@ -73,7 +73,7 @@ BAD_CALLS: list[tuple[str, Call, type[Exception], str]] = [
      InvalidInstance, r"^scenario: family 'coschedule' has no failure scenarios"),
     # solve: the method, the options, the scenario
     ("solve-method-list", lambda i: resilsched.solve(i["rigid"], method=["x"]), UnknownName,
-     r"^--method=\['x'\] is unknown"),
+     r"^method=\['x'\] is unknown"),
     ("solve-seed-str", lambda i: resilsched.solve(i["rigid"], seed="x"), InvalidOption,
      r"^--param seed='x' must be an integer for cpsat-scenario"),
     ("solve-progress-str", lambda i: resilsched.solve(i["rigid"], progress="x"), InvalidOption,
@@ -99,6 +99,16 @@ BAD_CALLS: list[tuple[str, Call, type[Exception], str]] = [
      InvalidOption, r"^heuristics='R-LIST-0' must be a list of heuristic names"),
     ("gap-heuristics-int", lambda i: resilsched.gap(heuristics=3), InvalidOption,
      r"^heuristics=3 must be a list"),
+    # the errors name the function's arguments, not ``resilsched gap``'s flags
+    ("gap-heuristics-unknown", lambda i: resilsched.gap(heuristics=["NOPE"]), UnknownName,
+     r"^heuristics='NOPE' is unknown"),
+    ("gap-reference-no-family",
+     lambda i: resilsched.gap(heuristics=["examples.plugins.rigid_widest:widest"]),
+     InvalidInstance, r"^heuristics examples\.plugins\.rigid_widest:widest: .* give family "),
+    ("gap-library-unknown", lambda i: resilsched.gap(library="nope"), InvalidInstance,
+     r"^library='nope' is neither a shipped library"),
+    ("gap-library-family", lambda i: resilsched.gap(library="rigid-small", family="desktop"),
+     InvalidInstance, r"^family='desktop': no library of that family in rigid-small"),
     ("gap-heuristics-empty", lambda i: resilsched.gap(heuristics=[], family="rigid"),
      InvalidOption, r"^heuristics=\[\] is empty \(give None for every registered heuristic\)"),
     # a short relative path, so that the message (cut to 40 characters) does not depend on
