@@ -1,5 +1,6 @@
 """``resilsched list [--family F] [-v] [--json]``: what is registered (families, heuristics
-with their parameters, exact models, bounds, presets, reproductions)."""
+with their parameters, the methods of ``solve --method`` (exact models, and the few that
+are not exact, each described for what it computes), bounds, presets, reproductions)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def add_parser(sub: Any) -> None:
                        epilog=examples("resilsched list\nresilsched list --family rigid --json"))
     p.add_argument("--family", help="only this family (default: every family)")
     p.add_argument("-v", "--verbose", action="store_true",
-                   help="also list the solver options (--param) of the exact models "
+                   help="also list the solver options (--param) of the methods "
                    "(default: off)")
     json_flag(p)
     p.set_defaults(func=run)
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             lines += [f"      --param {p.describe()}" for p in h.params]
         for m in fam.exact.values():
             star = " (gap reference)" if m.name == fam.default_exact else ""
-            lines.append(f"  exact     {m.name}: {m.description}{star}")
+            lines.append(f"  method    {m.name}: {m.description}{star}")
             if args.verbose:
                 lines += [f"      --param {p.describe()}" for p in m.params]
         for b in fam.bounds.values():
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         if fam.reproduction:
             lines.append(f"  reproduce resilsched reproduce {name}: {fam.reproduction.description}")
     if not args.verbose and names:
-        lines.append("(exact models' solver options: resilsched list -v)")
+        lines.append("(the methods' solver options: resilsched list -v)")
     emit({"families": out}, args.json, "\n".join(lines))
     return 0
 

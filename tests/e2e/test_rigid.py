@@ -83,6 +83,15 @@ def test_reservation_mode_reaches_r_list_and_is_listed(run, tmp_path):
     assert code == 0 and "reservations=fresh (fresh|persistent|fixed)" in out
 
 
+def test_list_names_what_solve_method_takes(run):
+    """cpsat-merged is an upper bound, not an exact model: the list names what ``solve
+    --method`` takes, each described for what it computes."""
+    code, out, _ = run("list", "--family", "rigid")
+    assert code == 0
+    assert "  method    cpsat-merged: merged-job shortcut: an UPPER bound" in out
+    assert "exact     " not in out
+
+
 def test_text_output_is_readable(run, rigid_file):
     code, out, _ = run("solve", rigid_file)
     assert code == 0 and "status optimal" in out and "attempt" in out
