@@ -60,6 +60,10 @@ def number_fields(name: str, x: Any) -> dict[str, Any]:
     return {name: x}
 
 
+#: the schedule lines `Solution.describe` shows unless verbose (``resilsched solve -v``)
+SHOWN_LINES = 20
+
+
 def lines_of(payload: Any) -> list[str]:
     """The text rendering of a typed payload (its ``lines()``), or nothing."""
     render = getattr(payload, "lines", None)
@@ -238,9 +242,10 @@ class Solution:
             out.append(f"bound from {self.bound_source}")
         return out
 
-    def describe(self, objective_name: str = "objective", unit: str = "") -> str:
+    def describe(self, objective_name: str = "objective", unit: str = "",
+                 verbose: bool = False) -> str:
         """Headline (objective, status, bound, its sources, time) and the schedule's own
-        lines."""
+        lines: the first `SHOWN_LINES` of them, or with `verbose` all of them."""
         u = f" {unit}" if unit else ""
         notes = [f"status {self.status.value}"]
         if self.bound is not None and self.status is not Status.OPTIMAL:
@@ -254,7 +259,10 @@ class Solution:
         value = ("none found" if self.objective is None
                  else f"{_headline(self.objective, notes, 1)}{u}")
         head = f"{self.method}: {objective_name} {value} ({', '.join(notes)})"
-        return "\n".join([head, *(f"  {line}" for line in lines_of(self.schedule))])
+        body = lines_of(self.schedule)
+        if not verbose and len(body) > SHOWN_LINES:
+            body = [*body[:SHOWN_LINES], f"... and {len(body) - SHOWN_LINES} more lines"]
+        return "\n".join([head, *(f"  {line}" for line in body)])
 
 
 @dataclass(frozen=True)

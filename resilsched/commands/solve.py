@@ -1,5 +1,5 @@
-"""``resilsched solve FILE [--method M] [--failures ... | --qbar Q] [--time-limit S]``: solve
-an instance exactly. The whole command, loading included, runs within ``--time-limit``
+"""``resilsched solve FILE [--method M] [--failures ... | --qbar Q] [--time-limit S] [-v]``:
+solve an instance exactly. The whole command, loading included, runs within ``--time-limit``
 (default 60 s). Without ``--method``, the portfolio (`resilsched.portfolio`); with it, that
 model alone (decision T19)."""
 
@@ -22,6 +22,7 @@ from resilsched.commands.args import (
     seconds,
     time_limit,
 )
+from resilsched.solution import SHOWN_LINES
 
 
 def add_parser(sub: Any) -> None:
@@ -40,6 +41,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--time-limit", type=seconds, default=None,
                    help="seconds for the whole command, loading included, in [0.01, 604800] "
                    "(default 60)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help=f"print the whole schedule (default: its first {SHOWN_LINES} lines; "
+                   "--json always gives all of it)")
     json_flag(p)
     p.set_defaults(func=run)
 
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if drawn is not None and hasattr(drawn, "to_list"):
         d["failures"] = drawn.to_list()
     emit(d, args.json, f"{fam.name} / " + sol.describe(objective_name(fam, model),
-                                                        fam.objective_unit))
+                                                        fam.objective_unit, args.verbose))
     return 0
 
 

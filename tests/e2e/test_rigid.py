@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from resilsched.solution import SHOWN_LINES
+
 DATA = Path(__file__).resolve().parents[1] / "support" / "rigid" / "data"
 
 
@@ -95,6 +97,22 @@ def test_list_names_what_solve_method_takes(run):
 def test_text_output_is_readable(run, rigid_file):
     code, out, _ = run("solve", rigid_file)
     assert code == 0 and "status optimal" in out and "attempt" in out
+
+
+def test_solve_shows_the_first_lines_of_a_long_schedule(run, tmp_path):
+    """25 one-attempt jobs: the text shows SHOWN_LINES of them and counts the rest; -v and
+    --json give the whole schedule."""
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"family": "rigid", "format_version": 1, "P": 2,
+                                "jobs": [{"p": 1, "t": 1 + j % 3} for j in range(25)]}))
+    code, out, _ = run("solve", path, "--time-limit", "5", "-q")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1 + SHOWN_LINES + 1
+    assert lines[-1] == f"  ... and {25 - SHOWN_LINES} more lines"
+    code, out, _ = run("solve", path, "--time-limit", "5", "-q", "-v")
+    assert code == 0 and len(out.splitlines()) == 1 + 25 and "more lines" not in out
+    code, out, _ = run("solve", path, "--time-limit", "5", "-q", "--json")
+    assert code == 0 and len(json.loads(out)["solution"]["attempts"]) == 25
 
 
 @pytest.mark.parametrize(
