@@ -94,7 +94,13 @@ class Point(NamedTuple):
 
 @dataclass
 class FamilyResults:
-    """The metrics of one family of a campaign."""
+    """The metrics of one family of a campaign.
+
+    `refused` and `not_scored` list, per setting, the reasons of the rows counted but not
+    measured: refused tasks, and runs of another problem than their case's (MA-28, the row's
+    ``another_problem``); `unmarked` counts the rows of a family with that rule stored before
+    the field (measured as before).
+    """
 
     family: Family
     ratio: list[Point] = field(default_factory=list)
