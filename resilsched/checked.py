@@ -130,7 +130,8 @@ def run_checked(family: Family, h: Heuristic, case: Case, priority: Any = None, 
 
     ``check=False`` only resolves the priority, runs (under the time bound) and stamps the
     names, and exceptions propagate: the trusted path of built-in heuristics outside the gap
-    harness.
+    harness (campaign tasks). It still sets `Checked.another_problem` (`Family.another_problem`
+    on the result as returned), so a campaign row and the gap report read one rule (MA-28).
     """
     rule, label = priority_of(h, priority)
     name = h.name if label is None else f"{h.name}/{label}"
@@ -148,8 +149,8 @@ def run_checked(family: Family, h: Heuristic, case: Case, priority: Any = None, 
         if not check:
             raise
         return Checked(None, (f"{name} raised SystemExit({exc.code!r})",), error=exc)
-    if not check:
-        return Checked(_stamp(res, h, label), valid=True)
+    if not check:  # trusted: not checked, but the family's word on its problem is asked too
+        return _valid(family, case, _stamp(res, h, label), ())
     if not isinstance(res, HeuristicResult):
         return Checked(None, (f"{name} returned a {type(res).__name__}, not a "
                               "resilsched.HeuristicResult",))

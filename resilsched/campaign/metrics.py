@@ -14,7 +14,12 @@ docs/campaigns.md, "Reports". Per family:
   maximising (`resilsched.gap.relative_gap`, the gap of the gap report), reported in percent.
 
 Rows whose heuristic or model refused the instance (``status`` ``"refused"``, with its
-``reason``) are counted per setting (`FamilyResults.refused`), not measured. Rows that are not
+``reason``) are counted per setting (`FamilyResults.refused`), not measured. Rows whose run
+solves another problem than its case's (``another_problem``, the task's `Family.another_problem`:
+a malleable fault-free baseline on an instance with failures, decision MA-28) are validated but
+not scored, as in the gap report: counted per setting (`FamilyResults.not_scored`), with no
+gap, no ratio point, never the case's reference. Rows of a family with that hook stored before
+the field existed (`FamilyResults.unmarked`) are measured as before and counted. Rows that are not
 rows of a spec campaign as `resilsched.campaign.tasks` writes them (a family that is not
 registered, a field or a value of the wrong type) are left out and named.
 
@@ -89,7 +94,13 @@ class Point(NamedTuple):
 
 @dataclass
 class FamilyResults:
-    """The metrics of one family of a campaign."""
+    """The metrics of one family of a campaign.
+
+    `refused` and `not_scored` list, per setting, the reasons of the rows counted but not
+    measured: refused tasks, and runs of another problem than their case's (MA-28, the row's
+    ``another_problem``); `unmarked` counts the rows of a family with that rule stored before
+    the field (measured as before).
+    """
 
     family: Family
     ratio: list[Point] = field(default_factory=list)
@@ -100,6 +111,8 @@ class FamilyResults:
     reference_model: str | None = None
     descriptions: dict[str, str] = field(default_factory=dict)
     refused: dict[Setting, list[str]] = field(default_factory=dict)
+    not_scored: dict[Setting, list[str]] = field(default_factory=dict)
+    unmarked: int = 0
 
     @property
     def objective(self) -> str:
@@ -209,9 +222,28 @@ def row_problem(fields: dict[str, Any], result: Any) -> str | None:
     for name in ("objective", "ratio", "solver_bound", "reference_bound"):
         if not _number(result.get(name)):
             return f"result.{name} is not a number"
-    if not (result.get("status") is None or isinstance(result["status"], str)):
-        return "result.status is not a string"
+    for name in ("status", "another_problem"):
+        if not (result.get(name) is None or isinstance(result[name], str)):
+            return f"result.{name} is not a string"
     return None
+
+
+def another_problem(result: dict[str, Any]) -> str | None:
+    """Why a stored row's run solves another problem than its case's (its
+    ``another_problem``, written by the task: `resilsched.campaign.tasks.another_problem`), or
+    None: such a row is counted, not measured (decision MA-28).
+
+    Parameters
+    ----------
+    result : dict
+        A stored row.
+
+    Returns
+    -------
+    str or None
+        The reason, or None (also for a row stored before the field existed).
+    """
+    return result.get("another_problem") or None
 
 
 def collect(rows: Iterable[tuple[str, dict[str, Any], Any]]
@@ -243,6 +275,12 @@ def collect(rows: Iterable[tuple[str, dict[str, Any], Any]]
         if result.get("status") == REFUSED:
             fr.refused.setdefault(setting, []).append(str(result.get("reason", "")))
             continue
+        reason = another_problem(result)
+        if reason is not None:  # validated, not scored: no ratio, no gap, no reference
+            fr.not_scored.setdefault(setting, []).append(reason)
+            continue
+        if fr.family.another_problem is not None and "another_problem" not in result:
+            fr.unmarked += 1  # stored before MA-28's field: measured as before
         if result.get("ratio") is not None:
             fr.ratio.append(Point(setting, fields.get("qbar"), float(result["ratio"])))
         case = (name, fields.get("instance_sha"), fields.get("qbar"), fields.get("scenario"),

@@ -181,12 +181,13 @@ def _worst(fr: Any, raw: Sequence[tuple[dict[str, Any], Any]]) -> list[Worst]:
     exact model (`resilsched.campaign.metrics`), the largest gaps first."""
     from collections import defaultdict
 
-    from resilsched.campaign.metrics import _setting, reference_model
+    from resilsched.campaign.metrics import _setting, another_problem, reference_model
     from resilsched.optimality_gap import relative_gap
 
     cases: dict[tuple, list[tuple[dict, Any]]] = defaultdict(list)
-    for fields, result in raw:
-        if isinstance(result, dict) and fields.get("family") == fr.family.name:
+    for fields, result in raw:  # a run of another problem is no case's worst or reference
+        if isinstance(result, dict) and fields.get("family") == fr.family.name \
+                and another_problem(result) is None:
             cases[(fields.get("instance_sha"), fields.get("qbar"), fields.get("scenario"),
                    fields.get("scenario_seed"))].append((fields, result))
     worst: dict[Any, Worst] = {}

@@ -13,8 +13,10 @@ writes into the output folder:
   (`resilsched.campaign.plots`; skipped with ``plots=False``).
 
 The store is opened read-only. Tasks whose heuristic or model refused the instance are counted
-per setting with their reasons; rows that are not valid JSON, hold NaN or infinities, or are not
-rows of a spec campaign are left out of every table and named in the report.
+per setting with their reasons, and so are runs of another problem than their case's (a row's
+``another_problem``, decision MA-28: validated, not scored); rows that are not valid JSON,
+hold NaN or infinities, or are not rows of a spec campaign are left out of every table and
+named in the report.
 """
 
 from __future__ import annotations
@@ -72,8 +74,10 @@ def output_folder(out: str | Path) -> Path:
 def write_report(store_path: str | Path, out: str | Path, campaign: str | None = None,
                  plots: bool = True) -> dict[str, Any]:
     """Write the report of `campaign` (default: the store's only one) into `out`; returns
-    {"campaign", "rows", "refused", "left_out", "files"} (`left_out`: one line per row left
-    out)."""
+    {"campaign", "rows", "refused", "not_scored", "unmarked", "left_out", "files"}
+    (`not_scored`: the rows of runs of another problem, MA-28; `unmarked`: the rows of a family
+    with that rule stored before their ``another_problem`` field; `left_out`: one line per row
+    left out)."""
     if plots:
         require_matplotlib()
     out = output_folder(out)
@@ -106,7 +110,9 @@ def write_report(store_path: str | Path, out: str | Path, campaign: str | None =
         with output(files[-1], str(files[-1])) as f:
             f.write(text)
     refused = sum(len(v) for fr in families.values() for v in fr.refused.values())
+    not_scored = sum(len(v) for fr in families.values() for v in fr.not_scored.values())
     return {"campaign": name, "rows": len(stored), "refused": refused,
+            "not_scored": not_scored, "unmarked": sum(fr.unmarked for fr in families.values()),
             "left_out": [x.describe() for x in left], "files": [str(p) for p in files]}
 
 
@@ -281,6 +287,39 @@ def _refused_section(fr: FamilyResults) -> list[str]:
     return lines + _table(["algorithm", "refused", "reason (first)"], rows)
 
 
+def _not_scored_lines(fr: FamilyResults) -> list[str]:
+    """One line per reason of the runs of another problem (MA-28), naming their settings, and
+    one for the rows stored before the rule could be read from them.
+
+    Parameters
+    ----------
+    fr : FamilyResults
+        The family's metrics.
+
+    Returns
+    -------
+    list of str
+        Markdown lines, each after an empty one (none when there is nothing to say).
+    """
+    by_reason: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for s, reasons in sorted(fr.not_scored.items(), key=lambda kv: kv[0].label):
+        for reason in reasons:
+            by_reason[reason][s.label] += 1
+    lines = []
+    for reason, settings in by_reason.items():
+        n = sum(settings.values())
+        who = ", ".join(f"{label}: {k}" for label, k in settings.items())
+        lines += ["", f"**{n} run{'s' if n > 1 else ''} not scored** ({reason}; {who}): "
+                  "validated, but a run of another problem than its case's, so in no table, "
+                  "plot or reference below."]
+    if fr.unmarked:
+        lines += ["", f"**{fr.unmarked} rows were stored before the `another_problem` field** "
+                  "(decision MA-28): measured as before, so a fault-free baseline's run of a "
+                  "case with failures among them is scored against that case; run the "
+                  "campaign again with `--fresh` to apply the rule."]
+    return lines
+
+
 def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[str]:
     fam = fr.family
     unit = f", in {fam.objective_unit}" if fam.objective_unit else ""
@@ -296,6 +335,7 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
                   f"the same instance and scenario: its proven optimum on "
                   f"{fr.optimal_references} of {fr.references} cases, its proven bound on the "
                   "others (the gap is then an over-estimate)."]
+    lines += _not_scored_lines(fr)
     for metric in dict.fromkeys([fr.metric(), "ratio"]):
         if not fr.points(metric):
             continue

@@ -10,6 +10,11 @@ family's reference bound on it, runs the heuristic or the exact model and return
   L(f), moldable: L'(J, f), co-scheduling: the area bound, worksharing: the omniscient upper
   bound), and ``ratio`` = objective / reference_bound, the normalized objective of the reports;
 - ``failures``: the total number of failures of the scenario (None without scenario);
+- ``another_problem`` (families with `Family.another_problem` only, e.g. malleable): why the
+  run solves another problem than its case's (a fault-free baseline on an instance with
+  failures, decision MA-28), else None; the report counts such a row but measures no gap or
+  ratio of it. Heuristics, checked or on their fast path, get it from `run_checked`, exact
+  models from the family's hook on their solution;
 - exact models also give ``status`` and ``solver_bound`` (the solver's proven bound);
 - a heuristic of one's own (``MODULE:FUNCTION``, an entry point, a key-function priority) is
   run through `resilsched.checked.run_checked`: its objective is recomputed from its schedule
@@ -46,7 +51,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.plugin import Case, Family
 from resilsched.references import is_reference
 from resilsched.registry import get_family
-from resilsched.solution import number_fields
+from resilsched.solution import HeuristicResult, number_fields
 
 #: exceptions that mean "this algorithm refuses this input", stored as a refused row (a family's
 #: own refusal type joins by subclassing InvalidInstance, or by being added here)
@@ -145,19 +150,43 @@ def attempt(work: Work) -> tuple[dict[str, Any], Exception | None]:
                 "reference_bound": None, "ratio": None, "failures": None}, exc
 
 
+def another_problem(fam: Family, case: Case, result: HeuristicResult) -> str | None:
+    """Why `result` solves another problem than `case`'s (`Family.another_problem`, decision
+    MA-28), or None: also when the family has no such hook.
+
+    Parameters
+    ----------
+    fam : Family
+        The task's family.
+    case : Case
+        The task's instance and scenario.
+    result : HeuristicResult
+        A heuristic's run, or an exact model's solution with its payload as the schedule.
+
+    Returns
+    -------
+    str or None
+        The family's reason (the row's ``another_problem``), or None.
+    """
+    return None if fam.another_problem is None else fam.another_problem(case, result)
+
+
 def _row(fam: Family, work: Work) -> dict[str, Any]:
     scenario = scenario_of(fam, work)
     bound = reference_bound(fam, work.instance, scenario)
+    case = Case(work.family, work.instance, scenario)
     row: dict[str, Any] = {}
     if work.kind == "heuristic":  # a registered name, or MODULE:FUNCTION imported here
         h = registry.heuristic(fam, work.algorithm)
         own = h.plugin or is_reference(work.priority)  # user code: checked, never trusted
-        # a built-in heuristic runs its registered fast path: a campaign needs the objective
+        # a built-in heuristic runs its registered fast path: a campaign needs the objective;
+        # both paths ask the family whether the run solves the case's problem (`run_checked`)
         fast = {} if own else h.fast_path
-        run = run_checked(fam, h, Case(work.family, work.instance, scenario), work.priority,
+        run = run_checked(fam, h, case, work.priority,
                           seed=work.seed, params={**work.params, **fast},
                           time_limit=work.time_limit, check=own)
         objective = run.scored if own or run.result is None else run.result.objective
+        other = run.another_problem
         if run.problems:
             row["violations"] = list(run.problems)
     else:
@@ -170,8 +199,12 @@ def _row(fam: Family, work: Work) -> dict[str, Any]:
             options["workers"] = work.workers
         sol = model(work.instance, scenario, time_limit=work.time_limit, **options)
         objective = sol.objective
+        other = another_problem(fam, case, HeuristicResult(sol.objective, work.algorithm, None,
+                                                           sol.payload))
         row["status"] = sol.status.value
         row.update(number_fields("solver_bound", sol.bound))
+    if fam.another_problem is not None:  # MA-28: the report counts such a row, unmeasured
+        row["another_problem"] = other
     row.update(number_fields("objective", objective))
     row.update(number_fields("reference_bound", bound))
     row["ratio"] = ratio(objective, bound)

@@ -27,7 +27,7 @@ from resilsched.heuristics.malleable.params import MalleableParams
 from resilsched.instances.malleable import generators as G
 from resilsched.instances.malleable.model import MalleableInstance
 from resilsched.instances.malleable.traces import DrawnTrace, no_qbar, scenario_of
-from resilsched.models.malleable.faultfree import FaultFreeOptions, solve_faultfree
+from resilsched.models.malleable.faultfree import FaultFreeOptions, PlanPayload, solve_faultfree
 from resilsched.models.malleable.static import StaticOptions, solve_static
 from resilsched.models.malleable.yardstick import solve_yardstick
 from resilsched.plugin import (
@@ -77,14 +77,18 @@ def another_problem(case: Case, result) -> str | None:
     case : Case
         The case the run was made on.
     result : HeuristicResult
-        The run, its schedule a `RunPayload` (or None).
+        The run, its schedule a `RunPayload` (or None), or an exact model's solution as one
+        (`resilsched.campaign.tasks`: its payload as the schedule): a `PlanPayload`, the plan
+        of ``faultfree-optimal``, is fault-free by construction.
 
     Returns
     -------
     str or None
         `FAULT_FREE_RUN` for a fault-free run of an instance with failures, else None.
     """
-    if getattr(result.schedule, "fault_free", False) and not case.instance.fault_free:
+    schedule = result.schedule
+    fault_free = getattr(schedule, "fault_free", isinstance(schedule, PlanPayload))
+    if fault_free and not case.instance.fault_free:
         return FAULT_FREE_RUN
     return None
 
