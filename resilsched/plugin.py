@@ -114,6 +114,10 @@ class ExactModel:
     #: it solves the instance without the scenario it is given (a failure-free optimum):
     #: ``resilsched solve`` then says on standard error that a scenario with failures was unused
     ignores_scenario: bool = False
+    #: without a scenario it draws the failures from its ``seed`` option, as the family's
+    #: heuristics draw them from theirs (the malleable ``yardstick`` runs heuristics): a
+    #: campaign task gives it the heuristics' seed, so every run of a case reads one trace
+    draws_from_seed: bool = False
 
     @property
     def params(self) -> tuple[Param, ...]:

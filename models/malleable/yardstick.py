@@ -28,12 +28,14 @@ MA-19 and MA-20).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 from resilsched.bounds.malleable import fluid_bound
 from resilsched.instances.malleable.traces import check_drawable
 from resilsched.models.coschedule.hardlimit import GRACE, GRACE_SHARE, PhaseTimeout, run_limited
 from resilsched.models.malleable.faultfree import MAX_N, MAX_P, solve_faultfree
 from resilsched.options import SolveOptions
+from resilsched.params import MAX_SEED
 from resilsched.solution import Solution, Status
 
 #: share of the time for the fluid bound, and its cost per even count of an explicit table
@@ -46,9 +48,20 @@ OUTPUT_SHARE = 0.1
 OUTPUT_SECONDS_PER_APP = 2e-5
 
 
+@dataclass(frozen=True)
+class YardstickOptions(SolveOptions):
+    """The options of ``yardstick``: `seed` is the heuristics' seed, from which their runs
+    draw the trace of an instance with failures that stores none (any seed a heuristic takes,
+    so that a campaign gives the yardstick the seed of the heuristics it is compared with)."""
+
+    seed: int = field(default=0, metadata={
+        "low": 0, "high": MAX_SEED,
+        "help": "seed of the heuristics' runs: the trace drawn when the instance stores none"})
+
+
 def solve_yardstick(instance, scenario=None, *, time_limit=None, **options) -> Solution:
     """The yardstick of the module docstring."""
-    opts = SolveOptions.of(time_limit, options)
+    opts = YardstickOptions.of(time_limit, options)
     t0 = time.perf_counter()
     from resilsched.heuristics.malleable import (
         endgreedy_ig,

@@ -15,7 +15,9 @@ family's reference bound on it, runs the heuristic or the exact model and return
   failures, decision MA-28), else None; the report counts such a row but measures no gap or
   ratio of it. Heuristics, checked or on their fast path, get it from `run_checked`, exact
   models from the family's hook on their solution;
-- exact models also give ``status`` and ``solver_bound`` (the solver's proven bound);
+- exact models also give ``status`` and ``solver_bound`` (the solver's proven bound); a model
+  that draws the failures from its seed as the heuristics do (``ExactModel.draws_from_seed``,
+  the malleable ``yardstick``) gets the task's heuristic seed, so it reads their trace;
 - a heuristic of one's own (``MODULE:FUNCTION``, an entry point, a key-function priority) is
   run through `resilsched.checked.run_checked`: its objective is recomputed from its schedule
   (None when it raised or its schedule is invalid) and ``violations`` lists what was found.
@@ -197,6 +199,8 @@ def _row(fam: Family, work: Work) -> dict[str, Any]:
             options["deterministic"] = True
         if "workers" in known:
             options["workers"] = work.workers
+        if model.draws_from_seed:  # the trace the heuristics draw (common random numbers)
+            options.setdefault("seed", work.seed)
         sol = model(work.instance, scenario, time_limit=work.time_limit, **options)
         objective = sol.objective
         other = another_problem(fam, case, HeuristicResult(sol.objective, work.algorithm, None,

@@ -29,7 +29,7 @@ from resilsched.instances.malleable.model import MalleableInstance
 from resilsched.instances.malleable.traces import DrawnTrace, no_qbar, scenario_of
 from resilsched.models.malleable.faultfree import FaultFreeOptions, PlanPayload, solve_faultfree
 from resilsched.models.malleable.static import StaticOptions, solve_static
-from resilsched.models.malleable.yardstick import solve_yardstick
+from resilsched.models.malleable.yardstick import YardstickOptions, solve_yardstick
 from resilsched.plugin import (
     Bound,
     Case,
@@ -153,7 +153,8 @@ def _build() -> Family:
     fam.add(ExactModel(
         "yardstick", solve_yardstick,
         "reference of the gap report: fault-free optimum (tiny, no failures), else the best "
-        "heuristic run with the fluid bound (status feasible)"))
+        "heuristic run with the fluid bound (status feasible)", options=YardstickOptions,
+        draws_from_seed=True))
     fam.add(ExactModel(
         "static-optimal", solve_static,
         "optimal even allocation without redistribution, min max_i t^R_{i,sigma_i}(1) (Thm 1.4), "

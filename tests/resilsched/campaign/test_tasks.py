@@ -186,3 +186,22 @@ def test_planning_reports_its_progress():
     seen = []
     tasks = plan(spec, progress=seen.append)
     assert seen == [30, 60, 90, 120] and len(tasks) == count_tasks(spec) == 120
+
+
+def test_the_yardstick_reads_the_trace_its_heuristics_read():
+    """A malleable instance with failures that stores no trace: the heuristics draw it from the
+    task's seed, and so does the yardstick (``draws_from_seed``), whose objective is then the
+    best of theirs (common random numbers; it drew the trace of seed 0 before)."""
+    from resilsched.families.malleable import FAMILY
+    from resilsched.instances.malleable.generators import generate
+
+    aware = ("NOREDIST", "ENDLOCAL-SAF", "ENDLOCAL-IG", "ENDGREEDY-SAF", "ENDGREEDY-IG")
+    assert FAMILY.exact["yardstick"].draws_from_seed
+    for k, inst in enumerate(generate(1, 3)):
+        assert inst.failures is None and not inst.fault_free
+        stream = (7, "ab", k)
+        runs = [run_task(Work("malleable", inst, "heuristic", h, stream=stream))["objective"]
+                for h in aware]
+        ys = run_task(Work("malleable", inst, "exact", "yardstick", stream=stream,
+                           time_limit=10))
+        assert ys["objective"] == min(runs), inst.name
