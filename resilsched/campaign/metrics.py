@@ -128,6 +128,14 @@ class FamilyResults:
     def bound_name(self) -> str:
         return next(iter(self.family.bounds), "none")
 
+    @property
+    def reference_kind(self) -> str:
+        """What the gaps are measured to, for a title: ``optimum`` when every reference is a
+        proven optimum, ``proven bound`` when none is, else ``optimum or proven bound``."""
+        if self.optimal_references == self.references:
+            return "optimum"
+        return "proven bound" if self.optimal_references == 0 else "optimum or proven bound"
+
     def metric(self) -> str:
         """The headline metric: the gap when the campaign solved exactly, else the ratio."""
         return "gap" if self.gap else "ratio"
@@ -138,7 +146,7 @@ class FamilyResults:
     def metric_label(self, metric: str) -> str:
         """Axis label of `metric`, with its unit."""
         if metric == "gap":
-            return f"gap of the {self.objective} to the optimum (%)"
+            return f"gap of the {self.objective} to the {self.reference_kind} (%)"
         return f"normalized {self.objective}: {self.objective} / {self.bound_name} " \
                "(dimensionless)"
 

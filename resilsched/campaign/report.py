@@ -203,9 +203,10 @@ def _draw(fr: FamilyResults, out: Path) -> list[tuple[str, Path]]:
     for metric in dict.fromkeys([fr.metric(), "ratio"]):
         if not fr.points(metric):
             continue
-        ref = (0.0, "optimum") if metric == "gap" else (1.0, f"bound {fr.bound_name}")
+        ref = (0.0, fr.reference_kind) if metric == "gap" else (1.0, f"bound {fr.bound_name}")
         boxes = [(s.label, v) for s, v in _ranked(fr, metric)]
-        what = "gap to the optimum" if metric == "gap" else f"normalized {fr.objective}"
+        what = f"gap to the {fr.reference_kind}" if metric == "gap" \
+            else f"normalized {fr.objective}"
         over = f"{len(fr.instances)} instances" + (" and their scenarios" if fr.scenarios else "")
         path = plots.boxplot(boxes, fr.metric_label(metric),
                              f"{fam}: {what} per algorithm, over {over}", ref,
@@ -340,7 +341,8 @@ def _family_section(fr: FamilyResults, figures: list[tuple[str, Path]]) -> list[
         if not fr.points(metric):
             continue
         fmt = _fmt(metric)
-        title = "Gap to the optimum (%)" if metric == "gap" else f"Normalized {fr.objective}"
+        title = f"Gap to the {fr.reference_kind} (%)" if metric == "gap" \
+            else f"Normalized {fr.objective}"
         lines += ["", f"### {title} per algorithm ({fr.better(metric)} is better)", ""]
         rows = []
         for s, values in _ranked(fr, metric):

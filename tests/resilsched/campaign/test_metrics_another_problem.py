@@ -103,7 +103,7 @@ def test_the_report_says_how_many_runs_are_not_scored(spec, run, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     assert f"**3 runs not scored** ({FAULT_FREE_RUN}; {FF}: 3)" in md
     assert "stored before" not in md
-    table = md.split("### Gap to the optimum")[1].split("###")[0]
+    table = md.split("### Gap to the optimum or proven bound")[1].split("###")[0]
     ff = next(line for line in table.splitlines() if line.startswith(f"| {FF} |"))
     assert ff.split("|")[2].strip() == "2"  # n: the 2 fault-free cases
     summary = (tmp_path / "rep" / "summary.csv").read_text().splitlines()
@@ -157,3 +157,15 @@ def test_an_exact_model_row_reads_the_same_rule():
     for model, reason in (("faultfree-optimal", FAULT_FREE_RUN), ("yardstick", None)):
         row = run_task(Work("malleable", faulty[0].instance, "exact", model, time_limit=10))
         assert row["status"] in ("optimal", "feasible") and row["another_problem"] == reason
+
+
+@pytest.mark.parametrize(("optimal", "kind"), [(5, "optimum"), (0, "proven bound"),
+                                               (2, "optimum or proven bound")])
+def test_the_gap_is_named_after_what_its_references_are(optimal, kind):
+    """A report's gap titles say what the gaps are measured to: the yardstick of a case with
+    failures is a bound, never an optimum."""
+    from resilsched.campaign.metrics import FamilyResults
+
+    fr = FamilyResults(FAM, references=5, optimal_references=optimal)
+    assert fr.reference_kind == kind
+    assert fr.metric_label("gap") == f"gap of the makespan to the {kind} (%)"
