@@ -342,8 +342,8 @@ def gap_named(names: GapNames, heuristics: Iterable[Any] | None,
     wanted = [family] if family is not None else (list(cases) or None)
     fams = _families(wanted)
     if cases and family not in (None, *cases):
-        raise InvalidOption(names.family, f"{family!r} is none of the families of the instances "
-                                      f"({', '.join(cases)})")
+        raise InvalidOption(names.family, f"{family!r} is none of the families of the "
+                                          f"instances ({', '.join(cases)})")
     chosen = selection(heuristics, fams, names)
     if chosen is not None:
         fams = [f for f in fams if f.name in chosen]
