@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from resilsched.numeric import readable
-from resilsched.solution import number_fields, to_jsonable
+from resilsched.solution import number_fields, output_jsonable
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class SchedulePayload:
 
     def to_dict(self) -> dict[str, Any]:
         flat = self.schedule.to_dict()
-        return {**flat, "info": to_jsonable(self.info), "schedule": flat}
+        return {**flat, "info": output_jsonable(self.info), "schedule": flat}
 
     def lines(self) -> list[str]:
         return self.schedule.lines()

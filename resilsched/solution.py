@@ -76,7 +76,12 @@ _JSON_LEAVES = frozenset({int, float, str, bool, type(None)})
 
 
 def to_jsonable(x: Any) -> Any:
-    """Recursively convert tuples, Fractions, numpy scalars and dataclass payloads to JSON types."""
+    """Recursively convert tuples, Fractions, numpy scalars and dataclass payloads to JSON types.
+
+    A non-integral Fraction becomes its exact string ``"p/q"`` (`json_number`): the form of the
+    instance files, result stores and library files, which read it back. A command's ``--json``
+    uses `output_jsonable`, whose numbers are all JSON numbers.
+    """
     if type(x) in _JSON_LEAVES:  # most calls: a schedule's numbers (numpy scalars are not here)
         return x
     if isinstance(x, dict):
@@ -90,6 +95,50 @@ def to_jsonable(x: Any) -> Any:
     if hasattr(x, "to_dict"):
         return to_jsonable(x.to_dict())
     return x
+
+
+def output_jsonable(x: Any) -> Any:
+    """`x` as a command's ``--json`` writes it: `to_jsonable`, but every number a JSON number.
+
+    A non-integral Fraction under the key ``K`` of a dict becomes ``K: float`` with
+    ``K_exact: "p/q"`` beside it, as `number_fields` writes it; an integral one an int. A
+    list (or tuple) under ``K`` that holds such Fractions, at any depth of nested lists, becomes
+    a list of floats, with beside it ``K_exact``, a list of the same shape whose element is the
+    exact ``"p/q"`` where the number is a non-integral Fraction and null elsewhere (a dict in
+    the list names its own exact values). A Fraction at the top, under no key, becomes a float.
+    `to_jsonable` itself keeps the ``"p/q"`` strings: the instance files, result stores and
+    libraries that read them back use it.
+
+    >>> output_jsonable({"end": Fraction(9, 2), "t": (1, Fraction(3, 2)), "p": Fraction(4)})
+    {'end': 4.5, 'end_exact': '9/2', 't': [1, 1.5], 't_exact': [None, '3/2'], 'p': 4}
+    """
+    return _output(x)[0]
+
+
+def _output(x: Any) -> tuple[Any, Any]:
+    """``(JSON value, exact twin)`` of `x` (`output_jsonable`): the twin is None when `x` is no
+    non-integral Fraction and no list holding one outside its dicts."""
+    if type(x) in _JSON_LEAVES:
+        return x, None
+    if isinstance(x, dict):
+        out: dict[str, Any] = {}
+        for k, v in x.items():
+            value, exact = _output(v)
+            out[str(k)] = value
+            if exact is not None:
+                out[f"{k}_exact"] = exact
+        return out, None
+    if isinstance(x, (list, tuple)):
+        pairs = [_output(v) for v in x]
+        exact = [e for _, e in pairs]
+        return [v for v, _ in pairs], (exact if any(e is not None for e in exact) else None)
+    if isinstance(x, Fraction):
+        return (int(x), None) if x.denominator == 1 else (float(x), str(x))
+    if hasattr(x, "item") and callable(x.item) and getattr(x, "shape", None) == ():
+        return x.item(), None
+    if hasattr(x, "to_dict"):
+        return _output(x.to_dict())
+    return x, None
 
 
 #: the drawer of results, `resilsched.plot.plot_result`: the plotting layer sits on top of this
@@ -209,8 +258,8 @@ class Solution:
             if getattr(self, name) is not None:
                 d[name] = getattr(self, name)
         if self.info:
-            d["info"] = to_jsonable(self.info)
-        d["solution"] = to_jsonable(self.schedule)
+            d["info"] = output_jsonable(self.info)
+        d.update(output_jsonable({"solution": self.schedule}))
         return d
 
     def plot(self, ax: Any = None, *, instance: Any = None, scenario: Any = None) -> Any:
@@ -294,9 +343,9 @@ class HeuristicResult:
             "heuristic": self.heuristic,
             "priority": self.priority,
         }
-        d.update(to_jsonable(self.extra))
+        d.update(output_jsonable(self.extra))
         if self.schedule is not None:
-            d["solution"] = to_jsonable(self.schedule)
+            d.update(output_jsonable({"solution": self.schedule}))
         return d
 
     def plot(self, ax: Any = None, *, instance: Any = None, scenario: Any = None) -> Any:

@@ -38,6 +38,7 @@ from typing import Any, NoReturn
 from resilsched.deadline import check_time_limit
 from resilsched.instances.fields import MAX_COUNT, MAX_PROCESSORS
 from resilsched.params import MAX_SEED
+from resilsched.solution import output_jsonable
 
 MAX_INDEX = 10**9
 #: the help layout of every subcommand (descriptions and examples printed as written)
@@ -304,11 +305,31 @@ def finite(obj: Any) -> Any:
     return obj
 
 
+def json_text(obj: Any, indent: int | None = None) -> str:
+    """`obj` as the JSON text a command prints for ``--json``: every number a JSON number, an
+    exact non-integral Fraction given beside it as ``NAME_exact``
+    (`resilsched.solution.output_jsonable`), NaN and infinities as null (`finite`).
+
+    Parameters
+    ----------
+    obj : the command's result (JSON types, Fractions, typed payloads with ``to_dict``).
+    indent : as `json.dumps` (default: one line).
+
+    Returns
+    -------
+    str
+        The JSON text, without a final newline.
+    """
+    return json.dumps(finite(output_jsonable(obj)), indent=indent, allow_nan=False)
+
+
 def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
-    """Print `obj` as one JSON object (``--json``: NaN and infinities as null; indented for a
-    reader when short, compact for large payloads) or else `text`."""
+    """Print `obj` as one JSON object (``--json``: every number a JSON number, an exact
+    non-integral Fraction beside it as ``NAME_exact``, `resilsched.solution.output_jsonable`;
+    NaN and infinities as null; indented for a reader when short, compact for large payloads)
+    or else `text`."""
     if as_json:
-        obj = finite(obj)
+        obj = finite(output_jsonable(obj))
         compact = json.dumps(obj, allow_nan=False)
         # indented for a reader when short; compact for large payloads (C encoder, 10x faster)
         plain = len(compact) < 200 or len(compact) > 100_000
@@ -319,5 +340,6 @@ def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
 
 def emit_indented(obj: dict[str, Any], as_json: bool, text: str) -> None:
     """Print `obj` as one indented JSON object (``--json``) or else `text`: the output of the
-    ``library`` commands and ``generate --solve``, indented whatever its length."""
-    print(json.dumps(obj, indent=1, allow_nan=False) if as_json else text)
+    ``library`` commands and ``generate --solve``, indented whatever its length; its numbers
+    as `emit` writes them."""
+    print(json_text(obj, indent=1) if as_json else text)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import math
 import os
 import re
@@ -26,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from resilsched.campaign.store import CampaignError
-from resilsched.commands.args import FORMATTER, examples, json_flag
+from resilsched.commands.args import FORMATTER, examples, json_flag, json_text
 
 EXIT_USAGE = 2
 #: a task raised (`campaign run`), or tasks are missing (`campaign merge --spec`)
@@ -73,7 +72,7 @@ def guarded(body: Callable[[argparse.Namespace], dict[str, Any]],
                 return EXIT_USAGE
             raise  # a bug, not the input: a traceback (MemoryError: one line from the CLI)
         if args.json:
-            print(json.dumps({k: v for k, v in result.items() if k not in text_only}))
+            print(json_text({k: v for k, v in result.items() if k not in text_only}))
         else:
             print(text(result))
         return status(result)

@@ -18,6 +18,7 @@ from resilsched.commands.args import (
     FORMATTER,
     INDEX,
     examples,
+    json_text,
     load,
     notes,
     output_file,
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr)
     summary = {"format": args.to, "out": str(out), **result.summary}
     if args.json:
-        print(json.dumps(summary, indent=1, allow_nan=False))
+        print(json_text(summary, indent=1))
     else:
         print(summary_line(summary))
     return 0

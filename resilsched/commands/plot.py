@@ -12,7 +12,6 @@ nothing is written then. A schedule the validator refuses is one line and exit s
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from resilsched.commands.args import (
     examples,
     instance_arguments,
     json_flag,
+    json_text,
     load,
     notes,
     output_file,
@@ -209,7 +209,7 @@ def _draw(args: argparse.Namespace, out: Path, csv: Path | None, started: float)
                           for (panel, res), pic in zip(results, pictures, strict=True)],
                "wall_time": round(time.perf_counter() - started, 3)}
     if args.json:
-        print(json.dumps(summary, allow_nan=False))
+        print(json_text(summary))
     else:
         panels = "; ".join(f"{p['algorithm']} {p['objective']}" for p in summary["panels"])
         extra = f" and {len(table)} segments to {csv}" if csv is not None else ""
