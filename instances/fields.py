@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from numbers import Integral, Real
 from typing import Any
 
 from resilsched.errors import InvalidInstance, show
@@ -59,13 +58,7 @@ def positive_int(x: object, field: str, high: int | None = None) -> int:
 def bounded_int(x: object, field: str, low: int = 0, high: int | None = None) -> int:
     """A whole number in [low, high] (4.0 is accepted; "4", True, 2.5, NaN are not); the
     messages of `resilsched.numeric.strict_int`."""
-    whole = (
-        not isinstance(x, (bool, Integral))
-        and isinstance(x, Real)
-        and math.isfinite(x)
-        and float(x).is_integer()
-    )  # an Integral is left to strict_int: math.isfinite overflows beyond a double
-    return strict_int(int(x) if whole else x, field, low, high)
+    return strict_int(x, field, low, high, whole_floats=True)
 
 
 def processors(x: object, field: str = "P") -> int:

@@ -69,12 +69,12 @@ def parse_number(x: object, field: str):
 
 
 def strict_int(x: object, field: str, low: int = 0, high: int | None = None, *,
-               error: type[InvalidInstance] = InvalidInstance) -> int:
+               error: type[InvalidInstance] = InvalidInstance, whole_floats: bool = False) -> int:
     """An integer argument in [low, high]: the one check of an integer option or parameter.
 
     Any `numbers.Integral` (numpy integers too) is accepted; a bool, a float (even 4.0), a
     string are refused. Instance-file fields, where JSON may write 4.0, use
-    `resilsched.instances.fields.bounded_int`, which shares these messages.
+    `resilsched.instances.fields.bounded_int` (`whole_floats`).
 
     Parameters
     ----------
@@ -88,6 +88,9 @@ def strict_int(x: object, field: str, low: int = 0, high: int | None = None, *,
         The largest value accepted; None for no maximum.
     error : type, optional
         The error raised: `InvalidInstance` (default) or a subclass such as `InvalidOption`.
+    whole_floats : bool, optional
+        Accept a finite float with no fractional part (4.0, from JSON), as
+        `resilsched.instances.fields.bounded_int` does; False for an argument or option.
 
     Returns
     -------
@@ -113,7 +116,9 @@ def strict_int(x: object, field: str, low: int = 0, high: int | None = None, *,
     ...
     resilsched.errors.InvalidInstance: seed=11 exceeds the maximum 10
     """
-    if isinstance(x, bool) or not isinstance(x, Integral) or x < low:
+    whole = not isinstance(x, bool) and (isinstance(x, Integral) or (
+        whole_floats and isinstance(x, Real) and math.isfinite(x) and float(x).is_integer()))
+    if not whole or x < low:  # an Integral is never given to math.isfinite (it may overflow)
         what = "a positive integer" if low == 1 else f"an integer >= {low}"
         raise error(field, f"{show(x)} must be {what}")
     if high is not None and x > high:
