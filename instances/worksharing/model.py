@@ -60,12 +60,14 @@ class WorksharingInstance:
         if not isinstance(self.W, (int, float)) or isinstance(self.W, bool):
             raise InvalidInstance("W", f"{self.W!r} must be a number > 0")
         time_value(self.W, "W")
-        strict_int(self.workers, "workers", 1, MAX_WORKERS)
+        # a numpy integer is stored as an int (the instance file's JSON must stay plain)
+        object.__setattr__(self, "workers", strict_int(self.workers, "workers", 1, MAX_WORKERS))
         if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, (int, float)):
             raise InvalidInstance("epsilon", f"{self.epsilon!r} must be a number >= 0")
         time_value(self.epsilon, "epsilon", allow_zero=True)
         if self.max_chunks is not None:
-            strict_int(self.max_chunks, "max_chunks", 1, MAX_CHUNKS)
+            object.__setattr__(self, "max_chunks",
+                               strict_int(self.max_chunks, "max_chunks", 1, MAX_CHUNKS))
 
     @property
     def p(self) -> int:
