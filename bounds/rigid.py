@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid import RigidInstance
+from resilsched.numeric import strict_int
 
 
 def scenario_of(instance: RigidInstance, scenario: Scenario | Sequence[int] | None) -> Scenario:
@@ -114,9 +114,7 @@ def big_jobs_bound(instance: RigidInstance,
 
 
 def _check_P(P: int) -> int:
-    if isinstance(P, bool) or not isinstance(P, int) or P < 1:
-        raise InvalidInstance("P", f"{P!r} must be a positive integer")
-    return P
+    return strict_int(P, "P", 1)
 
 
 def greedy_ratio(P: int) -> Fraction:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, show
 
 #: Most attempts sum_j (f_j + 1) of a scenario given or drawn at the boundary (a heuristic
 #: simulates about 20,000 attempts per second).
@@ -68,7 +68,7 @@ class Scenario:
         elif isinstance(values, (list, tuple, np.ndarray)):
             parts = list(values)
         else:
-            raise InvalidInstance(field, f"{_short(values)} must be a list of failure counts, "
+            raise InvalidInstance(field, f"{show(values)} must be a list of failure counts, "
                                          "one per job")
         if len(parts) != n:
             raise InvalidInstance(field, f"has {len(parts)} entries but the instance has {n} jobs")
@@ -77,11 +77,11 @@ class Scenario:
             whole = (isinstance(v, (int, np.integer)) and not isinstance(v, bool)) or (
                 isinstance(v, float) and math.isfinite(v) and v.is_integer())
             if not whole:
-                raise InvalidInstance(f"{field}[{j}]", f"{_short(v)} is not an integer")
+                raise InvalidInstance(f"{field}[{j}]", f"{show(v)} is not an integer")
             if v < 0:
-                raise InvalidInstance(f"{field}[{j}]", f"{_short(v)} must be >= 0")
+                raise InvalidInstance(f"{field}[{j}]", f"{show(v)} must be >= 0")
             if v >= MAX_ATTEMPTS:
-                raise InvalidInstance(f"{field}[{j}]", f"{_short(v)} failures exceed the maximum "
+                raise InvalidInstance(f"{field}[{j}]", f"{show(v)} failures exceed the maximum "
                                       f"of {MAX_ATTEMPTS} attempts per scenario")
             out.append(int(v))
         if sum(out) + n > MAX_ATTEMPTS:
@@ -106,16 +106,11 @@ def _text_count(text: str) -> object:
         return text
 
 
-def _short(x: object) -> str:
-    text = repr(x)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def check_qbar(qbar: object) -> float:
     """q-bar, the average failure probability: a number in [0, 1)."""
     if isinstance(qbar, bool) or not isinstance(qbar, (int, float, np.floating)) \
             or not 0 <= qbar < 1:
-        raise InvalidInstance("qbar", f"{_short(qbar)} must be a number in [0, 1)")
+        raise InvalidInstance("qbar", f"{show(qbar)} must be a number in [0, 1)")
     return float(qbar)
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from numbers import Integral, Real
 from typing import Any
 
 from resilsched.errors import InvalidInstance, show
-from resilsched.numeric import parse_number
+from resilsched.numeric import parse_number, strict_int
 
 FORMAT_VERSION = 1
 
@@ -57,18 +56,9 @@ def positive_int(x: object, field: str, high: int | None = None) -> int:
 
 
 def bounded_int(x: object, field: str, low: int = 0, high: int | None = None) -> int:
-    """A whole number in [low, high] (4.0 is accepted; "4", True, 2.5, NaN are not)."""
-    whole = (
-        not isinstance(x, bool)
-        and isinstance(x, Real)
-        and (isinstance(x, Integral) or (math.isfinite(x) and float(x).is_integer()))
-    )  # an Integral first: math.isfinite overflows on an integer beyond a double
-    if not whole or x < low:
-        what = "a positive integer" if low == 1 else f"an integer >= {low}"
-        raise InvalidInstance(field, f"{show(x)} must be {what}")
-    if high is not None and x > high:
-        raise InvalidInstance(field, f"{show(x)} exceeds the maximum {high}")
-    return int(x)
+    """A whole number in [low, high] (4.0 is accepted; "4", True, 2.5, NaN are not); the
+    messages of `resilsched.numeric.strict_int`."""
+    return strict_int(x, field, low, high, whole_floats=True)
 
 
 def processors(x: object, field: str = "P") -> int:
@@ -139,8 +129,4 @@ def count_or_default(count: object, default: int) -> int:
     floats refused)."""
     if count is None:
         return default
-    if isinstance(count, bool) or not isinstance(count, Integral) or count < 1:
-        raise InvalidInstance("count", f"{show(count)} must be a positive integer")
-    if count > MAX_COUNT:
-        raise InvalidInstance("count", f"{count} exceeds the maximum {MAX_COUNT}")
-    return int(count)
+    return strict_int(count, "count", 1, MAX_COUNT)

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from resilsched.deadline import Deadline, check_time_limit
 from resilsched.errors import InvalidInstance, InvalidOption, InvalidSchedule, show
+from resilsched.numeric import strict_int
 from resilsched.params import check_params, check_seed
 from resilsched.plugin import Case, ExactModel, Family
 from resilsched.references import is_reference, reference_of
@@ -58,8 +59,7 @@ def load(path: str | Path, index: int = 0, **reader_options: Any) -> Any:
 
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidOption("path", f"{show(path)} must be a file path (str or os.PathLike)")
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise InvalidOption("index", f"{show(index)} must be an integer >= 0")
+    index = strict_int(index, "index", error=InvalidOption)
     _, instances = read_instances(path, **reader_options)
     if index >= len(instances):
         raise InvalidInstance("index", f"{index!r} is out of range: {path} holds "
@@ -327,10 +327,8 @@ def gap_named(names: GapNames, heuristics: Iterable[Any] | None,
         for lib in libs:
             if not isinstance(lib, str):
                 raise InvalidOption("library", f"{show(lib)} must be a library name or folder")
-        if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)
-                                 or jobs < 1):
-            raise InvalidOption("jobs", f"{show(jobs)} must be an integer >= 1 (None: one "
-                                        "per CPU)")
+        if jobs is not None:
+            jobs = strict_int(jobs, "jobs", 1, error=InvalidOption)
         return library_gap(libs, heuristics, family, time_limit, jobs=jobs, dask=dask,
                            store=store, resolve=resolve, progress=progress, names=names)
     cases: dict[str, list[Case]] = {}

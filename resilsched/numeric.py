@@ -12,6 +12,8 @@ import re
 from fractions import Fraction
 from numbers import Integral, Real
 
+from resilsched.errors import InvalidInstance, show
+
 REL_TOL = 1e-9
 
 
@@ -45,8 +47,6 @@ def parse_number(x: object, field: str):
 
     Raises `InvalidInstance` naming `field` when `x` is not a finite number.
     """
-    from resilsched.errors import InvalidInstance
-
     if isinstance(x, bool):
         raise InvalidInstance(field, f"{x!r} is not a number")
     if isinstance(x, (int, Fraction)):
@@ -66,6 +66,64 @@ def parse_number(x: object, field: str):
     text = repr(x)  # a list or object: cut it to one short line
     raise InvalidInstance(field, f"{text if len(text) <= 40 else text[:37] + '...'} is not a "
                                  "number")
+
+
+def strict_int(x: object, field: str, low: int = 0, high: int | None = None, *,
+               error: type[InvalidInstance] = InvalidInstance, whole_floats: bool = False) -> int:
+    """An integer argument in [low, high]: the one check of an integer option or parameter.
+
+    Any `numbers.Integral` (numpy integers too) is accepted; a bool, a float (even 4.0), a
+    string are refused. Instance-file fields, where JSON may write 4.0, use
+    `resilsched.instances.fields.bounded_int` (`whole_floats`).
+
+    Parameters
+    ----------
+    x : object
+        The value to check.
+    field : str
+        The name of the argument or option, as the message prints it.
+    low : int, optional
+        The smallest value accepted (0 by default).
+    high : int or None, optional
+        The largest value accepted; None for no maximum.
+    error : type, optional
+        The error raised: `InvalidInstance` (default) or a subclass such as `InvalidOption`.
+    whole_floats : bool, optional
+        Accept a finite float with no fractional part (4.0, from JSON), as
+        `resilsched.instances.fields.bounded_int` does; False for an argument or option.
+
+    Returns
+    -------
+    int
+        `x` as a Python int.
+
+    Raises
+    ------
+    InvalidInstance
+        Or `error`: "X must be a positive integer" (low 1), "X must be an integer >= low",
+        "X exceeds the maximum high"; X printed by `resilsched.errors.show`.
+
+    Examples
+    --------
+    >>> strict_int(3, "P", 1)
+    3
+    >>> strict_int(4.0, "P", 1)
+    Traceback (most recent call last):
+    ...
+    resilsched.errors.InvalidInstance: P=4.0 must be a positive integer
+    >>> strict_int(11, "seed", 0, 10)
+    Traceback (most recent call last):
+    ...
+    resilsched.errors.InvalidInstance: seed=11 exceeds the maximum 10
+    """
+    whole = not isinstance(x, bool) and (isinstance(x, Integral) or (
+        whole_floats and isinstance(x, Real) and math.isfinite(x) and float(x).is_integer()))
+    if not whole or x < low:  # an Integral is never given to math.isfinite (it may overflow)
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise error(field, f"{show(x)} must be {what}")
+    if high is not None and x > high:
+        raise error(field, f"{show(x)} exceeds the maximum {high}")
+    return int(x)
 
 
 def integer_scale(values, max_scale: int = 10**6) -> tuple[int, bool]:

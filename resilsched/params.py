@@ -30,13 +30,13 @@ import dataclasses
 import functools
 import inspect
 import math
-import numbers
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from resilsched.errors import InvalidOption, show
+from resilsched.errors import InvalidOption
+from resilsched.numeric import strict_int
 
 #: largest accepted seed (``--seed``, a campaign's ``seed``, the ``seed`` of the Python API)
 MAX_SEED = 2**63 - 1
@@ -121,12 +121,9 @@ def check_seed(value: Any, field_name: str = "seed") -> int:
     >>> check_seed(1.5)
     Traceback (most recent call last):
     ...
-    resilsched.errors.InvalidOption: seed=1.5 must be an integer in [0, 9223372036854775807]
+    resilsched.errors.InvalidOption: seed=1.5 must be an integer >= 0
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= value <= MAX_SEED:
-        raise InvalidOption(field_name, f"{show(value)} must be an integer in [0, {MAX_SEED}]")
-    return int(value)
+    return strict_int(value, field_name, 0, MAX_SEED, error=InvalidOption)
 
 
 def _param(name: str, annotation: Any, default: Any) -> Param | None:

@@ -53,6 +53,7 @@ from resilsched.heuristics.worksharing.schedules import (
     random_rep_plan,
 )
 from resilsched.instances.worksharing.evaluate import expected_work
+from resilsched.numeric import strict_int
 from resilsched.solution import HeuristicResult
 
 #: largest schedule an explicit ``n`` may ask for: n W p chunk entries over all workers
@@ -174,7 +175,6 @@ def random_rep(instance, scenario: Any = None, priority: str | None = None, *, s
                **params: Any) -> HeuristicResult:
     """Σ_random-rep: random distinct chunks up to a local load of maxsl, seeded (§6 Q12)."""
     p = RepParams(**params)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InvalidOption("--seed", f"{seed!r} must be an integer >= 0")
+    seed = strict_int(seed, "--seed", error=InvalidOption)
     return _result(instance, random_rep_plan(instance, n=_chunks(instance, p.n), seed=seed,
                                              lam=_lambda(instance, p.lam)))

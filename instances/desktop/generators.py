@@ -27,6 +27,7 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.desktop.model import MAX_TIME, DesktopInstance, Machine
+from resilsched.numeric import strict_int
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -35,11 +36,9 @@ DAY = 24 * HOUR
 def _rng(seed: Any) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer, np.random.SeedSequence)):
-        raise InvalidInstance("seed", f"{seed!r} must be an integer")
-    if isinstance(seed, (int, np.integer)) and seed < 0:
-        raise InvalidInstance("seed", f"{seed} must be >= 0")
-    return np.random.default_rng(seed)
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    return np.random.default_rng(strict_int(seed, "seed"))
 
 
 def _positive(x: Any, name: str, high: float = float(MAX_TIME)) -> float:
@@ -51,9 +50,7 @@ def _positive(x: Any, name: str, high: float = float(MAX_TIME)) -> float:
 
 
 def _count(x: Any, name: str, high: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 1 <= x <= high:
-        raise InvalidInstance(name, f"{x!r} must be an integer in [1, {high}]")
-    return int(x)
+    return strict_int(x, name, 1, high)
 
 
 @dataclass(frozen=True)
@@ -192,10 +189,8 @@ def absorb_short(instance: DesktopInstance, threshold: int | None = None) -> Des
     metadata)."""
     if threshold is None:
         threshold = 2 * instance.p_max
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer)) \
-            or threshold < 1:
-        raise InvalidInstance("threshold", f"{threshold!r} must be a positive integer")
-    kept = [absorb_machine(mach, int(threshold)) for mach in instance.machines]
+    threshold = strict_int(threshold, "threshold", 1)
+    kept = [absorb_machine(mach, threshold) for mach in instance.machines]
     machines = tuple(mach for mach in kept if mach is not None)
     if not machines:
         raise InvalidInstance("threshold", f"{threshold} absorbs every availability")

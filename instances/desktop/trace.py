@@ -42,6 +42,7 @@ from resilsched.instances.desktop.model import (
     Machine,
 )
 from resilsched.instances.fields import MAX_JOBS
+from resilsched.numeric import strict_int
 
 
 def _num(text: str, where: str) -> float:
@@ -157,8 +158,8 @@ def read_availability_csv(path: str | Path, jobs: Sequence[Any] | str | Path | N
                 merged.append([si, ei])
         ints[name] = [(s, e) for s, e in merged]
     trace_end = max(ps[-1][1] for ps in ints.values())
-    if tail is not None and (isinstance(tail, bool) or not isinstance(tail, int) or tail < 1):
-        raise InvalidInstance("tail", f"{tail!r} must be a positive integer")
+    if tail is not None:
+        tail = strict_int(tail, "tail", 1)
     for name, ps in ints.items():
         a = [e - s for s, e in ps]
         u = [ps[k + 1][0] - ps[k][1] for k in range(len(ps) - 1)]

@@ -16,13 +16,12 @@ from fractions import Fraction
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario
 from resilsched.instances.rigid.model import RigidInstance
+from resilsched.numeric import strict_int
 from resilsched.schedule import Attempt, Schedule
 
 
 def _check_P(P: int, least: int) -> int:
-    if isinstance(P, bool) or not isinstance(P, int) or P < least:
-        raise InvalidInstance("P", f"{P!r} must be an integer >= {least}")
-    return P
+    return strict_int(P, "P", least)
 
 
 def prop3_instance(P: int) -> tuple[RigidInstance, Scenario]:

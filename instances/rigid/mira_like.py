@@ -31,6 +31,7 @@ from resilsched.errors import InvalidInstance
 from resilsched.instances.rigid.model import RigidInstance, RigidJob
 from resilsched.instances.rigid.scenarios import expected_total_failures
 from resilsched.instances.rigid.swf import write_swf as _write_swf
+from resilsched.numeric import strict_int
 
 MIRA_P = 49152
 #: Blue Gene/Q partition sizes in nodes [VERIFY] (spec §8.4).
@@ -70,10 +71,8 @@ def mira_like_days(seed: int, days: int = 30, **params: float) -> list[RigidInst
     >>> [x.P for x in d], all(66 <= x.n <= 277 for x in d)
     ([49152, 49152], True)
     """
-    if isinstance(days, bool) or not isinstance(days, (int, np.integer)) or days < 1:
-        raise InvalidInstance("days", f"{days!r} must be a positive integer")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidInstance("seed", f"{seed!r} must be a non-negative integer")
+    days = strict_int(days, "days", 1)
+    seed = strict_int(seed, "seed")
     unknown = set(params) - set(DEFAULT_PARAMS)
     if unknown:
         raise InvalidInstance("params", f"unknown {sorted(unknown)} (known: mu, beta, sigma)")

@@ -20,12 +20,11 @@ import numpy as np
 from resilsched.errors import InvalidInstance
 from resilsched.instances.failures import Scenario, sample_failures
 from resilsched.instances.rigid.model import RigidInstance
+from resilsched.numeric import strict_int
 
 
 def _check_count(count: int) -> int:
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise InvalidInstance("count", f"{count!r} must be a non-negative integer")
-    return int(count)
+    return strict_int(count, "count")
 
 
 def scenario_matrix(instance: RigidInstance, qbar: float, count: int,

@@ -36,6 +36,7 @@ from typing import Any
 from resilsched.errors import InvalidInstance, show
 from resilsched.instances.fields import MAX_PROCESSORS, MAX_TIME, processors
 from resilsched.instances.rigid.model import RigidInstance, RigidJob
+from resilsched.numeric import strict_int
 
 N_FIELDS = 18
 #: the SWF status codes (field 11) a filter may list
@@ -254,12 +255,8 @@ def read_swf(
     explicit_cores = cores_per_node is not None
     explicit_p = P is not None
     cores_per_node = 1 if cores_per_node is None else cores_per_node
-    if isinstance(cores_per_node, bool) or not isinstance(cores_per_node, int) \
-            or not 1 <= cores_per_node <= MAX_PROCESSORS:
-        raise InvalidInstance("cores_per_node", f"{cores_per_node!r} must be an integer in "
-                                                f"[1, {MAX_PROCESSORS}]")
-    if isinstance(min_jobs, bool) or not isinstance(min_jobs, int) or min_jobs < 1:
-        raise InvalidInstance("min_jobs", f"{min_jobs!r} must be a positive integer")
+    cores_per_node = strict_int(cores_per_node, "cores_per_node", 1, MAX_PROCESSORS)
+    min_jobs = strict_int(min_jobs, "min_jobs", 1)
     keep_status = None if statuses is None else _status_filter(statuses)
     path = Path(path)
     try:

@@ -18,6 +18,7 @@ import numpy as np
 
 from resilsched.errors import InvalidInstance
 from resilsched.instances.rigid.model import RigidInstance, RigidJob
+from resilsched.numeric import strict_int
 
 #: Paper defaults (spec §8.2).
 PAPER_N = 100
@@ -35,20 +36,13 @@ def _rng_and_seed(rng_or_seed: Any) -> tuple[np.random.Generator, Any]:
         seq = rng_or_seed
         record = {"entropy": seq.entropy, "spawn_key": list(seq.spawn_key)}
         return np.random.default_rng(seq), record
-    if isinstance(rng_or_seed, bool) or not isinstance(rng_or_seed, (int, np.integer)):
-        raise InvalidInstance(
-            "seed", f"{rng_or_seed!r} must be an integer, a SeedSequence or a Generator")
-    seed = int(rng_or_seed)
-    if seed < 0:
-        raise InvalidInstance("seed", f"{seed} must be >= 0")
+    seed = strict_int(rng_or_seed, "seed")  # else a SeedSequence or a Generator, above
     return np.random.default_rng(seed), seed
 
 
 def _check_ranges(n: int, p: tuple[int, int], t: tuple[float, float], P: int) -> None:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise InvalidInstance("n", f"{n!r} must be a positive integer")
-    if isinstance(P, bool) or not isinstance(P, (int, np.integer)) or P < 1:
-        raise InvalidInstance("P", f"{P!r} must be a positive integer")
+    strict_int(n, "n", 1)
+    strict_int(P, "P", 1)
     lo, hi = p
     if int(lo) != lo or int(hi) != hi or not 1 <= lo <= hi:
         raise InvalidInstance("p", f"range {tuple(p)} must be integers with 1 <= low <= high")
@@ -112,8 +106,7 @@ def paper_sets(seed: int, count: int = PAPER_SETS, **kw: Any) -> list[RigidInsta
     >>> [x.to_dict() for x in a[:2]] == [x.to_dict() for x in b]
     True
     """
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
-        raise InvalidInstance("count", f"{count!r} must be a positive integer")
+    count = strict_int(count, "count", 1)
     _, seed_rec = _rng_and_seed(seed)
     children = np.random.SeedSequence(seed_rec).spawn(int(count))
     out = []

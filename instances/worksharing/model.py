@@ -28,6 +28,7 @@ from resilsched.instances.fields import (
     time_value,
 )
 from resilsched.instances.worksharing.risk import LinearRisk, Risk, risk_from_dict
+from resilsched.numeric import strict_int
 
 FAMILY = "worksharing"
 #: Most workers, and most chunks per worker (the paper's grids reach 100 workers; "brute" takes
@@ -59,17 +60,14 @@ class WorksharingInstance:
         if not isinstance(self.W, (int, float)) or isinstance(self.W, bool):
             raise InvalidInstance("W", f"{self.W!r} must be a number > 0")
         time_value(self.W, "W")
-        if isinstance(self.workers, bool) or not isinstance(self.workers, int):
-            raise InvalidInstance("workers", f"{self.workers!r} must be a positive integer")
-        bounded_int(self.workers, "workers", 1, MAX_WORKERS)
+        # a numpy integer is stored as an int (the instance file's JSON must stay plain)
+        object.__setattr__(self, "workers", strict_int(self.workers, "workers", 1, MAX_WORKERS))
         if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, (int, float)):
             raise InvalidInstance("epsilon", f"{self.epsilon!r} must be a number >= 0")
         time_value(self.epsilon, "epsilon", allow_zero=True)
         if self.max_chunks is not None:
-            if isinstance(self.max_chunks, bool) or not isinstance(self.max_chunks, int):
-                raise InvalidInstance("max_chunks", f"{self.max_chunks!r} must be a positive "
-                                                    "integer")
-            bounded_int(self.max_chunks, "max_chunks", 1, MAX_CHUNKS)
+            object.__setattr__(self, "max_chunks",
+                               strict_int(self.max_chunks, "max_chunks", 1, MAX_CHUNKS))
 
     @property
     def p(self) -> int:

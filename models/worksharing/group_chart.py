@@ -44,6 +44,7 @@ from resilsched.heuristics.worksharing.charts import (
     k_constant,
 )
 from resilsched.models.coschedule.setpart.branchprice.exact_cover import cheapest_cover
+from resilsched.numeric import strict_int
 from resilsched.solution import Status
 from resilsched.solvers import new_highs, run_highs
 
@@ -57,8 +58,7 @@ HEURISTIC_CHARTS = (chart_cyclic, chart_reverse, chart_mirror, chart_snake, char
 
 def _check(g: int, m: int) -> None:
     for name, value in (("g", g), ("m", m)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise InvalidInstance(name, f"={value!r} must be a positive integer")
+        strict_int(value, name, 1)
     if g > MAX_G or g * m > MAX_N:
         raise InvalidInstance("g", f"g={g}, n={g * m}: the exact chart needs g <= {MAX_G} "
                               f"and n = g m <= {MAX_N}")

@@ -45,8 +45,9 @@ from typing import Any
 from resilsched import registry
 from resilsched.campaign.experiment import ExperimentSpec, experiment_spec
 from resilsched.campaign.store import CampaignError
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, show
 from resilsched.instances.fields import MAX_COUNT
+from resilsched.numeric import strict_int
 from resilsched.params import MAX_SEED
 from resilsched.plugin import Family
 from resilsched.references import is_reference
@@ -212,26 +213,9 @@ def _keys(table: Any, allowed: set[str], where: str, required: tuple[str, ...] =
     return table
 
 
-def _int(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInstance(where, f"{_shown(value)} must be an integer")
-    if value < low:
-        raise InvalidInstance(where, f"{_shown(value)} must be >= {low}")
-    if high is not None and value > high:
-        raise InvalidInstance(where, f"{_shown(value)} exceeds the maximum {high}")
-    return value
-
-
-def _shown(value: Any, width: int = 40) -> str:
-    """`value`'s repr, cut to `width` characters (a 4000-digit integer stays readable)."""
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else \
-        f"{str(value)[:12]}...({len(str(abs(value)))} digits)"
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
 def _str(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInstance(where, f"{_shown(value)} must be a non-empty string")
+        raise InvalidInstance(where, f"{show(value)} must be a non-empty string")
     return value.strip()
 
 
@@ -252,7 +236,7 @@ def _check(data: dict, source: str, base: Path) -> CampaignSpec:
     name = _str(camp["name"], "campaign.name")
     description = camp.get("description", "")
     if not isinstance(description, str):
-        raise InvalidInstance("campaign.description", f"{_shown(description)} must be a string")
+        raise InvalidInstance("campaign.description", f"{show(description)} must be a string")
     instances = tuple(_instances(t, f"instances[{i}]", base)
                       for i, t in enumerate(_array(data, "instances")))
     families = {s.family: get_family(s.family) for s in instances}
@@ -280,7 +264,7 @@ def _instances(table: Any, where: str, base: Path) -> InstanceSource:
         folder = _library_folder(_str(t["library"], f"{where}.library"), base)
         family = _library_family(folder, f"{where}.library")
         if "family" in t and _family(t["family"], f"{where}.family").name != family:
-            raise InvalidInstance(f"{where}.family", f"{_shown(t['family'])} differs from the "
+            raise InvalidInstance(f"{where}.family", f"{show(t['family'])} differs from the "
                                   f"library's instances ({family})")
         return InstanceSource(family, library=folder.resolve())
     if "family" not in t:
@@ -288,11 +272,11 @@ def _instances(table: Any, where: str, base: Path) -> InstanceSource:
     fam = _family(t["family"], f"{where}.family")
     preset = _str(t["preset"], f"{where}.preset")
     if preset not in fam.generators:
-        raise InvalidInstance(f"{where}.preset", f"{_shown(preset)} is unknown for {fam.name} "
+        raise InvalidInstance(f"{where}.preset", f"{show(preset)} is unknown for {fam.name} "
                               f"(choose from {', '.join(fam.generators)})")
-    count = None if "count" not in t else _int(t["count"], f"{where}.count", 1, MAX_COUNT)
+    count = None if "count" not in t else strict_int(t["count"], f"{where}.count", 1, MAX_COUNT)
     return InstanceSource(fam.name, preset, count,
-                          _int(t.get("seed", 0), f"{where}.seed", 0, MAX_SEED))
+                          strict_int(t.get("seed", 0), f"{where}.seed", 0, MAX_SEED))
 
 
 def _family(name: Any, where: str) -> Family:
@@ -301,7 +285,7 @@ def _family(name: Any, where: str) -> Family:
     try:
         return get_family(name)
     except UnknownName:
-        raise InvalidInstance(where, f"{_shown(name)} is unknown (choose from "
+        raise InvalidInstance(where, f"{show(name)} is unknown (choose from "
                               f"{', '.join(available_families())})") from None
 
 
@@ -350,7 +334,7 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
     name = _str(t["name"], f"{where}.name")
     kind = t.get("kind")
     if kind not in (None, "heuristic", "exact"):
-        raise InvalidInstance(f"{where}.kind", f"{_shown(kind)} must be 'heuristic' or 'exact'")
+        raise InvalidInstance(f"{where}.kind", f"{show(kind)} must be 'heuristic' or 'exact'")
     if "family" in t:
         fam_name = _family(t["family"], f"{where}.family").name
         if fam_name not in families:
@@ -373,7 +357,7 @@ def _algorithms(table: Any, where: str, families: Mapping[str, Family]) -> list[
                                   *(fam.exact if kind != "heuristic" else ())]})
         what = {"heuristic": "a heuristic", "exact": "an exact model"}.get(
             kind, "a heuristic or exact model")
-        raise InvalidInstance(f"{where}.name", f"{_shown(name)} is not {what} of "
+        raise InvalidInstance(f"{where}.name", f"{show(name)} is not {what} of "
                               f"{', '.join(scope)} (choose from {', '.join(known)})")
     return out
 
@@ -411,7 +395,7 @@ def _algorithm(t: dict, where: str, fam: Family, kind: str, entry: Any) -> Algor
         priorities = (None,)
         time_limit = _time_limit(t.get("time_limit", DEFAULT_EXACT_TIME_LIMIT),
                                  f"{where}.time_limit")
-        workers = _int(t.get("workers", 1), f"{where}.workers", 1)
+        workers = strict_int(t.get("workers", 1), f"{where}.workers", 1)
         for fixed in ("deterministic", "workers", "progress"):
             if fixed in params:
                 raise InvalidInstance(f"{where}.params.{fixed}", "is set by the campaign "
@@ -464,7 +448,7 @@ def _priorities(value: Any, heuristic: Any, where: str) -> tuple[str | None, ...
             out.append(registry.priority(heuristic, p, where)[1])
             continue
         if not isinstance(p, str) or p.lower() not in folded:
-            raise InvalidInstance(where, f"{_shown(p)} is unknown for {heuristic.name} "
+            raise InvalidInstance(where, f"{show(p)} is unknown for {heuristic.name} "
                                   f"(choose from {', '.join(heuristic.priorities)})")
         out.append(folded[p.lower()])
     if not out:
@@ -475,7 +459,7 @@ def _priorities(value: Any, heuristic: Any, where: str) -> tuple[str | None, ...
 def _time_limit(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
             math.isfinite(value) and 0.01 <= value <= 7 * 24 * 3600):
-        raise InvalidInstance(where, f"{_shown(value)} must be a number of seconds in "
+        raise InvalidInstance(where, f"{show(value)} must be a number of seconds in "
                                      "[0.01, 604800]")
     return float(value)
 
@@ -485,13 +469,13 @@ def _scenarios(table: Any) -> ScenarioSpec:
     qbar = []
     for q in _list(t["qbar"]):
         if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0 <= q < 1:
-            raise InvalidInstance("scenarios.qbar", f"{_shown(q)} must be a number in [0, 1)")
+            raise InvalidInstance("scenarios.qbar", f"{show(q)} must be a number in [0, 1)")
         qbar.append(float(q))
     if not qbar:
         raise InvalidInstance("scenarios.qbar", "is an empty list")
     return ScenarioSpec(tuple(dict.fromkeys(qbar)),
-                        _int(t.get("count", 1), "scenarios.count", 1, MAX_SCENARIOS),
-                        _int(t.get("seed", 0), "scenarios.seed", 0, MAX_SEED))
+                        strict_int(t.get("count", 1), "scenarios.count", 1, MAX_SCENARIOS),
+                        strict_int(t.get("seed", 0), "scenarios.seed", 0, MAX_SEED))
 
 
 def _check_size(spec: CampaignSpec) -> None:

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from resilsched.errors import InvalidInstance
+from resilsched.errors import InvalidInstance, show
 from resilsched.instances.fields import MAX_TIME
 from resilsched.instances.rigid.swf import REASON_TEXT
+from resilsched.numeric import strict_int
 
 #: Batsim major version -> spelling of the delay profile type its workload loader accepts
 PROFILE_TYPE = {4: "delay", 5: "DelayProfile"}
@@ -78,20 +79,11 @@ def _number_list(instance: Any, key: str, integral: bool) -> list[Any] | None:
         raise InvalidInstance(key, f"must list one number per job ({instance.n})")
     for j, v in enumerate(values):
         if integral:
-            ok = isinstance(v, int) and not isinstance(v, bool) and v >= 0
-            rule = "must be an integer >= 0"
-        else:
-            ok = isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_TIME
-            rule = f"must be a number in [0, {MAX_TIME:g}]"
-        if not ok:
-            raise InvalidInstance(f"{key}[{j}]", f"{_short(v)} {rule}")
+            strict_int(v, f"{key}[{j}]")
+        elif isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= MAX_TIME:
+            raise InvalidInstance(f"{key}[{j}]", f"{show(v)} must be a number in "
+                                                 f"[0, {MAX_TIME:g}]")
     return values
-
-
-def _short(v: Any) -> str:
-    """`v` for an error line: its repr, cut to 40 characters."""
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _submit_times(instance: Any, release_at_zero: bool) -> tuple[list[Any], Any]:
