@@ -338,7 +338,7 @@ def gap_named(names: GapNames, heuristics: Iterable[Any] | None,
         cases.setdefault(fam.name, []).append(
             Case(getattr(inst, "name", "") or f"instance-{k}", inst, scenario_of(fam, inst)))
     wanted = [family] if family is not None else (list(cases) or None)
-    fams = _families(wanted)
+    fams = _families(wanted, names.family)
     if cases and family not in (None, *cases):
         raise InvalidOption(names.family, f"{family!r} is none of the families of the "
                                           f"instances ({', '.join(cases)})")
@@ -364,10 +364,10 @@ def _listed(value: Any, field: str, what: str, default: str = "") -> list[Any] |
     return items
 
 
-def _families(names: Sequence[str] | None) -> list[Family]:
+def _families(names: Sequence[str] | None, field: str = "family") -> list[Family]:
     from resilsched.registry import available_families
 
-    return [get_family(n) for n in (names or available_families())]
+    return [get_family(n, field) for n in (names or available_families())]
 
 
 def library_gap(what: Sequence[str], heuristics: Iterable[Any] | None, family: str | None,

@@ -111,12 +111,13 @@ def available_families() -> list[str]:
 _EXTENDED: dict[int, tuple[Family, Family]] = {}
 
 
-def get_family(name: str) -> Family:
+def get_family(name: str, field: str = "family") -> Family:
     """The `Family` registered under `name` (its module is imported on first use), with the
-    heuristics other distributions register into it (`HEURISTICS_GROUP`)."""
+    heuristics other distributions register into it (`HEURISTICS_GROUP`); an unknown name is
+    an `UnknownName` naming `field` (the command line's ``--family``)."""
     modules = family_modules()
     if not isinstance(name, str) or name not in modules:
-        raise UnknownName(f"family={name!r} is unknown (choose from {', '.join(modules)})")
+        raise UnknownName(f"{field}={name!r} is unknown (choose from {', '.join(modules)})")
     family = importlib.import_module(modules[name]).FAMILY
     if family.name != name:
         raise RuntimeError(f"{modules[name]} registers {family.name!r}, not {name!r}")

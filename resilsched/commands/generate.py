@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from resilsched.library.build import certify_all, write_library
     from resilsched.registry import exact_model, generator, get_family
 
-    fam = get_family(args.family)
+    fam = get_family(args.family, "--family")
     gen = generator(fam, args.preset)
     method = limit = None
     if args.solve:

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     out: dict[str, Any] = {}
     lines = []
     for name in names:
-        fam = get_family(name)
+        fam = get_family(name, "--family")
         out[name] = {
             "spec": fam.spec,
             "sense": fam.sense,

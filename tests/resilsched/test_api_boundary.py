@@ -105,6 +105,8 @@ BAD_CALLS: list[tuple[str, Call, type[Exception], str]] = [
     ("gap-reference-no-family",
      lambda i: resilsched.gap(heuristics=["examples.plugins.rigid_widest:widest"]),
      InvalidInstance, r"^heuristics examples\.plugins\.rigid_widest:widest: .* give family "),
+    ("gap-family-unknown", lambda i: resilsched.gap(family="nope"), UnknownName,
+     r"^family='nope' is unknown"),
     ("gap-library-unknown", lambda i: resilsched.gap(library="nope"), InvalidInstance,
      r"^library='nope' is neither a shipped library"),
     ("gap-library-family", lambda i: resilsched.gap(library="rigid-small", family="desktop"),
