@@ -198,9 +198,31 @@ def _check(family: Family, case: Case, res: HeuristicResult, name: str) -> Check
     return _valid(family, case, res, tuple(problems))
 
 
+def another_problem(family: Family, case: Case, result: HeuristicResult) -> str | None:
+    """Why `result` solves another problem than `case`'s (`Family.another_problem`, decision
+    MA-28), or None: also when the family has no such hook. The one reading of the hook, for
+    the runs checked here and the exact models' solutions of campaign tasks.
+
+    Parameters
+    ----------
+    family : Family
+        The case's family.
+    case : Case
+        The instance and scenario of the run.
+    result : HeuristicResult
+        A heuristic's run, or an exact model's solution with its payload as the schedule.
+
+    Returns
+    -------
+    str or None
+        The family's reason, or None.
+    """
+    return None if family.another_problem is None else family.another_problem(case, result)
+
+
 def _valid(family: Family, case: Case, res: HeuristicResult, problems: tuple[str, ...]
            ) -> Checked:
     """A run that passed the checks, with the family's word on whether it solves the case's
-    problem (`Family.another_problem`)."""
-    other = family.another_problem(case, res) if family.another_problem is not None else None
-    return Checked(res, problems, valid=True, another_problem=other)
+    problem (`another_problem`)."""
+    return Checked(res, problems, valid=True,
+                   another_problem=another_problem(family, case, res))

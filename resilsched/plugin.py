@@ -224,7 +224,7 @@ class Family:
     (default: `default_exact`), e.g. the one that handles its size; `constructions` are
     schedules it builds beside the heuristics. `another_problem(case, result)` says why a
     valid run solves another problem than the case's (the malleable fault-free baselines on an
-    instance with failures, decision MA-27), or returns None (None: every run solves the
+    instance with failures, decision MA-28), or returns None (None: every run solves the
     case's problem): such a run is still validated, but the gap report does not score it
     against the case's reference (`resilsched.checked.Checked.another_problem`).
     """

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from resilsched import registry
-from resilsched.checked import run_checked
+from resilsched.checked import another_problem, run_checked
 from resilsched.errors import InvalidInstance
 from resilsched.plugin import Case, Family
 from resilsched.references import is_reference
@@ -150,27 +150,6 @@ def attempt(work: Work) -> tuple[dict[str, Any], Exception | None]:
         reason = " ".join(str(exc).split())
         return {"status": "refused", "reason": reason[:MAX_REASON], "objective": None,
                 "reference_bound": None, "ratio": None, "failures": None}, exc
-
-
-def another_problem(fam: Family, case: Case, result: HeuristicResult) -> str | None:
-    """Why `result` solves another problem than `case`'s (`Family.another_problem`, decision
-    MA-28), or None: also when the family has no such hook.
-
-    Parameters
-    ----------
-    fam : Family
-        The task's family.
-    case : Case
-        The task's instance and scenario.
-    result : HeuristicResult
-        A heuristic's run, or an exact model's solution with its payload as the schedule.
-
-    Returns
-    -------
-    str or None
-        The family's reason (the row's ``another_problem``), or None.
-    """
-    return None if fam.another_problem is None else fam.another_problem(case, result)
 
 
 def _row(fam: Family, work: Work) -> dict[str, Any]:
