@@ -238,7 +238,7 @@ def row_problem(fields: dict[str, Any], result: Any) -> str | None:
 
 def another_problem(result: dict[str, Any]) -> str | None:
     """Why a stored row's run solves another problem than its case's (its
-    ``another_problem``, written by the task: `resilsched.campaign.tasks.another_problem`), or
+    ``another_problem``, written by the task: `resilsched.checked.another_problem`), or
     None: such a row is counted, not measured (decision MA-28).
 
     Parameters
