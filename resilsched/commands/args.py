@@ -320,7 +320,12 @@ def json_text(obj: Any, indent: int | None = None) -> str:
     str
         The JSON text, without a final newline.
     """
-    return json.dumps(finite(output_jsonable(obj)), indent=indent, allow_nan=False)
+    return json.dumps(_ready(obj), indent=indent, allow_nan=False)
+
+
+def _ready(obj: Any) -> Any:
+    """`obj` in JSON types as ``--json`` prints it: `output_jsonable`, then `finite`."""
+    return finite(output_jsonable(obj))
 
 
 def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
@@ -329,7 +334,7 @@ def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
     NaN and infinities as null; indented for a reader when short, compact for large payloads)
     or else `text`."""
     if as_json:
-        obj = finite(output_jsonable(obj))
+        obj = _ready(obj)
         compact = json.dumps(obj, allow_nan=False)
         # indented for a reader when short; compact for large payloads (C encoder, 10x faster)
         plain = len(compact) < 200 or len(compact) > 100_000
